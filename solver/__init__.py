@@ -1,0 +1,1 @@
+"""Questions answered with the Z3 model of :mod:`spec`."""

@@ -1,0 +1,89 @@
+"""A Z3 model with named variables and constraints grouped by rule id."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import z3
+
+
+@dataclass
+class Model:
+    """Constraints grouped by rule id, plus the named variables they mention.
+
+    ``groups`` keeps insertion order; :meth:`solver` tracks each group under a
+    Boolean named ``<rule id>|<label>`` so an unsat core names the rules.
+    """
+
+    groups: list[tuple[str, str, list[z3.BoolRef]]] = field(default_factory=list)
+    vars: dict[str, z3.ArithRef] = field(default_factory=dict)
+    bools: dict[str, z3.BoolRef] = field(default_factory=dict)
+    terms: dict[str, z3.ArithRef] = field(default_factory=dict)
+
+    def int(self, name: str, lo: int | None = 0, hi: int | None = None) -> z3.ArithRef:
+        """A named integer variable (bounds go in as rule R-DOMAIN)."""
+        if name in self.vars:
+            return self.vars[name]
+        v = z3.Int(name)
+        self.vars[name] = v
+        bounds = []
+        if lo is not None:
+            bounds.append(v >= lo)
+        if hi is not None:
+            bounds.append(v <= hi)
+        if bounds:
+            self.add("R-DOMAIN", bounds, label=name)
+        return v
+
+    def bool(self, name: str) -> z3.BoolRef:
+        if name in self.bools:
+            return self.bools[name]
+        b = z3.Bool(name)
+        self.bools[name] = b
+        return b
+
+    def add(self, rule_id: str, constraints: Iterable[z3.BoolRef] | z3.BoolRef, label: str = "") -> None:
+        if isinstance(constraints, z3.BoolRef):
+            items = [constraints]
+        else:
+            items = list(constraints)
+        if items:
+            self.groups.append((rule_id, label, items))
+
+    def constraints(self) -> list[z3.BoolRef]:
+        return [c for _, _, cs in self.groups for c in cs]
+
+    def rule_ids(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for rid, _, _ in self.groups:
+            seen.setdefault(rid, None)
+        return list(seen)
+
+    def solver(self, track: bool = False, timeout_ms: int | None = None, rlimit: int | None = None,
+               optimize: bool = False) -> z3.Solver | z3.Optimize:
+        """A fresh solver holding every group. With ``track``, each group is tracked for cores."""
+        s: z3.Solver | z3.Optimize = z3.Optimize() if optimize else z3.Solver()
+        if timeout_ms is not None:
+            s.set("timeout", timeout_ms)
+        if rlimit is not None:
+            s.set("rlimit", rlimit)
+        for k, (rid, label, cs) in enumerate(self.groups):
+            if track and not optimize:
+                assert isinstance(s, z3.Solver)
+                s.assert_and_track(z3.And(*cs), z3.Bool(f"{rid}|{label or k}|{k}"))
+            else:
+                s.add(*cs)
+        return s
+
+    def size(self) -> tuple[int, int]:
+        """(named variables, constraints)."""
+        return len(self.vars) + len(self.bools), sum(len(cs) for _, _, cs in self.groups)
+
+
+def core_rule_ids(core: Iterable[z3.BoolRef]) -> list[str]:
+    """Rule ids named by an unsat core of a tracked solver, in first-seen order."""
+    seen: dict[str, None] = {}
+    for b in core:
+        seen.setdefault(str(b).split("|", 1)[0], None)
+    return list(seen)

@@ -1,0 +1,135 @@
+"""Final tableaux and their text notation.
+
+A tableau is what lies in front of one player when a round is scored: a
+multiset of the 15 tokens (:class:`spec.cards.Token`). Notation::
+
+    tempura*2 sashimi*3 wasabi+squid egg
+
+Tokens are separated by spaces or commas; a token is a card name or alias,
+case-insensitive, or a stack ``wasabi+egg|salmon|squid``; ``name*N`` (or
+``N*name``) is N copies. The canonical form lists tokens in :class:`Token`
+order, each once, with ``*N`` when N > 1, separated by single spaces; the empty
+tableau is ``-``. ``parse_tableau(format_tableau(t)) == t`` for every tableau.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from spec.cards import MAKI, Card, Token, parse_token
+from spec.errors import InputError, NotationError
+
+N_TOKENS = len(Token)
+EMPTY = "-"
+
+
+@dataclass(frozen=True, order=True)
+class Tableau:
+    """Counts of every token, indexed by :class:`Token`."""
+
+    counts: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        if len(self.counts) != N_TOKENS:
+            raise ValueError(f"a tableau has {N_TOKENS} token counts, got {len(self.counts)}")
+        if any(c < 0 for c in self.counts):
+            raise ValueError(f"negative token count in {self.counts!r}")
+
+    @classmethod
+    def of(cls, tokens: Iterable[Token] = (), **named: int) -> Tableau:
+        counts = [0] * N_TOKENS
+        for t in tokens:
+            counts[int(t)] += 1
+        for name, n in named.items():
+            counts[int(parse_token(name))] += n
+        return cls(tuple(counts))
+
+    @classmethod
+    def from_mapping(cls, mapping: Mapping[Token, int]) -> Tableau:
+        counts = [0] * N_TOKENS
+        for t, n in mapping.items():
+            counts[int(t)] += n
+        return cls(tuple(counts))
+
+    @classmethod
+    def parse(cls, text: str) -> Tableau:
+        return parse_tableau(text)
+
+    def __getitem__(self, token: Token) -> int:
+        return self.counts[int(token)]
+
+    def __str__(self) -> str:
+        return format_tableau(self)
+
+    def __repr__(self) -> str:
+        return f"Tableau.parse({format_tableau(self)!r})"
+
+    def tokens(self) -> list[Token]:
+        """Every token, repeated by its count, in canonical order."""
+        return [t for t in Token for _ in range(self.counts[int(t)])]
+
+    def card_counts(self) -> tuple[int, ...]:
+        """Physical cards per :class:`Card` (a stack is one wasabi and one nigiri)."""
+        out = [0] * len(Card)
+        for t in Token:
+            n = self.counts[int(t)]
+            if n:
+                for c in t.cards:
+                    out[int(c)] += n
+        return tuple(out)
+
+    @property
+    def size(self) -> int:
+        """Number of cards (a stack counts as 2)."""
+        return sum(self.card_counts())
+
+    def maki_icons(self, icons: tuple[int, int, int] = (1, 2, 3)) -> int:
+        return sum(icons[i] * self.counts[int(m)] for i, m in enumerate(MAKI))
+
+
+_COUNT_RE = re.compile(r"^(?:(\d+)\*)?([A-Za-z0-9+]+?)(?:\*(\d+))?$")
+
+
+def parse_tableau(text: str) -> Tableau:
+    """Parse the tableau notation (see module docstring)."""
+    stripped = text.strip()
+    if stripped in ("", EMPTY):
+        return Tableau((0,) * N_TOKENS)
+    counts = [0] * N_TOKENS
+    for part in re.split(r"[\s,]+", stripped):
+        if not part:
+            continue
+        m = _COUNT_RE.match(part)
+        if m is None or (m.group(1) and m.group(3)):
+            raise NotationError(
+                f"bad token {part!r} in tableau {text!r}: expected NAME, NAME*N or N*NAME"
+            )
+        token = parse_token(m.group(2))
+        n = int(m.group(1) or m.group(3) or 1)
+        counts[int(token)] += n
+    return Tableau(tuple(counts))
+
+
+def format_tableau(tableau: Tableau) -> str:
+    parts = []
+    for t in Token:
+        n = tableau.counts[int(t)]
+        if n == 1:
+            parts.append(t.label)
+        elif n > 1:
+            parts.append(f"{t.label}*{n}")
+    return " ".join(parts) if parts else EMPTY
+
+
+def tableau_from_json(value: object, where: str = "tableau") -> Tableau:
+    """A tableau given in JSON: a notation string or a list of token names."""
+    if isinstance(value, str):
+        return parse_tableau(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return parse_tableau(" ".join(value))
+    raise InputError(
+        f"{where} must be a tableau string like 'tempura*2 squid' or a list of card names, "
+        f"got {value!r}"
+    )

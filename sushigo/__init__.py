@@ -1,0 +1,1 @@
+"""The ``sushigo`` command-line program: a thin front over spec, solver and checks."""

@@ -1,0 +1,3 @@
+from sushigo.cli import main
+
+raise SystemExit(main())
