@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -21,7 +22,7 @@ class Model:
     bools: dict[str, z3.BoolRef] = field(default_factory=dict)
     terms: dict[str, z3.ArithRef] = field(default_factory=dict)
 
-    def int(self, name: str, lo: int | None = 0, hi: int | None = None) -> z3.ArithRef:
+    def int(self, name: str, lo: builtins.int | None = 0, hi: builtins.int | None = None) -> z3.ArithRef:
         """A named integer variable (bounds go in as rule R-DOMAIN)."""
         if name in self.vars:
             return self.vars[name]
@@ -60,8 +61,8 @@ class Model:
             seen.setdefault(rid, None)
         return list(seen)
 
-    def solver(self, track: bool = False, timeout_ms: int | None = None, rlimit: int | None = None,
-               optimize: bool = False) -> z3.Solver | z3.Optimize:
+    def solver(self, track: builtins.bool = False, timeout_ms: builtins.int | None = None,
+               rlimit: builtins.int | None = None, optimize: builtins.bool = False) -> z3.Solver | z3.Optimize:
         """A fresh solver holding every group. With ``track``, each group is tracked for cores."""
         s: z3.Solver | z3.Optimize = z3.Optimize() if optimize else z3.Solver()
         if timeout_ms is not None:
@@ -76,7 +77,7 @@ class Model:
                 s.add(*cs)
         return s
 
-    def size(self) -> tuple[int, int]:
+    def size(self) -> tuple[builtins.int, builtins.int]:
         """(named variables, constraints)."""
         return len(self.vars) + len(self.bools), sum(len(cs) for _, _, cs in self.groups)
 

@@ -48,7 +48,9 @@ def _table(n: z3.ArithRef, table: Sequence[int]) -> z3.ArithRef:
     return expr
 
 
-def dish_terms(m: Model, prefix: str, counts: Sequence[z3.ArithRef], rules: Ruleset) -> dict[str, z3.ArithRef]:
+def dish_terms(
+    m: Model, prefix: str, counts: Sequence[z3.ArithRef], rules: Ruleset
+) -> dict[str, z3.ArithRef]:
     """Named terms ``<prefix>_tempura`` ... ``<prefix>_nigiri`` defined by the scoring rules."""
     c = counts
     tem = m.int(f"{prefix}_tempura", None)
@@ -150,7 +152,9 @@ def round_terms(
     return seats
 
 
-def pudding_terms(m: Model, prefix: str, puddings: Sequence[z3.ArithRef], rules: Ruleset) -> list[z3.ArithRef]:
+def pudding_terms(
+    m: Model, prefix: str, puddings: Sequence[z3.ArithRef], rules: Ruleset
+) -> list[z3.ArithRef]:
     """Pudding points per seat, named ``<prefix>_p<i>_pudding``."""
     n = len(puddings)
     hi = m.int(f"{prefix}_pudding_max", None)
