@@ -61,8 +61,13 @@ class Model:
             seen.setdefault(rid, None)
         return list(seen)
 
-    def solver(self, track: builtins.bool = False, timeout_ms: builtins.int | None = None,
-               rlimit: builtins.int | None = None, optimize: builtins.bool = False) -> z3.Solver | z3.Optimize:
+    def solver(
+        self,
+        track: builtins.bool = False,
+        timeout_ms: builtins.int | None = None,
+        rlimit: builtins.int | None = None,
+        optimize: builtins.bool = False,
+    ) -> z3.Solver | z3.Optimize:
         """A fresh solver holding every group. With ``track``, each group is tracked for cores."""
         s: z3.Solver | z3.Optimize = z3.Optimize() if optimize else z3.Solver()
         if timeout_ms is not None:
