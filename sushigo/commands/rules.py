@@ -1,0 +1,232 @@
+"""``sushigo rules``: every contested reading, its value in each named ruleset, the texts
+behind each reading, the rule numbers, and (``--catalogue``) which model constraints encode
+which rule."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import importlib
+import textwrap
+from typing import Any
+
+from spec.cards import Card
+from spec.errors import InputError, SushiGoError
+from spec.ruleset import (
+    OFFICIAL,
+    PARAMETERS,
+    RULESETS,
+    SINGLE_READING_VARIANTS,
+    Ruleset,
+    format_value,
+    get_ruleset,
+)
+from sushigo.common import add_json_arg, print_json, print_table
+
+ORDER = 10
+
+#: The rulesets that follow one rule text each (shown side by side by default).
+TEXT_RULESETS: tuple[str, ...] = tuple(n for n in RULESETS if n not in SINGLE_READING_VARIANTS)
+
+_NOT_NUMBERS = {"name", "source", *(p.name for p in PARAMETERS)}
+
+_EPILOG = """\
+examples:
+  sushigo rules                         # the rule texts side by side, variants, supporting texts
+  sushigo rules official dutch          # just these rulesets, every parameter
+  sushigo rules --all                   # every named ruleset as a column
+  sushigo rules --catalogue --players 3 # rule ids and the model constraints encoding each
+"""
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "rules",
+        help="the rule parameters, their value in each named ruleset, and the texts behind them",
+        description="Print every contested rule parameter, its value in each named ruleset, which "
+        "rule text supports which reading, and the rule numbers. With --catalogue, the rule ids "
+        "and how many constraints of the Z3 model encode each.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "rulesets", nargs="*", metavar="RULESET", help="show only these named rulesets (columns)"
+    )
+    parser.add_argument("--all", action="store_true", help="every named ruleset as a column")
+    parser.add_argument(
+        "--catalogue", action="store_true", help="the rule catalogue: rule ids and their constraints"
+    )
+    parser.add_argument(
+        "--players", type=int, default=4, metavar="N",
+        help="player count for the constraint counts of --catalogue (default 4; dummy-2p uses 2)",
+    )
+    add_json_arg(parser)
+    parser.set_defaults(func=run)
+
+
+def _chosen(args: argparse.Namespace) -> list[Ruleset]:
+    if args.all:
+        return list(RULESETS.values())
+    if args.rulesets:
+        return [get_ruleset(name) for name in args.rulesets]
+    return [RULESETS[n] for n in TEXT_RULESETS]
+
+
+def _numbers(rules: Ruleset) -> dict[str, Any]:
+    return {
+        f.name: getattr(rules, f.name) for f in dataclasses.fields(rules) if f.name not in _NOT_NUMBERS
+    }
+
+
+def _fmt_number(name: str, value: Any) -> str:
+    if name == "deck":
+        counts = ", ".join(f"{c.label} {n}" for c, n in zip(Card, value, strict=True))
+        return f"{counts} (total {sum(value)})"
+    if name == "hand_sizes":
+        return ", ".join(f"{n} players {size}" for n, size in value)
+    if name == "dumpling_points":
+        last = len(value) - 1
+        return (", ".join(str(v) for v in value[1:]) + f" for 1..{last} dumplings; "
+                f"{value[-1]} for more")
+    if isinstance(value, tuple):
+        return ", ".join(str(v) for v in value)
+    return format_value(value)
+
+
+def _users(param: str, value: Any) -> str:
+    """The named rulesets reading ``param`` as ``value`` (variants only where they change it)."""
+    users = [n for n in TEXT_RULESETS if getattr(RULESETS[n], param) == value]
+    if value == getattr(OFFICIAL, param):
+        return ", ".join(users) + " and every variant that does not change it"
+    users += [
+        n for n in SINGLE_READING_VARIANTS if n not in users and getattr(RULESETS[n], param) == value
+    ]
+    return ", ".join(users) if users else "none"
+
+
+def _print_readings(chosen: list[Ruleset], default_view: bool) -> None:
+    rows = [[p.name, *(format_value(getattr(r, p.name)) for r in chosen)] for p in PARAMETERS]
+    title = "contested readings by ruleset"
+    if default_view:
+        title += " (the rule texts; variants below; all: sushigo rules --all)"
+    print_table(rows, ["parameter", *(r.name for r in chosen)], title=title)
+    if default_view:
+        print()
+        vrows = []
+        for name in SINGLE_READING_VARIANTS:
+            rules = RULESETS[name]
+            diffs = [
+                f"{p.name}={format_value(getattr(rules, p.name))}"
+                for p in PARAMETERS
+                if getattr(rules, p.name) != getattr(OFFICIAL, p.name)
+            ]
+            vrows.append([name, ", ".join(diffs) or "(same as official)"])
+        print_table(
+            vrows, ["variant", "differs from official in (every other parameter as official)"],
+            title="single-reading variants",
+        )
+    print()
+    print("which text supports which reading (texts cited by language, in our words)")
+    for p in PARAMETERS:
+        print(f"\n  {p.name} [{p.rule_id}]: {p.question}")
+        for value, texts in p.support:
+            head = f"    {format_value(value)}: "
+            body = texts + f". Rulesets: {_users(p.name, value)}."
+            print(textwrap.fill(body, width=100, initial_indent=head,
+                                subsequent_indent=" " * len(head)))
+    print()
+    base = _numbers(OFFICIAL)
+    nrows = []
+    for name, value in base.items():
+        others = sorted(n for n, r in RULESETS.items() if _numbers(r)[name] != value)
+        note = f" (differs in {', '.join(others)})" if others else ""
+        nrows.append([name, _fmt_number(name, value) + note])
+    print_table(nrows, ["number", "value"], title="rule numbers (the same in every named ruleset)")
+
+
+def _catalogue(chosen: list[Ruleset], players: int) -> dict[str, Any] | str:
+    """The catalogue as data, or a one-line note when the model's catalogue is not there."""
+    try:
+        # Lazy: the model imports z3, which plain 'sushigo rules' does not need.
+        catalogue: Any = importlib.import_module("spec.model.catalogue")
+    except ImportError as exc:
+        return f"rule catalogue not available ({exc}); it lives in spec/model/catalogue.py"
+    counts: dict[str, dict[str, int | None]] = {}
+    for rules in chosen:
+        n = 2 if rules.dummy_2p else players
+        try:
+            counts[rules.name] = dict(catalogue.constraint_counts(rules, n))
+        except SushiGoError:
+            counts[rules.name] = {}
+    ids = list(catalogue.RULE_CATALOGUE)
+    for per in counts.values():
+        ids += [i for i in per if i not in ids]
+    param_of = {p.rule_id: p.name for p in PARAMETERS}
+    return {
+        "players": players,
+        "rules": [
+            {
+                "id": rid,
+                "statement": catalogue.RULE_CATALOGUE.get(rid, ""),
+                "parameter": param_of.get(rid),
+                "constraints": {name: per.get(rid, 0) for name, per in counts.items()},
+            }
+            for rid in ids
+        ],
+    }
+
+
+def _print_catalogue(cat: dict[str, Any] | str, chosen: list[Ruleset]) -> None:
+    if isinstance(cat, str):
+        print(cat)
+        return
+    rows = []
+    for item in cat["rules"]:
+        statement = item["statement"]
+        if item["parameter"]:
+            statement += f" [parameter {item['parameter']}]"
+        rows.append([item["id"], textwrap.fill(statement, 60),
+                     *(item["constraints"][r.name] for r in chosen)])
+    print_table(
+        rows, ["rule id", "rule (our words)", *(r.name for r in chosen)],
+        title=f"rule catalogue: constraints per rule id in the Z3 model ({cat['players']} players; "
+        "dummy-2p: 2)",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    chosen = _chosen(args)
+    if not OFFICIAL.min_players <= args.players <= OFFICIAL.max_players:
+        raise InputError(
+            f"--players {args.players}: Sushi Go! takes "
+            f"{OFFICIAL.min_players} to {OFFICIAL.max_players} players"
+        )
+    cat = _catalogue(chosen, args.players) if args.catalogue else None
+    if args.json:
+        print_json({
+            "parameters": [
+                {
+                    "name": p.name,
+                    "rule_id": p.rule_id,
+                    "question": p.question,
+                    "values": list(p.values),
+                    "support": [{"value": v, "texts": t} for v, t in p.support],
+                    "rulesets": {r.name: getattr(r, p.name) for r in chosen},
+                }
+                for p in PARAMETERS
+            ],
+            "rulesets": [
+                {"name": r.name, "source": r.source, "readings": r.readings()} for r in chosen
+            ],
+            "numbers": {k: v for k, v in _numbers(OFFICIAL).items()},
+            "catalogue": cat if not isinstance(cat, str) else None,
+            **({"note": cat} if isinstance(cat, str) else {}),
+        })
+        return 0
+    if args.catalogue:
+        assert cat is not None
+        _print_catalogue(cat, chosen)
+        return 0
+    _print_readings(chosen, default_view=not (args.all or args.rulesets))
+    print("\nrule catalogue (rule ids and the constraints encoding them): sushigo rules --catalogue")
+    return 0
