@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from spec.cards import NIGIRI, STACK_OF, Card, Token, parse_card
+from spec.cards import NIGIRI, NIGIRI_OF, STACK_OF, Card, Token, parse_card
 from spec.errors import IllegalMoveError, NotationError
 from spec.ruleset import OFFICIAL, Ruleset
 
@@ -171,6 +171,9 @@ def apply_turn(
         hand[int(pick.card)] -= 1
     for t in result.tokens:
         tableau[int(t)] += 1
+        if t in NIGIRI_OF:
+            # The stack replaces the free wasabi it lies on (R-WASABI-ONE).
+            tableau[_WASABI] -= 1
     if result.chopsticks:
         tableau[_CHOP] -= 1
         hand[_CHOP] += 1
