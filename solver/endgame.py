@@ -1,0 +1,751 @@
+"""Endgames: the rest of a round played exactly when every hand is known.
+
+Late in a round every hand has been seen, so what is left is a game of
+perfect information with simultaneous picks. This module reads such a
+position, checks it against the rules and solves it.
+
+Position JSON (pinned by the issue)::
+
+    {"rules": "official", "round": 3,
+     "hands": [["squid", "tempura"], ["egg", "maki2"]],
+     "taken": [[["wasabi"], ["chopsticks"]], [["tempura"], ["salmon"]]],
+     "puddings": [1, 2], "scores": [20, 25]}
+
+``taken[p]`` lists the turns player ``p`` took this round, in order, each a list
+of 1-2 picks in :mod:`spec.turns` notation (so free wasabi and chopsticks are
+known). ``puddings`` are pudding cards from earlier rounds, ``scores`` the
+points of earlier rounds (both optional, zero by default).
+
+What is solved (``objective``):
+
+* two players, ``diff``: the value of the zero-sum game whose payoff is player
+  0's points minus player 1's at the end of this round (earlier scores, this
+  round, and the pudding points when this is the last round). At every node
+  the simultaneous pick is a matrix game solved exactly (:mod:`solver.matrixgame`).
+* two players, ``own``: player 0's own end-of-round total, with player 1
+  minimising it (a zero-sum reading: the opponent is out to hurt you).
+* two players, ``win``: +1 if player 0 is the only winner at the end of the
+  round (by :func:`spec.scoring.winners`: most points, then most puddings),
+  -1 if player 1 is, 0 for a shared win or no winner. The value is
+  P(win) - P(loss) under optimal play.
+* three to five players, ``paranoid``: player 0's own total when the others
+  form a coalition minimising it and see player 0's pick before choosing
+  theirs; player 0 picks purely. This is a guarantee: player 0 scores at least
+  this whatever the others do.
+* any player count, ``policy``: player 0's best own total when every other
+  player follows a fixed policy (``greedy``, see :func:`greedy_turn`).
+
+The *guarantee* of a first pick is the pure-strategy maximin: play that pick,
+then at every later turn pick purely while the opponents (who see each pick
+before answering) do their worst. It never exceeds the game value.
+
+Turn legality and effects come from :mod:`spec.turns`; scores from
+:mod:`spec.scoring`. The search keeps only what can still change a score:
+tempura and sashimi modulo their set sizes, dumplings capped where the table
+stops growing, nigiri banked as soon as they are taken (the banked points are
+computed by :func:`spec.scoring.dish_points`, so the reduction is exact).
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from solver.matrixgame import Number, pure_maximin, solve
+from spec.cards import NIGIRI, STACKS, Card, Token, parse_card
+from spec.errors import IllegalMoveError, InputError, NotationError
+from spec.ruleset import OFFICIAL, Ruleset, get_ruleset
+from spec.scoring import dish_points, maki_icons, maki_points, pudding_points, round_totals, winners
+from spec.turns import Turn, apply_turn, format_turn, hand_counts, legal_turns, parse_turn
+
+N_CARDS = len(Card)
+N_TOKENS = len(Token)
+_PUD = int(Token.PUDDING)
+_WAS = int(Token.WASABI)
+_CHOP = int(Token.CHOPSTICKS)
+_MAKI = (int(Token.MAKI1), int(Token.MAKI2), int(Token.MAKI3))
+_BANKED = tuple(int(c) for c in NIGIRI) + tuple(int(t) for t in STACKS)
+
+OBJECTIVES = ("diff", "own", "win")
+POLICIES = ("greedy",)
+DEFAULT_MAX_NODES = 5_000_000
+
+Hand = tuple[int, ...]
+Tab = tuple[int, ...]
+
+
+# --------------------------------------------------------------------------- positions
+
+
+@dataclass(frozen=True)
+class Position:
+    """A checked endgame position."""
+
+    rules: Ruleset
+    round: int  # from 1
+    hands: tuple[Hand, ...]  # 12 counts per player
+    taken: tuple[tuple[Turn, ...], ...]  # per player, this round's turns in order
+    tableaux: tuple[Tab, ...]  # 15 token counts per player after ``taken``
+    puddings: tuple[int, ...]  # pudding cards from earlier rounds
+    scores: tuple[int, ...]  # points from earlier rounds
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def cards_left(self) -> int:
+        return sum(self.hands[0])
+
+    @property
+    def final_round(self) -> bool:
+        return self.round == self.rules.rounds
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.name,
+            "round": self.round,
+            "hands": [hand_names(h) for h in self.hands],
+            "taken": [[format_turn(t) for t in turns] for turns in self.taken],
+            "puddings": list(self.puddings),
+            "scores": list(self.scores),
+        }
+
+
+def hand_names(hand: Sequence[int]) -> list[str]:
+    return [Card(c).label for c in range(N_CARDS) for _ in range(hand[c])]
+
+
+_EXAMPLE = (
+    '{"rules": "official", "round": 1, "hands": [["squid", "tempura"], ["egg", "maki2"]], '
+    '"taken": [[["wasabi"], ...], [["tempura"], ...]]}'
+)
+
+
+def _int_list(data: dict[str, Any], key: str, players: int) -> tuple[int, ...]:
+    value = data.get(key)
+    if value is None:
+        return (0,) * players
+    if not isinstance(value, list) or len(value) != players:
+        raise InputError(f'"{key}" must list one integer per player ({players}), got {value!r}')
+    for v in value:
+        if not isinstance(v, int) or isinstance(v, bool) or v < 0:
+            raise InputError(f'"{key}" must hold non-negative integers, got {v!r}')
+    return tuple(value)
+
+
+def parse_position(data: object, rules: Ruleset | None = None) -> Position:
+    """Check a position document. ``rules`` (from the command line) wins over the document's ``"rules"``."""
+    if not isinstance(data, dict):
+        raise InputError(f"a position is a JSON object like {_EXAMPLE}")
+    unknown = sorted(set(data) - {"rules", "round", "hands", "taken", "puddings", "scores"})
+    if unknown:
+        raise InputError(
+            f"unknown key(s) {', '.join(map(repr, unknown))} in the position; "
+            "keys: rules, round, hands, taken, puddings, scores"
+        )
+    if rules is None:
+        name = data.get("rules", "official")
+        if not isinstance(name, str):
+            raise InputError(f'"rules" must be a ruleset name, got {name!r}')
+        rules = get_ruleset(name)
+    if rules.dummy_2p:
+        raise InputError(
+            "not supported for endgame: the dummy-2p variant (the dummy pile's draw order and "
+            "control are not part of a position); use official or pass-both-ways"
+        )
+    rnd = data.get("round", 1)
+    if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= rules.rounds:
+        raise InputError(f'"round" must be 1..{rules.rounds}, got {rnd!r}')
+    raw_hands = data.get("hands")
+    if not isinstance(raw_hands, list) or not raw_hands:
+        raise InputError(f'"hands" must list each player\'s hand, e.g. {_EXAMPLE}')
+    players = len(raw_hands)
+    if not rules.min_players <= players <= rules.max_players:
+        raise InputError(
+            f"{players} hands given; Sushi Go! takes {rules.min_players} to {rules.max_players} players"
+        )
+    hands = []
+    for p, raw in enumerate(raw_hands):
+        if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
+            raise InputError(f"hand of player {p} must be a list of card names, got {raw!r}")
+        try:
+            hands.append(tuple(hand_counts(parse_card(c) for c in raw)))
+        except NotationError as exc:
+            raise NotationError(f"hand of player {p}: {exc}") from exc
+    sizes = [sum(h) for h in hands]
+    if len(set(sizes)) != 1:
+        raise InputError(f"every hand must hold the same number of cards; sizes are {sizes}")
+    if sizes[0] < 1:
+        raise InputError("the hands are empty: the round is over, nothing to solve")
+    raw_taken = data.get("taken", [[] for _ in range(players)])
+    if not isinstance(raw_taken, list) or len(raw_taken) != players:
+        raise InputError(f'"taken" must list the turns taken by each of the {players} players')
+    taken: list[tuple[Turn, ...]] = []
+    tableaux: list[Tab] = []
+    for p, turns in enumerate(raw_taken):
+        if not isinstance(turns, list):
+            raise InputError(f'"taken" of player {p} must be a list of turns like [["wasabi"], ["squid"]]')
+        parsed: list[Turn] = []
+        tab = [0] * N_TOKENS
+        for t, raw in enumerate(turns):
+            if not isinstance(raw, (list, str)):
+                raise InputError(f"player {p}, turn {t + 1}: a turn is a list of 1-2 card names, got {raw!r}")
+            try:
+                turn = parse_turn(raw)
+                # The hand they picked from is unknown; the picks themselves must form a legal turn.
+                apply_turn(hand_counts(pk.card for pk in turn), tab, turn, rules)
+            except (NotationError, IllegalMoveError) as exc:
+                raise InputError(f"player {p}, turn {t + 1}: {exc}") from exc
+            parsed.append(turn)
+        taken.append(tuple(parsed))
+        tableaux.append(tuple(tab))
+    counts = {len(t) for t in taken}
+    if len(counts) != 1:
+        got = [len(t) for t in taken]
+        raise InputError(f"every player must have taken the same number of turns; got {got}")
+    turns_taken = counts.pop()
+    size = rules.hand_size(players)
+    if sizes[0] + turns_taken != size:
+        raise InputError(
+            f"hands of {sizes[0]} cards after {turns_taken} turns do not fit a {players}-player deal of "
+            f"{size} cards per hand (cards in hand + turns taken must be {size})"
+        )
+    puddings = _int_list(data, "puddings", players)
+    scores = _int_list(data, "scores", players)
+    if rnd == 1 and (any(puddings) or any(scores)):
+        raise InputError('round 1 has no earlier rounds: "puddings" and "scores" must be zero')
+    # Every physical card: in a hand, in a tableau (a used chopsticks card went back into a hand).
+    for c in Card:
+        n = sum(h[int(c)] for h in hands)
+        for tab_counts in tableaux:
+            n += sum(tab_counts[int(tok)] for tok in Token if c in tok.cards)
+        if c == Card.PUDDING:
+            n += sum(puddings)
+        if n > rules.copies(c):
+            where = "hands, tableaux" + (", earlier puddings" if c == Card.PUDDING else "")
+            raise InputError(f"{n} {c.label} cards in play ({where}) but the deck has only {rules.copies(c)}")
+    return Position(rules, rnd, tuple(hands), tuple(taken), tuple(tableaux), puddings, scores)
+
+
+def parse_position_text(
+    hands: str, taken: str | None, round_number: int, puddings: str | None, scores: str | None
+) -> dict[str, Any]:
+    """The text form: hands ``"squid egg / tempura maki2"``; taken ``"wasabi, chopsticks / egg, tempura"``
+    (players separated by ``/``, turns by ``,``, the two picks of a chopsticks turn by spaces)."""
+    hand_parts = [h.split() for h in hands.split("/")]
+    data: dict[str, Any] = {"round": round_number, "hands": hand_parts}
+    if taken is not None:
+        per = taken.split("/")
+        if len(per) != len(hand_parts):
+            raise InputError(f"--taken gives {len(per)} players but --hands gives {len(hand_parts)}")
+        data["taken"] = [[t.split() for t in p.split(",") if t.strip()] for p in per]
+    else:
+        data["taken"] = [[] for _ in hand_parts]
+
+    def ints(text: str, what: str) -> list[int]:
+        try:
+            return [int(x) for x in text.replace(",", " ").split()]
+        except ValueError as exc:
+            raise InputError(f"--{what} must be integers separated by commas, got {text!r}") from exc
+
+    if puddings is not None:
+        data["puddings"] = ints(puddings, "puddings")
+    if scores is not None:
+        data["scores"] = ints(scores, "scores")
+    return data
+
+
+# --------------------------------------------------------------------------- compact states
+
+
+class BudgetExceeded(Exception):
+    """The node budget ran out; the answer is unknown."""
+
+
+@dataclass(frozen=True)
+class Move:
+    turn: Turn
+    rest: Hand  # the hand passed on (a used chopsticks card back in it)
+    tab: Tab  # the reduced tableau after the turn
+    gain: int  # dish points banked by the reduction
+
+
+class _Rules:
+    """Move generation and the exact reduction of tableaux, cached per ruleset."""
+
+    def __init__(self, rules: Ruleset, keep_pudding: bool) -> None:
+        self.rules = rules
+        self.keep_pudding = keep_pudding
+        self.dumpling_cap = len(rules.dumpling_points) - 1
+        self._moves: dict[tuple[Hand, Tab, bool], list[Move]] = {}
+
+    def reduce(self, tab: list[int]) -> tuple[Tab, int]:
+        """(reduced tableau, banked points): points(full + future) = banked + points(reduced + future)."""
+        r = self.rules
+        before = sum(dish_points(tab, r))
+        tab[int(Token.TEMPURA)] %= r.tempura_set
+        tab[int(Token.SASHIMI)] %= r.sashimi_set
+        d = int(Token.DUMPLING)
+        tab[d] = min(tab[d], self.dumpling_cap)
+        for k in _BANKED:
+            tab[k] = 0
+        if not self.keep_pudding:
+            tab[_PUD] = 0
+        return tuple(tab), before - sum(dish_points(tab, r))
+
+    def reduce_other(self, tab: list[int]) -> Tab:
+        """What of an opponent's tableau can change player 0's own score or the opponent's options."""
+        out = [0] * N_TOKENS
+        for k in _MAKI:
+            out[k] = tab[k]
+        out[_CHOP] = tab[_CHOP]
+        if self.keep_pudding:
+            out[_PUD] = tab[_PUD]
+        return tuple(out)
+
+    def moves(self, hand: Hand, tab: Tab, full: bool = True) -> list[Move]:
+        key = (hand, tab, full)
+        got = self._moves.get(key)
+        if got is not None:
+            return got
+        out: list[Move] = []
+        seen: set[tuple[Hand, Tab, int]] = set()
+        for turn in legal_turns(hand, tab, self.rules):
+            h, t = list(hand), list(tab)
+            apply_turn(h, t, turn, self.rules)
+            if full:
+                nt, gain = self.reduce(t)
+            else:
+                nt, gain = self.reduce_other(t), 0
+            k = (tuple(h), nt, gain)
+            if k not in seen:
+                seen.add(k)
+                out.append(Move(turn, tuple(h), nt, gain))
+        self._moves[key] = out
+        return out
+
+
+def _num(v: Number) -> int | float:
+    if isinstance(v, Fraction):
+        return int(v) if v.denominator == 1 else float(v)
+    return v
+
+
+def _exact(v: Number) -> str:
+    return str(v)
+
+
+@dataclass
+class PickValue:
+    turn: Turn
+    guarantee: Number
+
+
+@dataclass
+class EndgameResult:
+    """A solved (or budget-exhausted) endgame, from player 0's point of view."""
+
+    position: Position
+    objective: str  # diff | own | win | paranoid | policy
+    status: str  # solved | unknown
+    value: Number | None = None
+    first_picks: list[PickValue] = field(default_factory=list)
+    mix: list[tuple[Turn, Number]] = field(default_factory=list)
+    line: list[list[Turn]] = field(default_factory=list)
+    nodes: int = 0
+    policy: str | None = None
+    reason: str | None = None
+
+    @property
+    def best_picks(self) -> list[Turn]:
+        if not self.first_picks:
+            return []
+        top = max(p.guarantee for p in self.first_picks)
+        return [p.turn for p in self.first_picks if p.guarantee == top]
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "value": None if self.value is None else _num(self.value),
+            "objective": self.objective,
+            "first_picks": [
+                {"pick": format_turn(p.turn), "guarantee": _num(p.guarantee)} for p in self.first_picks
+            ],
+            "mix": [{"pick": format_turn(t), "p": _num(p)} for t, p in self.mix],
+            "line": [[format_turn(t) for t in step] for step in self.line],
+            "status": self.status,
+            "players": self.position.players,
+            "nodes": self.nodes,
+        }
+        if self.policy is not None:
+            out["policy"] = self.policy
+        if self.reason is not None:
+            out["reason"] = self.reason
+        if self.value is not None:
+            out["exact"] = {
+                "value": _exact(self.value),
+                "first_picks": [_exact(p.guarantee) for p in self.first_picks],
+                "mix": [_exact(p) for _, p in self.mix],
+            }
+        return out
+
+
+# --------------------------------------------------------------------------- two players
+
+
+class _TwoPlayer:
+    """Exact zero-sum simultaneous-move search for two players.
+
+    ``value(state)`` returns (game value, pure maximin) of the payoff still to
+    come; what the reduction banked along the way is added by the caller.
+    """
+
+    def __init__(self, pos: Position, objective: str, max_nodes: int) -> None:
+        self.pos = pos
+        self.objective = objective
+        self.max_nodes = max_nodes
+        self.rules = pos.rules
+        self.gen = _Rules(pos.rules, keep_pudding=pos.final_round or objective == "win")
+        self.memo: dict[tuple[Hand, Hand, Tab, Tab, int], tuple[Number, Number]] = {}
+        self.nodes = 0
+
+    def leaf(self, t0: Tab, t1: Tab, d: int) -> int:
+        pos, r = self.pos, self.rules
+        tot = round_totals([t0, t1], r)
+        puds = [pos.puddings[0] + t0[_PUD], pos.puddings[1] + t1[_PUD]]
+        if pos.final_round:
+            pp = pudding_points(puds, r)
+            tot = [tot[0] + pp[0], tot[1] + pp[1]]
+        if self.objective == "diff":
+            return tot[0] - tot[1]
+        if self.objective == "own":
+            return tot[0]
+        w = winners([d + tot[0], tot[1]], puds, r)
+        return 1 if w == [0] else -1 if w == [1] else 0
+
+    def entry(self, m0: Move, m1: Move, d: int) -> tuple[Number, Number]:
+        # After the picks the two hands change owners (with two players left and right are the same).
+        if self.objective == "win":
+            return self.value(m1.rest, m0.rest, m0.tab, m1.tab, d + m0.gain - m1.gain)
+        v, p = self.value(m1.rest, m0.rest, m0.tab, m1.tab, 0)
+        inc = m0.gain - m1.gain if self.objective == "diff" else m0.gain
+        return v + inc, p + inc
+
+    def matrices(
+        self, h0: Hand, h1: Hand, t0: Tab, t1: Tab, d: int
+    ) -> tuple[list[Move], list[Move], list[list[Number]], list[list[Number]]]:
+        ms0 = self.gen.moves(h0, t0)
+        ms1 = self.gen.moves(h1, t1)
+        mixed: list[list[Number]] = []
+        pure: list[list[Number]] = []
+        for m0 in ms0:
+            row_v: list[Number] = []
+            row_p: list[Number] = []
+            for m1 in ms1:
+                v, p = self.entry(m0, m1, d)
+                row_v.append(v)
+                row_p.append(p)
+            mixed.append(row_v)
+            pure.append(row_p)
+        return ms0, ms1, mixed, pure
+
+    def value(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab, d: int) -> tuple[Number, Number]:
+        key = (h0, h1, t0, t1, d)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise BudgetExceeded
+        if not any(h0):
+            res: tuple[Number, Number] = (self.leaf(t0, t1, d),) * 2
+        else:
+            _, _, mixed, pure = self.matrices(h0, h1, t0, t1, d)
+            if len(mixed) == 1 and len(mixed[0]) == 1:
+                res = (mixed[0][0], pure[0][0])
+            else:
+                res = (solve(mixed).value, pure_maximin(pure)[0])
+        self.memo[key] = res
+        return res
+
+
+def _offset(pos: Position, objective: str, gains: tuple[int, int]) -> tuple[Number, int]:
+    """(constant added to the search value, starting banked difference for ``win``)."""
+    s0, s1 = pos.scores[0], pos.scores[1] if pos.players > 1 else 0
+    if objective == "diff":
+        return s0 - s1 + gains[0] - gains[1], 0
+    if objective == "own":
+        return s0 + gains[0], 0
+    return 0, s0 - s1 + gains[0] - gains[1]
+
+
+def solve_two(pos: Position, objective: str = "diff", max_nodes: int = DEFAULT_MAX_NODES) -> EndgameResult:
+    if pos.players != 2:
+        raise InputError(f"the zero-sum solver is for 2 players; this position has {pos.players}")
+    if objective not in OBJECTIVES:
+        raise InputError(f"objective {objective!r} unknown; choose one of {', '.join(OBJECTIVES)}")
+    s = _TwoPlayer(pos, objective, max_nodes)
+    t0, g0 = s.gen.reduce(list(pos.tableaux[0]))
+    t1, g1 = s.gen.reduce(list(pos.tableaux[1]))
+    off, d = _offset(pos, objective, (g0, g1))
+    result = EndgameResult(pos, objective, "unknown")
+    try:
+        ms0, ms1, mixed, pure = s.matrices(pos.hands[0], pos.hands[1], t0, t1, d)
+        sol = solve(mixed)
+        result.value = sol.value + off
+        result.first_picks = [PickValue(m.turn, min(row) + off) for m, row in zip(ms0, pure, strict=True)]
+        result.mix = [(m.turn, p) for m, p in zip(ms0, sol.rows, strict=True) if p]
+        # Principal line: at each node both players play the heaviest pick of their optimal mix.
+        h0, h1 = pos.hands
+        line: list[list[Turn]] = []
+        while any(h0):
+            ms0, ms1, mixed, _ = s.matrices(h0, h1, t0, t1, d)
+            sol = solve(mixed)
+            i = max(range(len(ms0)), key=lambda k: (sol.rows[k], -k))
+            j = max(range(len(ms1)), key=lambda k: (sol.cols[k], -k))
+            m0, m1 = ms0[i], ms1[j]
+            line.append([m0.turn, m1.turn])
+            if objective == "win":
+                d += m0.gain - m1.gain
+            h0, h1, t0, t1 = m1.rest, m0.rest, m0.tab, m1.tab
+        result.line = line
+        result.status = "solved"
+    except BudgetExceeded:
+        result.reason = f"node budget of {max_nodes} states exhausted"
+        result.value = None
+        result.first_picks, result.mix = [], []
+    result.nodes = s.nodes
+    return result
+
+
+# --------------------------------------------------------------------------- three to five players
+
+
+def greedy_turn(gen: _Rules, hand: Hand, tabs: Sequence[Tab], seat: int) -> Move:
+    """The ``greedy`` policy: the turn with the largest immediate gain in the seat's round points.
+
+    Round points are the dishes plus maki against the tableaux on the table as
+    they are now. Ties go to the first turn in :func:`spec.turns.legal_turns`
+    order (single picks before chopsticks pairs, each in card order), so the
+    policy is deterministic. ``tabs`` must be reduced with ``gen.reduce``.
+    """
+    r = gen.rules
+
+    def points(tables: Sequence[Tab]) -> int:
+        icons = [maki_icons(t, r) for t in tables]
+        return sum(dish_points(tables[seat], r)) + maki_points(icons, r)[seat]
+
+    before = points(tabs)
+    best: Move | None = None
+    best_gain = 0
+    tables = list(tabs)
+    for m in gen.moves(hand, tabs[seat]):
+        tables[seat] = m.tab
+        gain = m.gain + points(tables) - before
+        if best is None or gain > best_gain:
+            best, best_gain = m, gain
+    assert best is not None
+    return best
+
+
+class _Multi:
+    """Player 0 against the others: a paranoid coalition, or fixed policies."""
+
+    def __init__(self, pos: Position, policy: str | None, max_nodes: int) -> None:
+        self.pos = pos
+        self.policy = policy
+        self.max_nodes = max_nodes
+        self.gen = _Rules(pos.rules, keep_pudding=pos.final_round)
+        self.memo: dict[tuple[tuple[Hand, ...], tuple[Tab, ...]], int] = {}
+        self.nodes = 0
+        self.n = pos.players
+        self.offset = pos.rules.pass_offset(pos.round - 1)
+
+    def reduce_start(self) -> tuple[tuple[Tab, ...], int]:
+        tabs: list[Tab] = []
+        gain0 = 0
+        for p, t in enumerate(self.pos.tableaux):
+            if p == 0 or self.policy is not None:
+                rt, g = self.gen.reduce(list(t))
+                if p == 0:
+                    gain0 = g
+                tabs.append(rt)
+            else:
+                tabs.append(self.gen.reduce_other(list(t)))
+        return tuple(tabs), gain0
+
+    def leaf(self, tabs: tuple[Tab, ...]) -> int:
+        r = self.pos.rules
+        total = round_totals(tabs, r)[0]
+        if self.pos.final_round:
+            puds = [self.pos.puddings[p] + tabs[p][_PUD] for p in range(self.n)]
+            total += pudding_points(puds, r)[0]
+        return total
+
+    def others(self, hands: tuple[Hand, ...], tabs: tuple[Tab, ...]) -> list[tuple[Move, ...]]:
+        """Joint replies of seats 1..n-1: every combination (paranoid) or the policy's one."""
+        if self.policy is not None:
+            return [tuple(greedy_turn(self.gen, hands[p], tabs, p) for p in range(1, self.n))]
+        options = [self.gen.moves(hands[p], tabs[p], full=False) for p in range(1, self.n)]
+        return list(itertools.product(*options))
+
+    def child(
+        self, hands: tuple[Hand, ...], m0: Move, joint: tuple[Move, ...]
+    ) -> tuple[tuple[Hand, ...], tuple[Tab, ...]]:
+        moves = (m0, *joint)
+        new_hands: list[Hand] = [()] * self.n
+        for p, m in enumerate(moves):
+            new_hands[(p + self.offset) % self.n] = m.rest
+        return tuple(new_hands), tuple(m.tab for m in moves)
+
+    def pick_values(
+        self, hands: tuple[Hand, ...], tabs: tuple[Tab, ...]
+    ) -> list[tuple[Move, int, tuple[Move, ...]]]:
+        """Per own move: its value and the others' reply that holds it there."""
+        out = []
+        joints = self.others(hands, tabs)
+        for m0 in self.gen.moves(hands[0], tabs[0]):
+            worst: int | None = None
+            worst_joint: tuple[Move, ...] = ()
+            for joint in joints:
+                nh, nt = self.child(hands, m0, joint)
+                v = m0.gain + self.value(nh, nt)
+                if worst is None or v < worst:
+                    worst, worst_joint = v, joint
+            assert worst is not None
+            out.append((m0, worst, worst_joint))
+        return out
+
+    def value(self, hands: tuple[Hand, ...], tabs: tuple[Tab, ...]) -> int:
+        key = (hands, tabs)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise BudgetExceeded
+        if not any(hands[0]):
+            v = self.leaf(tabs)
+        else:
+            v = max(pv for _, pv, _ in self.pick_values(hands, tabs))
+        self.memo[key] = v
+        return v
+
+
+def solve_multi(
+    pos: Position, policy: str | None = None, max_nodes: int = DEFAULT_MAX_NODES
+) -> EndgameResult:
+    """Paranoid (``policy=None``) or best reply to ``policy`` for player 0's own total."""
+    if policy is not None and policy not in POLICIES:
+        raise InputError(f"policy {policy!r} unknown; choose one of {', '.join(POLICIES)}")
+    s = _Multi(pos, policy, max_nodes)
+    tabs, gain0 = s.reduce_start()
+    off = pos.scores[0] + gain0
+    result = EndgameResult(pos, "policy" if policy else "paranoid", "unknown", policy=policy)
+    try:
+        picks = s.pick_values(pos.hands, tabs)
+        result.first_picks = [PickValue(m.turn, v + off) for m, v, _ in picks]
+        best = max(v for _, v, _ in picks)
+        result.value = best + off
+        first = next(m for m, v, _ in picks if v == best)
+        result.mix = [(first.turn, 1)]
+        hands = pos.hands
+        line: list[list[Turn]] = []
+        while any(hands[0]):
+            pv = s.pick_values(hands, tabs)
+            top = max(v for _, v, _ in pv)
+            m0, _, joint = next(x for x in pv if x[1] == top)
+            line.append([m0.turn, *(m.turn for m in joint)])
+            hands, tabs = s.child(hands, m0, joint)
+        result.line = line
+        result.status = "solved"
+    except BudgetExceeded:
+        result.reason = f"node budget of {max_nodes} states exhausted"
+        result.value = None
+        result.first_picks, result.mix = [], []
+    result.nodes = s.nodes
+    return result
+
+
+def solve_position(
+    pos: Position,
+    objective: str | None = None,
+    policy: str | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+) -> EndgameResult:
+    """Dispatch: two players zero-sum by default; paranoid for 3-5; ``policy`` for a fixed opposition."""
+    if policy is not None:
+        if objective not in (None, "own"):
+            raise InputError("--policy maximises player 0's own score; use --objective own or leave it out")
+        return solve_multi(pos, policy, max_nodes)
+    if pos.players == 2:
+        return solve_two(pos, objective or "diff", max_nodes)
+    if objective not in (None, "own"):
+        raise InputError(
+            f"with {pos.players} players the endgame is paranoid on player 0's own score; "
+            "--objective diff and win are for 2 players"
+        )
+    return solve_multi(pos, None, max_nodes)
+
+
+def greedy_first_pick(pos: Position) -> Turn:
+    """Player 0's first pick under the ``greedy`` policy."""
+    gen = _Rules(pos.rules, keep_pudding=pos.final_round)
+    tabs = tuple(gen.reduce(list(t))[0] for t in pos.tableaux)
+    return greedy_turn(gen, pos.hands[0], tabs, 0).turn
+
+
+# --------------------------------------------------------------------------- random positions
+
+
+def random_position(
+    seed: int, players: int = 2, cards_left: int = 4, rules: Ruleset = OFFICIAL, round_number: int = 1
+) -> Position:
+    """A position reached by a seeded random deal and uniformly random legal turns.
+
+    For a later round, earlier puddings and scores are drawn at random too
+    (small, within the deck); the same seed always gives the same position.
+    """
+    rng = random.Random(seed)
+    size = rules.hand_size(players)
+    if not 1 <= cards_left <= size:
+        raise InputError(f"cards_left must be 1..{size} for {players} players")
+    deck = [c for c in Card for _ in range(rules.copies(c))]
+    earlier_puddings = [0] * players
+    scores = [0] * players
+    if round_number > 1:
+        for p in range(players):
+            earlier_puddings[p] = rng.randint(0, 2)
+            scores[p] = rng.randint(0, 30) * (round_number - 1)
+        for _ in range(sum(earlier_puddings)):
+            deck.remove(Card.PUDDING)
+    rng.shuffle(deck)
+    hands = [hand_counts(deck[p * size:(p + 1) * size]) for p in range(players)]
+    tabs = [[0] * N_TOKENS for _ in range(players)]
+    taken: list[list[Turn]] = [[] for _ in range(players)]
+    offset = rules.pass_offset(round_number - 1)
+    for _ in range(size - cards_left):
+        rests: list[list[int]] = []
+        for p in range(players):
+            options = legal_turns(hands[p], tabs[p], rules)
+            turn = options[rng.randrange(len(options))]
+            apply_turn(hands[p], tabs[p], turn, rules)
+            taken[p].append(turn)
+            rests.append(hands[p])
+        hands = [rests[(p - offset) % players] for p in range(players)]
+    return Position(
+        rules,
+        round_number,
+        tuple(tuple(h) for h in hands),
+        tuple(tuple(t) for t in taken),
+        tuple(tuple(t) for t in tabs),
+        tuple(earlier_puddings),
+        tuple(scores),
+    )
+
+
+Solver = Callable[[Position], EndgameResult]

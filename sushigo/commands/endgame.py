@@ -1,0 +1,130 @@
+"""``sushigo endgame``: exact best play for the rest of a round when every hand is known."""
+
+from __future__ import annotations
+
+import argparse
+from fractions import Fraction
+from typing import Any
+
+from solver.endgame import (
+    DEFAULT_MAX_NODES,
+    OBJECTIVES,
+    POLICIES,
+    EndgameResult,
+    Position,
+    parse_position,
+    parse_position_text,
+    solve_position,
+)
+from spec.errors import InputError
+from spec.turns import format_turn
+from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
+
+ORDER = 90
+
+_EPILOG = """\
+examples:
+  sushigo endgame position.json
+  sushigo endgame --hands "squid tempura / egg wasabi" \\
+      --taken "maki3,dumpling,dumpling,sashimi,sashimi,sashimi,tempura,chopsticks / \\
+maki2,maki2,salmon,dumpling,pudding,tempura,tempura,egg" --json
+position JSON: {"rules": "official", "round": 3, "hands": [[...], [...]],
+                "taken": [[["wasabi"], ["chopsticks"], ["tempura", "tempura"]], [...]],
+                "puddings": [1, 2], "scores": [20, 25]}
+text form: hands and taken turns per player separated by '/', turns by ',', the two picks of a
+chopsticks turn by a space. Details: docs/endgame.md
+"""
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "endgame",
+        help="solve the rest of a round exactly when every hand is known",
+        description="Exact endgame: two players play a zero-sum simultaneous-move game (matrix games "
+        "solved exactly at every node); three to five players get player 0's paranoid guarantee, or "
+        "the best reply to a fixed policy.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("position", nargs="?", metavar="POSITION.json|-", help="position JSON file or '-'")
+    parser.add_argument("--hands", metavar="TEXT", help='text form: "squid egg / tempura maki2"')
+    parser.add_argument("--taken", metavar="TEXT", help='turns taken: "wasabi, chopsticks / egg, tempura"')
+    parser.add_argument("--round", type=int, default=1, metavar="N", help="round (text form; default 1)")
+    parser.add_argument("--puddings", metavar="A,B", help="puddings from earlier rounds (text form)")
+    parser.add_argument("--scores", metavar="A,B", help="scores of earlier rounds (text form)")
+    parser.add_argument(
+        "--objective", choices=OBJECTIVES, default=None,
+        help="2 players: diff (default), own or win; 3-5 players: own (paranoid)",
+    )
+    parser.add_argument("--policy", choices=POLICIES, default=None,
+                        help="the other players follow this policy; player 0 replies best")
+    parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
+                        help=f"search budget in distinct states (default {DEFAULT_MAX_NODES})")
+    add_rules_args(parser, default=None)
+    add_json_arg(parser)
+    parser.set_defaults(func=run)
+
+
+def load_position(args: argparse.Namespace) -> Position:
+    if args.position is not None and args.hands is not None:
+        raise InputError("give either a position file or --hands, not both")
+    if args.position is not None:
+        data = load_json(args.position)
+        file_rules = data.get("rules") if isinstance(data, dict) else None
+    elif args.hands is not None:
+        data = parse_position_text(args.hands, args.taken, args.round, args.puddings, args.scores)
+        file_rules = None
+    else:
+        raise InputError("give a position (a JSON file or '-') or --hands \"...\" (see --help)")
+    rules = rules_from_args(args, file_rules)
+    return parse_position(data, rules)
+
+
+def fmt(v: object) -> str:
+    if isinstance(v, Fraction) and v.denominator != 1:
+        return f"{v} (= {float(v):.4f})"
+    return str(v)
+
+
+def show(result: EndgameResult) -> None:
+    pos = result.position
+    what = {
+        "diff": "player 0's points minus player 1's (zero-sum, mixed strategies)",
+        "own": "player 0's own total, player 1 minimising it (zero-sum, mixed strategies)",
+        "win": "+1 win / 0 shared / -1 loss for player 0 (zero-sum, mixed strategies)",
+        "paranoid": "player 0's own total, the others minimising it and seeing each pick",
+        "policy": f"player 0's own total, the others playing {result.policy}",
+    }[result.objective]
+    print(
+        f"endgame: {pos.players} players, round {pos.round}, {pos.cards_left} cards per hand, "
+        f"rules {pos.rules.name}"
+    )
+    print(f"objective: {what}")
+    if result.status != "solved":
+        print(f"status: unknown ({result.reason}); raise --max-nodes to search further")
+        return
+    print(f"value: {fmt(result.value)}   (exact, {result.nodes} states searched)")
+    mix = {tuple(format_turn(t)): p for t, p in result.mix}
+    rows = []
+    for pv in result.first_picks:
+        key = tuple(format_turn(pv.turn))
+        rows.append([" ".join(key), fmt(pv.guarantee), fmt(mix[key]) if key in mix else "-"])
+    print()
+    print_table(rows, ["first pick", "guarantee", "optimal mix"])
+    print()
+    line_rows = [
+        [str(k + 1), *(" ".join(format_turn(t)) for t in step)] for k, step in enumerate(result.line)
+    ]
+    print_table(line_rows, ["turn", *(f"player {p}" for p in range(pos.players))], title="principal line:")
+
+
+def run(args: argparse.Namespace) -> int:
+    pos = load_position(args)
+    if args.max_nodes < 1:
+        raise InputError("--max-nodes must be at least 1")
+    result = solve_position(pos, args.objective, args.policy, args.max_nodes)
+    if args.json:
+        print_json(result.to_json())
+    else:
+        show(result)
+    return 0 if result.status == "solved" else 1
