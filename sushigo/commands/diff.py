@@ -1,0 +1,227 @@
+"""``sushigo diff``: where two rulesets disagree (the smallest witness), or the proof they agree."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from solver.diff import (
+    DEFAULT_TIMEOUT_MS,
+    DiffResult,
+    GameDiff,
+    MatrixCell,
+    Witness,
+    describe_parameters,
+    diff,
+    diff_game,
+    matrix,
+)
+from spec.errors import InputError
+from spec.ruleset import RULESETS, get_ruleset
+from sushigo.common import add_json_arg, load_json, print_json, print_table
+
+ORDER = 70
+
+_EPILOG = """\
+examples:
+  sushigo diff official french                     # smallest witness, side by side
+  sushigo diff official official --rule-b maki_first_tie=each
+  sushigo diff official slovenian --all            # one witness per differing reading
+  sushigo diff official english                    # proved equivalent (z3 unsat) up to the bound
+  sushigo diff official pudding-penalty-2p --players 3
+  sushigo diff --matrix                            # every pair of named rulesets
+  sushigo diff official pass-both-ways --game game.json   # does it matter for our game?
+situations: a table (one tableau per seat), one seat's turns (wasabi readings), or a deal
+(passing); 'cards' counts the cards of the situation. Exit: 0 answered, 1 unknown within the
+budget, 2 bad input. Details: docs/diff.md
+"""
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "diff",
+        help="smallest situation where two rulesets disagree, or the proof that they agree",
+        description="Find the smallest situation (fewest players, then fewest cards) where rulesets A "
+        "and B give different round scores, game scores or winners, or prove with the solver that "
+        "none exists for 2..5 players and the game's hand sizes.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("a", nargs="?", metavar="A", help="named ruleset A (see 'sushigo rules')")
+    parser.add_argument("b", nargs="?", metavar="B", help="named ruleset B")
+    parser.add_argument("--rule-a", action="append", default=[], metavar="NAME=VALUE",
+                        help="override a rule parameter of A (repeatable)")
+    parser.add_argument("--rule-b", action="append", default=[], metavar="NAME=VALUE",
+                        help="override a rule parameter of B (repeatable)")
+    parser.add_argument("--all", action="store_true", help="one witness per differing reading")
+    parser.add_argument("--matrix", action="store_true",
+                        help="every pair of named rulesets: differ or not, smallest witness size")
+    parser.add_argument("--game", metavar="RECORD",
+                        help="a game record (JSON, or '-'): do its scores or winner change?")
+    parser.add_argument("--players", type=int, action="append", metavar="N",
+                        help="only these player counts (repeatable; default 2..5)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_MS / 1000, metavar="SECONDS",
+                        help="z3 budget per query (default %(default)s); past it the answer is 'unknown'")
+    parser.add_argument("--no-extend", action="store_true",
+                        help="skip extending a table witness to a full legal game")
+    add_json_arg(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    timeout_ms = int(args.timeout * 1000)
+    if timeout_ms <= 0:
+        raise InputError(f"--timeout must be positive, got {args.timeout}")
+    if args.matrix:
+        if args.a or args.b or args.game:
+            raise InputError("--matrix compares every named ruleset; give no rulesets and no --game")
+        return _run_matrix(args, timeout_ms)
+    if not args.a or not args.b:
+        raise InputError("give two rulesets, e.g. 'sushigo diff official french', or use --matrix")
+    a = get_ruleset(args.a, list(args.rule_a))
+    b = get_ruleset(args.b, list(args.rule_b))
+    if a.name == b.name and a.readings() != b.readings():
+        b = b.replace(name=b.name + "'")
+    if args.game:
+        return _run_game(args, a, b)
+    players = None
+    if args.players:
+        for n in args.players:
+            if not a.min_players <= n <= a.max_players:
+                raise InputError(f"--players {n}: Sushi Go! takes {a.min_players} to {a.max_players} players")
+        players = sorted(set(args.players))
+    res = diff(a, b, all_causes=args.all, players=players, timeout_ms=timeout_ms, extend=not args.no_extend)
+    if args.json:
+        print_json(res.as_json())
+    else:
+        _print_result(res, args.all)
+    return 1 if res.status == "unknown" else 0
+
+
+def _print_result(res: DiffResult, show_all: bool) -> None:
+    a, b = res.a.name, res.b.name
+    params = describe_parameters(res.a, res.b)
+    if params:
+        print_table([list(p) for p in params], ["reading", "rule id", a, b], title="differing readings:")
+    else:
+        print(f"{a} and {b} have the same readings.")
+    print()
+    if res.status == "differ":
+        ws = res.witnesses if show_all else (res.witness,)
+        print(f"{a} and {b} DIFFER.")
+        for k, w in enumerate(ws):
+            if w is None:
+                continue
+            head = "smallest witness" if not show_all else f"witness {k + 1}/{len(ws)}"
+            print()
+            _print_witness(w, a, b, head)
+    elif res.status == "equivalent":
+        print(f"{a} and {b} are PROVED EQUIVALENT within the bound (2..5 players, tables within the "
+              "hand sizes and the deck):")
+        for p in res.proofs:
+            print(f"  {p}")
+    else:
+        print(f"UNKNOWN: {res.reason}")
+        for p in res.proofs:
+            print(f"  {p}")
+
+
+def _print_witness(w: Witness, a: str, b: str, head: str) -> None:
+    print(f"{head}: {w.summary}")
+    rows = [[r.label, r.a, r.b, "*" if r.differs else ""] for r in w.rows]
+    print_table(rows, ["", a, b, "differs"])
+    causes = ", ".join(w.causes) or "(the readings together)"
+    print(f"cause: {causes}; rule ids: {', '.join(w.rule_ids)}")
+    if w.minimality:
+        print("minimal:")
+        for p in w.minimality:
+            print(f"  {p}")
+    else:
+        print("minimal: no situation has fewer cards")
+    ext = w.extension
+    if ext is not None:
+        if ext.get("status") == "found":
+            print("in a full game (every tableau a full hand, one deck; round 1 holds the witness):")
+            for k, rd in enumerate(ext["rounds"]):
+                print(f"  round {k + 1}: " + " | ".join(rd))
+            for side in ext["scores"]:
+                win = " ".join(f"p{x}" for x in side["winners"]) or "nobody"
+                print(f"  {side['rules']}: totals {side['totals']}, winners {win}")
+            if ext.get("note"):
+                print(f"  note: {ext['note']}")
+        else:
+            print(f"full game: {ext.get('status')} ({ext.get('reason')})")
+
+
+def _run_game(args: argparse.Namespace, a: Any, b: Any) -> int:
+    data = load_json(args.game)
+    if not isinstance(data, dict):
+        raise InputError(f"{args.game}: a game record must be a JSON object")
+    gd = diff_game(data, a, b)
+    if args.json:
+        print_json(gd.as_json())
+    else:
+        _print_game(gd)
+    return 0
+
+
+def _print_game(gd: GameDiff) -> None:
+    a, b = gd.a, gd.b
+    for side in (a, b):
+        if not side.legal:
+            print(f"the record is NOT LEGAL under {side.rules.name}: {side.error}")
+    if not gd.comparable:
+        return
+    rows = []
+    for k, (ra, rb) in enumerate(zip(a.rounds, b.rounds, strict=True)):
+        for s, (x, y) in enumerate(zip(ra, rb, strict=True)):
+            rows.append([f"round {k + 1} p{s}", x, y, "*" if x != y else ""])
+    if a.pudding is not None and b.pudding is not None:
+        for s, (x, y) in enumerate(zip(a.pudding, b.pudding, strict=True)):
+            rows.append([f"pudding p{s}", x, y, "*" if x != y else ""])
+    for s, (x, y) in enumerate(zip(a.totals, b.totals, strict=True)):
+        rows.append([f"total p{s}", x, y, "*" if x != y else ""])
+    wa = " ".join(f"p{x}" for x in a.winners) or "nobody"
+    wb = " ".join(f"p{x}" for x in b.winners) or "nobody"
+    rows.append(["winners", wa, wb, "*" if wa != wb else ""])
+    print_table([[str(c) for c in r] for r in rows], ["", a.rules.name, b.rules.name, "differs"])
+    print(f"scores change: {'yes' if gd.scores_change else 'no'}; "
+          f"winner changes: {'yes' if gd.winner_changes else 'no'}")
+
+
+def _run_matrix(args: argparse.Namespace, timeout_ms: int) -> int:
+    names = list(RULESETS)
+    tty = sys.stderr.isatty() and not args.json
+
+    def progress(msg: str) -> None:
+        if tty:
+            print("\r\033[K" + msg, end="", file=sys.stderr, flush=True)
+
+    cells = matrix(names, timeout_ms=timeout_ms, progress=progress)
+    if tty:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
+    if args.json:
+        print_json({"format": "sushigo-diff-matrix/1", "pairs": [c.as_json() for c in cells]})
+    else:
+        _print_matrix(names, cells)
+    return 1 if any(c.status == "unknown" for c in cells) else 0
+
+
+def _print_matrix(names: list[str], cells: list[MatrixCell]) -> None:
+    by = {(c.a, c.b): c for c in cells}
+    rows = []
+    for x in names:
+        row = [x]
+        for y in names:
+            if x == y:
+                row.append("")
+                continue
+            c = by.get((x, y)) or by[(y, x)]
+            row.append(c.short())
+        rows.append(row)
+    headers = [""] + [f"{k}" for k in range(len(names))]
+    rows = [[f"{k} {r[0]}", *r[1:]] for k, r in enumerate(rows)]
+    print_table(rows, headers)
+    print("cell: '=' proved equivalent (z3 unsat up to the bound), 'Np/Mc' smallest witness has "
+          "N players and M cards, '?' unknown within the budget")
