@@ -1,0 +1,777 @@
+"""The reference executor: complete games from a seed, replay and verification of records.
+
+One game (``play_game``): the deck of the :class:`Ruleset` is shuffled once
+with ``random.Random(seed)``; each round deals ``seats`` consecutive blocks of
+``rules.hand_size(players)`` cards from the top of what is left (seat 0 first;
+in dummy-2p the third block is the dummy pile, top card first). Every turn all
+players pick at once, each against the tableau as it lay at the start of the
+turn; a pick is checked and landed by :mod:`spec.turns` (chopsticks, wasabi),
+never by rules written here. Then seat ``i`` hands what is left to seat
+``(i + rules.pass_offset(round)) % players``. A round ends when the hands are
+empty; it is scored by :mod:`spec.scoring`, puddings stay with their owners and
+every other card of the tableaux goes to the discard. After the last round the
+puddings are scored and the winners found (:func:`spec.scoring.score_game`).
+
+Dummy-2p (``rules.dummy_2p``, rulebook variant): three blocks of
+``rules.hand_size(2)``; seat 2 is the face-down dummy pile. At turn ``t`` of
+every round, player ``t % 2`` controls the dummy: they draw the pile's top card
+into their hand, take their own turn from that hand, then give the dummy one
+card from what is left; the other player takes a normal turn; the two hands
+are swapped and the pile stays. Chopsticks in this variant (the rulebook is
+silent; our decision): the dummy never uses chopsticks (one that it is given
+just lies in its tableau, worth nothing); a controller may use their own
+chopsticks only while the hand (with the drawn card) still holds a card for
+the dummy afterwards, i.e. at least 3 cards; the used chopsticks go back into
+the hand after the dummy's card is chosen, so they pass to the other player
+and can never be given to the dummy on the same turn.
+
+The generator for policies is ``random.Random(deck_rng.getrandbits(64))``
+drawn right after the shuffle, so a policy's generator reveals nothing about
+the deck order.
+
+Every card is accounted for at every step: :func:`iter_game` yields a
+:class:`GameState` after the deal, after each turn and after each scoring, and
+:func:`accounting` splits the ruleset's deck into deck / hands / tableaux /
+puddings / discard.
+
+Records: :class:`spec.record.GameRecord`; :func:`replay` re-executes one and
+names the first illegal step. Seats are numbered from 0 (as in the JSON
+``winners``), rounds and turns from 1 in messages.
+
+Speed: :func:`fast_random_games` plays all-random games on count vectors with
+memoised option tables and gives exactly the games of :func:`play_game`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import random
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from spec.cards import Card, Token
+from spec.errors import IllegalMoveError, InputError, RulesError
+from spec.policies import POLICIES, PlayerView, Policy
+from spec.record import GameRecord, RoundRecord, record_from_json
+from spec.ruleset import OFFICIAL, Ruleset
+from spec.scoring import GameScore, pudding_points, round_totals, score_game, winners
+from spec.tableau import Tableau, format_tableau
+from spec.turns import Turn, TurnResult, legal_turns, resolve_turn
+
+N_CARDS = len(Card)
+N_TOKENS = len(Token)
+DUMMY_SEAT = 2  # the dummy pile's seat in dummy-2p
+_CHOP = int(Card.CHOPSTICKS)
+_WASABI = int(Card.WASABI)
+_PUD = int(Card.PUDDING)
+_PUD_TOKEN = int(Token.PUDDING)
+_TOKEN_CARDS: tuple[tuple[int, ...], ...] = tuple(tuple(int(c) for c in t.cards) for t in Token)
+_RULE_ID = re.compile(r"\((R-[A-Z0-9-]+)\)\s*$")
+
+__all__ = [
+    "DUMMY_SEAT",
+    "Accounting",
+    "FastGame",
+    "GameRecord",
+    "GameState",
+    "ReplayResult",
+    "RoundRecord",
+    "accounting",
+    "deal_order",
+    "dummy_controller",
+    "fast_random_games",
+    "iter_game",
+    "play_game",
+    "replay",
+    "resolve_policies",
+]
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass(frozen=True)
+class GameState:
+    """A snapshot of the table. ``phase``: "dealt", "turn" (after turn ``turn``) or "scored"."""
+
+    rules: Ruleset
+    players: int
+    round_index: int  # from 0
+    turn: int  # turns played in this round
+    phase: str
+    deck: tuple[int, ...]  # undealt cards, 12 counts by Card
+    hands: tuple[tuple[int, ...], ...]  # per seat (the dummy pile at seat 2 in dummy-2p)
+    tableaux: tuple[tuple[int, ...], ...]  # 15 token counts per seat, this round
+    puddings: tuple[int, ...]  # puddings kept from scored rounds, per seat
+    discard: tuple[int, ...]  # 12 counts by Card
+    scores: tuple[tuple[int, ...], ...]  # round totals of scored rounds
+
+
+@dataclass(frozen=True)
+class Accounting:
+    """Where every card of the deck is: card counts (by Card) per location."""
+
+    locations: dict[str, tuple[int, ...]]
+    expected: tuple[int, ...]
+
+    @property
+    def total(self) -> tuple[int, ...]:
+        return tuple(sum(v[c] for v in self.locations.values()) for c in range(N_CARDS))
+
+    @property
+    def ok(self) -> bool:
+        return self.total == self.expected
+
+    def problems(self) -> list[str]:
+        total = self.total
+        return [
+            f"{Card(c).label}: {total[c]} on the table and in the deck, the deck has {self.expected[c]}"
+            for c in range(N_CARDS)
+            if total[c] != self.expected[c]
+        ]
+
+
+def _token_cards(tableau: Sequence[int]) -> list[int]:
+    out = [0] * N_CARDS
+    for tok, n in enumerate(tableau):
+        if n:
+            for c in _TOKEN_CARDS[tok]:
+                out[c] += n
+    return out
+
+
+def accounting(state: GameState) -> Accounting:
+    """Card counts per location: deck, hands, tableaux, puddings (kept), discard."""
+    hands = [0] * N_CARDS
+    for h in state.hands:
+        for c in range(N_CARDS):
+            hands[c] += h[c]
+    tabs = [0] * N_CARDS
+    for t in state.tableaux:
+        for c, n in enumerate(_token_cards(t)):
+            tabs[c] += n
+    kept = [0] * N_CARDS
+    kept[_PUD] = sum(state.puddings)
+    return Accounting(
+        {
+            "deck": state.deck,
+            "hands": tuple(hands),
+            "tableaux": tuple(tabs),
+            "puddings": tuple(kept),
+            "discard": state.discard,
+        },
+        tuple(state.rules.deck),
+    )
+
+
+# --------------------------------------------------------------------------- engine
+
+
+def dummy_controller(turn: int) -> int:
+    """The seat controlling the dummy at ``turn`` (from 0) of any round, in dummy-2p."""
+    return turn % 2
+
+
+def deal_order(rules: Ruleset) -> list[Card]:
+    """The unshuffled deck, in Card order (what ``random.Random(seed).shuffle`` permutes)."""
+    return [Card(c) for c in range(N_CARDS) for _ in range(rules.deck[c])]
+
+
+def _who(seat: int, players: int) -> str:
+    return "the dummy" if seat >= players else f"player {seat}"
+
+
+class _StepError(Exception):
+    """A record step that breaks the rules (message complete, rule id in parentheses)."""
+
+
+class _Table:
+    """The mutable table the engine plays on."""
+
+    def __init__(self, rules: Ruleset, players: int) -> None:
+        self.rules = rules
+        self.players = players
+        self.seats = rules.seats(players)
+        self.hand_size = rules.hand_size(players)
+        self.deck = list(rules.deck)
+        self.hands = [[0] * N_CARDS for _ in range(self.seats)]
+        self.tabs = [[0] * N_TOKENS for _ in range(self.seats)]
+        self.start: tuple[tuple[int, ...], ...] = tuple(tuple(t) for t in self.tabs)
+        self.kept = [0] * self.seats
+        self.discard = [0] * N_CARDS
+        self.scores: list[tuple[int, ...]] = []
+        self.round_index = 0
+        self.turn = 0
+        self.round_turns: tuple[tuple[Turn, ...], ...] = ()
+
+    def snapshot(self, phase: str) -> GameState:
+        return GameState(
+            rules=self.rules,
+            players=self.players,
+            round_index=self.round_index,
+            turn=self.turn,
+            phase=phase,
+            deck=tuple(self.deck),
+            hands=tuple(tuple(h) for h in self.hands),
+            tableaux=tuple(tuple(t) for t in self.tabs),
+            puddings=tuple(self.kept),
+            discard=tuple(self.discard),
+            scores=tuple(self.scores),
+        )
+
+    def view(self, seat: int, target: int, hand: Sequence[int]) -> PlayerView:
+        return PlayerView(
+            seat=seat,
+            target=target,
+            players=self.players,
+            round_index=self.round_index,
+            turn=self.turn,
+            hand=tuple(hand),
+            tableaux=self.start,
+            puddings=tuple(self.kept[s] + self.start[s][_PUD_TOKEN] for s in range(self.seats)),
+            scores=tuple(self.scores),
+            rules=self.rules,
+        )
+
+    def where(self, seat: int) -> str:
+        return f"round {self.round_index + 1}, turn {self.turn + 1}, {_who(seat, self.players)}"
+
+
+#: decide(table, seat, target, hand) -> the turn ``seat`` takes for ``target``'s tableau.
+Decide = Callable[[_Table, int, int, list[int]], Turn]
+
+
+def _resolve(table: _Table, seat: int, hand: Sequence[int], tab: Sequence[int], turn: Turn) -> TurnResult:
+    try:
+        return resolve_turn(hand, tab, turn, table.rules)
+    except IllegalMoveError as exc:
+        raise _StepError(f"{table.where(seat)} {exc}") from exc
+
+
+def _land(hand: list[int], tab: list[int], turn: Turn, result: TurnResult) -> None:
+    for pick in turn:
+        hand[int(pick.card)] -= 1
+    for tok in result.tokens:
+        tab[int(tok)] += 1
+
+
+def _run_round(
+    table: _Table, dealt: Sequence[Sequence[Card]], decide: Decide, snapshots: bool
+) -> Iterator[GameState]:
+    """Play one round on ``table`` (hands as dealt); yields snapshots if asked.
+
+    The turns played are left in ``table.round_turns``.
+    """
+    rules, players, seats = table.rules, table.players, table.seats
+    for s, cards in enumerate(dealt):
+        hand = [0] * N_CARDS
+        for c in cards:
+            hand[int(c)] += 1
+            table.deck[int(c)] -= 1
+        table.hands[s] = hand
+    pile = list(dealt[DUMMY_SEAT]) if rules.dummy_2p else []
+    offset = rules.pass_offset(table.round_index)
+    turns: list[tuple[Turn, ...]] = []
+    table.turn = 0
+    if snapshots:
+        yield table.snapshot("dealt")
+    for t in range(table.hand_size):
+        table.turn = t
+        table.start = tuple(tuple(x) for x in table.tabs)
+        step: list[Turn] = [() for _ in range(seats)]
+        ctrl = dummy_controller(t) if rules.dummy_2p else -1
+        for s in range(players):
+            hand = table.hands[s]
+            tab = table.tabs[s]
+            if s == ctrl:
+                top = int(pile[t])
+                hand[top] += 1
+                table.hands[DUMMY_SEAT][top] -= 1
+            turn = decide(table, s, s, hand)
+            result = _resolve(table, s, hand, table.start[s], turn)
+            if s == ctrl and result.chopsticks and sum(hand) < 3:
+                raise _StepError(
+                    f"{table.where(s)} used chopsticks with {sum(hand)} cards after drawing the dummy's "
+                    "card, leaving none for the dummy (R-DUMMY)"
+                )
+            _land(hand, tab, turn, result)
+            if s == ctrl:
+                gift = decide(table, s, DUMMY_SEAT, hand)
+                if len(gift) != 1:
+                    raise _StepError(
+                        f"{table.where(DUMMY_SEAT)} took {len(gift)} cards; the dummy takes exactly one "
+                        "card and never uses chopsticks (R-DUMMY)"
+                    )
+                dummy_result = _resolve(table, DUMMY_SEAT, hand, table.start[DUMMY_SEAT], gift)
+                _land(hand, table.tabs[DUMMY_SEAT], gift, dummy_result)
+                step[DUMMY_SEAT] = gift
+            if result.chopsticks:
+                tab[_CHOP] -= 1
+                hand[_CHOP] += 1
+            step[s] = turn
+        turns.append(tuple(step))
+        moved = table.hands[:players]
+        for s in range(players):
+            table.hands[(s + offset) % players] = moved[s]
+        table.turn = t + 1
+        if snapshots:
+            yield table.snapshot("turn")
+    table.round_turns = tuple(turns)
+
+
+def _score_round(table: _Table) -> tuple[tuple[Tableau, ...], tuple[int, ...]]:
+    tableaux = tuple(Tableau(tuple(t)) for t in table.tabs)
+    scores = tuple(round_totals(table.tabs, table.rules))
+    table.scores.append(scores)
+    for s, tab in enumerate(table.tabs):
+        table.kept[s] += tab[_PUD_TOKEN]
+        cards = _token_cards(tab)
+        cards[_PUD] -= tab[_PUD_TOKEN]
+        for c in range(N_CARDS):
+            table.discard[c] += cards[c]
+    table.tabs = [[0] * N_TOKENS for _ in range(table.seats)]
+    return tableaux, scores
+
+
+# --------------------------------------------------------------------------- playing
+
+
+def resolve_policies(players: int, policies: Sequence[str] | None) -> tuple[str, ...]:
+    """Policy names per player: none = all random, one = for everyone, else one per player."""
+    names = list(policies) if policies else ["random"]
+    if len(names) == 1:
+        names = names * players
+    if len(names) != players:
+        raise InputError(
+            f"give one policy for everyone or one per player: got {len(names)} for {players} players"
+        )
+    for name in names:
+        if name not in POLICIES:
+            near = difflib.get_close_matches(name, list(POLICIES), n=1)
+            hint = f"; did you mean {near[0]!r}?" if near else ""
+            raise InputError(f"unknown policy {name!r}{hint} (policies: {', '.join(POLICIES)})")
+    return tuple(names)
+
+
+def _check_players(rules: Ruleset, players: int) -> None:
+    try:
+        rules.hand_size(players)
+    except RulesError as exc:
+        raise InputError(str(exc)) from exc
+    if rules.dummy_2p and players != 2:
+        raise InputError(f"the dummy-2p variant is for 2 players, not {players}")
+    need = rules.rounds * rules.seats(players) * rules.hand_size(players)
+    if need > rules.deck_size():
+        raise InputError(f"{players} players need {need} cards; the deck has {rules.deck_size()}")
+
+
+def _seeded_deal(rules: Ruleset, players: int, seed: int) -> tuple[list[list[list[Card]]], random.Random]:
+    """The hands of every round for ``seed``, and the policies' generator."""
+    rng = random.Random(seed)
+    deck = deal_order(rules)
+    rng.shuffle(deck)
+    seats, size = rules.seats(players), rules.hand_size(players)
+    deals = []
+    pos = 0
+    for _ in range(rules.rounds):
+        hands = []
+        for _s in range(seats):
+            hands.append(deck[pos : pos + size])
+            pos += size
+        deals.append(hands)
+    return deals, random.Random(rng.getrandbits(64))
+
+
+def _policy_decider(rules: Ruleset, policies: Sequence[Policy], prng: random.Random) -> Decide:
+    def decide(table: _Table, seat: int, target: int, hand: list[int]) -> Turn:
+        tab = table.start[target]
+        if target != seat:
+            # the dummy never uses chopsticks: offer single picks only
+            stub = list(tab)
+            stub[_CHOP] = 0
+            options = legal_turns(hand, stub, rules)
+        else:
+            options = legal_turns(hand, tab, rules)
+            if rules.dummy_2p and seat == dummy_controller(table.turn) and sum(hand) < 3:
+                options = [o for o in options if len(o) == 1]
+        return policies[seat].choose(table.view(seat, target, hand), options, prng)
+
+    return decide
+
+
+def _game(
+    rules: Ruleset,
+    players: int,
+    deals: Sequence[Sequence[Sequence[Card]]],
+    decide: Decide,
+    snapshots: bool,
+    on_round: Callable[[int, RoundRecord], None] | None = None,
+) -> Iterator[GameState]:
+    table = _Table(rules, players)
+    rounds: list[RoundRecord] = []
+    for r, dealt in enumerate(deals):
+        table.round_index = r
+        yield from _run_round(table, dealt, decide, snapshots)
+        tableaux, scores = _score_round(table)
+        rnd = RoundRecord(
+            hands=tuple(tuple(h) for h in dealt),
+            turns=table.round_turns,
+            tableaux=tableaux,
+            scores=scores,
+        )
+        rounds.append(rnd)
+        if on_round is not None:
+            on_round(r, rnd)
+        if snapshots:
+            yield table.snapshot("scored")
+
+
+def _finish(
+    rules: Ruleset, players: int, seed: int | None, policies: Sequence[str], rounds: Sequence[RoundRecord]
+) -> tuple[GameRecord, GameScore]:
+    score = score_game([r.tableaux for r in rounds], rules, players=players)
+    record = GameRecord(
+        rules=rules,
+        seed=seed,
+        players=players,
+        policies=tuple(policies),
+        rounds=tuple(rounds),
+        puddings=score.puddings,
+        pudding=score.pudding,
+        totals=score.totals,
+        winners=score.winners,
+    )
+    return record, score
+
+
+def _drain(gen: Iterator[GameState]) -> None:
+    for _ in gen:
+        pass
+
+
+def iter_game(
+    players: int, seed: int, rules: Ruleset = OFFICIAL, policies: Sequence[str] | None = None
+) -> Iterator[GameState]:
+    """The states of the game :func:`play_game` plays: after the deal, each turn, each scoring."""
+    _check_players(rules, players)
+    names = resolve_policies(players, policies)
+    deals, prng = _seeded_deal(rules, players, seed)
+    decide = _policy_decider(rules, [POLICIES[n]() for n in names], prng)
+    yield from _game(rules, players, deals, decide, snapshots=True)
+
+
+def play_game(
+    players: int, seed: int, rules: Ruleset = OFFICIAL, policies: Sequence[str] | None = None
+) -> GameRecord:
+    """A complete game from ``seed``; ``policies``: one name for all, or one per player."""
+    _check_players(rules, players)
+    names = resolve_policies(players, policies)
+    deals, prng = _seeded_deal(rules, players, seed)
+    decide = _policy_decider(rules, [POLICIES[n]() for n in names], prng)
+    rounds: list[RoundRecord] = []
+    _drain(_game(rules, players, deals, decide, False, lambda _r, rnd: rounds.append(rnd)))
+    return _finish(rules, players, seed, names, rounds)[0]
+
+
+# --------------------------------------------------------------------------- replay
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    ok: bool
+    error: str | None  # the first illegal step, in words
+    rule_id: str | None
+    record: GameRecord | None  # the game as re-executed (None if a turn was illegal)
+    score: GameScore | None
+
+
+def _fail(message: str) -> ReplayResult:
+    m = _RULE_ID.search(message)
+    return ReplayResult(False, message, m.group(1) if m else None, None, None)
+
+
+def _check_deal(
+    rules: Ruleset, players: int, r: int, hands: Sequence[Sequence[Card]], dealt: list[int]
+) -> None:
+    seats = rules.seats(players)
+    size = rules.hand_size(players)
+    if len(hands) != seats:
+        what = "two players and the dummy pile" if rules.dummy_2p else f"{players} players"
+        raise _StepError(f"round {r + 1} deals {len(hands)} hands; {what} need {seats} (R-DEAL)")
+    for s, hand in enumerate(hands):
+        if len(hand) != size:
+            who = "the dummy pile" if s >= players else f"player {s}"
+            raise _StepError(
+                f"round {r + 1}, {who} was dealt {len(hand)} cards; "
+                f"a {players}-player hand has {size} (R-DEAL)"
+            )
+    for hand in hands:
+        for card in hand:
+            dealt[int(card)] += 1
+    for c in range(N_CARDS):
+        if dealt[c] > rules.deck[c]:
+            raise _StepError(
+                f"round {r + 1}: the hands dealt so far hold {dealt[c]} {Card(c).label}; "
+                f"the deck has {rules.deck[c]} (R-DECK)"
+            )
+
+
+def _record_decider(rec_rounds: Sequence[RoundRecord]) -> Decide:
+    def decide(table: _Table, seat: int, target: int, hand: list[int]) -> Turn:
+        turns = rec_rounds[table.round_index].turns
+        if table.turn >= len(turns):
+            raise _StepError(
+                f"round {table.round_index + 1}, turn {table.turn + 1} is missing: the hands still "
+                f"hold cards (a round has {table.hand_size} turns) (R-DEAL)"
+            )
+        step = turns[table.turn]
+        if len(step) != table.seats:
+            raise _StepError(
+                f"round {table.round_index + 1}, turn {table.turn + 1} lists {len(step)} turns; "
+                f"the table has {table.seats} seats (R-DEAL)"
+            )
+        return step[target]
+
+    return decide
+
+
+def replay(data: dict[str, object] | GameRecord, rules: Ruleset | None = None) -> ReplayResult:
+    """Re-execute a record and check every step, tableau and score; the first illegal step wins.
+
+    Raises InputError if ``data`` is not a well-formed record (shape, card names,
+    player count); every rule violation is reported in the result instead.
+    """
+    record = data if isinstance(data, GameRecord) else record_from_json(data)
+    rules = rules or record.rules
+    players = record.players
+    _check_players(rules, players)
+    if not 1 <= len(record.rounds) <= rules.rounds:
+        return _fail(f"the record has {len(record.rounds)} rounds; a game has 1 to {rules.rounds} (R-ROUNDS)")
+    first: list[str] = []
+
+    def mismatch(message: str) -> None:
+        if not first:
+            first.append(message)
+
+    def check_round(r: int, got: RoundRecord) -> None:
+        want = record.rounds[r]
+        if len(want.turns) > len(got.turns):
+            raise _StepError(
+                f"round {r + 1} lists {len(want.turns)} turns, but the hands are empty after "
+                f"{len(got.turns)} (R-DEAL)"
+            )
+        if len(want.tableaux) != len(got.tableaux):
+            mismatch(f"round {r + 1} lists {len(want.tableaux)} tableaux; the table has {len(got.tableaux)}")
+        else:
+            for s, (w, g) in enumerate(zip(want.tableaux, got.tableaux, strict=True)):
+                if w != g:
+                    mismatch(
+                        f"round {r + 1} tableau of {_who(s, players)} is {format_tableau(w)!r}, "
+                        f"the turns give {format_tableau(g)!r} (R-RECORD)"
+                    )
+        if len(want.scores) != len(got.scores):
+            mismatch(
+                f"round {r + 1} lists {len(want.scores)} scores; the table has {len(got.scores)} (R-SCORE)"
+            )
+        else:
+            for s, (w2, g2) in enumerate(zip(want.scores, got.scores, strict=True)):
+                if w2 != g2:
+                    mismatch(
+                        f"round {r + 1} score of {_who(s, players)} is {w2}, the rules give {g2} (R-SCORE)"
+                    )
+
+    dealt = [0] * N_CARDS
+    deals = []
+    try:
+        for r, rnd in enumerate(record.rounds):
+            _check_deal(rules, players, r, rnd.hands, dealt)
+            deals.append(rnd.hands)
+    except _StepError as exc:
+        # a bad deal in round k is only "first" if rounds before k replay cleanly
+        bad_deal = str(exc)
+    else:
+        bad_deal = ""
+    rounds: list[RoundRecord] = []
+
+    def on_round(r: int, rnd: RoundRecord) -> None:
+        check_round(r, rnd)
+        rounds.append(rnd)
+
+    try:
+        _drain(_game(rules, players, deals, _record_decider(record.rounds), False, on_round))
+    except _StepError as exc:
+        return _fail(first[0] if first else str(exc))
+    if bad_deal:
+        return _fail(first[0] if first else bad_deal)
+    game, score = _finish(rules, players, record.seed, record.policies, rounds)
+    if record.puddings != game.puddings:
+        mismatch(
+            f"the record lists puddings {list(record.puddings)}, "
+            f"the tableaux hold {list(game.puddings)} (R-RECORD)"
+        )
+    if record.pudding != game.pudding:
+        mismatch(
+            f"the record lists pudding points {_fmt(record.pudding)}, "
+            f"the rules give {_fmt(game.pudding)} (R-PUDDING)"
+        )
+    if len(record.totals) != len(game.totals):
+        mismatch(
+            f"the record lists {len(record.totals)} totals; the table has {len(game.totals)} seats (R-SCORE)"
+        )
+    else:
+        for s, (w, g) in enumerate(zip(record.totals, game.totals, strict=True)):
+            if w != g:
+                mismatch(f"the total of {_who(s, players)} is {w}, the rules give {g} (R-SCORE)")
+    if record.winners != game.winners:
+        mismatch(
+            f"the record names winners {list(record.winners)}, the rules give {list(game.winners)} (R-WINNER)"
+        )
+    if first:
+        m = _RULE_ID.search(first[0])
+        return ReplayResult(False, first[0], m.group(1) if m else None, game, score)
+    return ReplayResult(True, None, None, game, score)
+
+
+def _fmt(values: Sequence[int] | None) -> str:
+    return "null" if values is None else str(list(values))
+
+
+# --------------------------------------------------------------------------- fast path
+
+
+class FastGame(NamedTuple):
+    seed: int
+    rounds: tuple[tuple[int, ...], ...]  # round totals per seat
+    puddings: tuple[int, ...]
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+    tableaux: tuple[tuple[tuple[int, ...], ...], ...] | None  # per round, per seat (if asked)
+
+
+# The fast path packs a hand (12 counts) and a tableau (15 token counts) into ints, 4 bits a
+# field (no count reaches 16: a hand holds at most 10 cards), so a hand hashes and compares
+# as one int. Option tables memoise, per hand and tableau state (free wasabi and chopsticks
+# fields, exact), the legal turns in spec.turns.legal_turns order, each as (hand after the
+# turn incl. returned chopsticks, change of the packed tableau).
+_BITS = 4
+_FIELD = (1 << _BITS) - 1
+_WC_SHIFT = _BITS * int(Token.WASABI)  # wasabi and chopsticks are adjacent tokens (10, 11)
+_WC_MASK = ((1 << (2 * _BITS)) - 1) << _WC_SHIFT
+_KEY_SHIFT = _BITS * N_CARDS - _WC_SHIFT  # moves the two tableau fields above the hand's fields
+_Option = tuple[int, int]
+_OPTION_TABLES: dict[Ruleset, dict[int, tuple[_Option, ...]]] = {}
+
+
+def _pack(counts: Sequence[int]) -> int:
+    return sum(n << (_BITS * i) for i, n in enumerate(counts))
+
+
+def _unpack(value: int, n: int) -> list[int]:
+    return [(value >> (_BITS * i)) & _FIELD for i in range(n)]
+
+
+def _options(key: int, rules: Ruleset) -> tuple[_Option, ...]:
+    hand = _unpack(key, N_CARDS)
+    tab = [0] * N_TOKENS
+    tab[int(Token.WASABI)] = (key >> (_BITS * N_CARDS)) & _FIELD
+    tab[int(Token.CHOPSTICKS)] = (key >> (_BITS * (N_CARDS + 1))) & _FIELD
+    out: list[_Option] = []
+    for turn in legal_turns(hand, tab, rules):
+        res = resolve_turn(hand, tab, turn, rules)
+        new = list(hand)
+        delta = [0] * N_TOKENS
+        for pick in turn:
+            new[int(pick.card)] -= 1
+        for tok in res.tokens:
+            delta[int(tok)] += 1
+        packed_delta = _pack(delta)
+        if res.chopsticks:
+            new[_CHOP] += 1
+            packed_delta -= 1 << (_BITS * int(Token.CHOPSTICKS))
+        out.append((_pack(new), packed_delta))
+    return tuple(out)
+
+
+def fast_random_games(
+    players: int, seed: int, n: int, rules: Ruleset = OFFICIAL, tableaux: bool = False
+) -> list[FastGame]:
+    """``n`` all-random games with seeds ``seed, seed+1, ...``: exactly the games of
+    ``play_game(players, s, rules, ["random"])`` (same deal, same picks, same scores),
+    played on packed count vectors with memoised option tables.
+
+    Dummy-2p games take the general path (there is no fast path for them).
+    """
+    _check_players(rules, players)
+    if rules.dummy_2p:
+        out = []
+        for s in range(seed, seed + n):
+            rec = play_game(players, s, rules, ["random"])
+            kept_tabs = tuple(tuple(t.counts for t in r.tableaux) for r in rec.rounds) if tableaux else None
+            scores = tuple(r.scores for r in rec.rounds)
+            out.append(FastGame(s, scores, rec.puddings, rec.totals, rec.winners, kept_tabs))
+        return out
+    cache = _OPTION_TABLES.get(rules)
+    if cache is None:
+        cache = _OPTION_TABLES[rules] = {}
+    get = cache.get
+    seats = players
+    size = rules.hand_size(players)
+    n_rounds = rules.rounds
+    offsets = [rules.pass_offset(r) for r in range(n_rounds)]
+    # the deck as packed one-card hands: a dealt hand is the sum of its slice
+    base = [1 << (_BITS * int(c)) for c in deal_order(rules)]
+    wc_mask, key_shift = _WC_MASK, _KEY_SHIFT
+    deck_rng = random.Random()
+    prng = random.Random()
+    rand = prng.random
+    turns = range(size)
+    seat_range = range(seats)
+    results: list[FastGame] = []
+    for game_seed in range(seed, seed + n):
+        deck_rng.seed(game_seed)
+        deck = base[:]
+        deck_rng.shuffle(deck)
+        prng.seed(deck_rng.getrandbits(64))
+        pos = 0
+        kept = [0] * seats
+        round_scores = []
+        round_tabs = []
+        for r in range(n_rounds):
+            hands = []
+            for _s in seat_range:
+                hands.append(sum(deck[pos : pos + size]))
+                pos += size
+            tabs: list[int] = [0] * seats
+            off = offsets[r]
+            for _t in turns:
+                for s in seat_range:
+                    tab = tabs[s]
+                    key = hands[s] | ((tab & wc_mask) << key_shift)
+                    opts = get(key)
+                    if opts is None:
+                        opts = cache[key] = _options(key, rules)
+                    o = opts[0] if len(opts) == 1 else opts[int(rand() * len(opts))]
+                    hands[s] = o[0]
+                    tabs[s] = tab + o[1]
+                hands = hands[-off:] + hands[:-off]
+            vectors = [_unpack(t, N_TOKENS) for t in tabs]
+            round_scores.append(tuple(round_totals(vectors, rules)))
+            for s in seat_range:
+                kept[s] += vectors[s][_PUD_TOKEN]
+            if tableaux:
+                round_tabs.append(tuple(tuple(v) for v in vectors))
+        pud = pudding_points(kept, rules)
+        totals = tuple(sum(rs[s] for rs in round_scores) + pud[s] for s in seat_range)
+        results.append(
+            FastGame(
+                game_seed,
+                tuple(round_scores),
+                tuple(kept),
+                totals,
+                tuple(winners(totals, kept, rules, seats)),
+                tuple(round_tabs) if tableaux else None,
+            )
+        )
+    return results

@@ -1,0 +1,246 @@
+"""The game record: every deal and every pick of a game, with the scores it produced.
+
+JSON form (``"format": "sushigo-record/1"``)::
+
+    {"format": "sushigo-record/1",
+     "rules": "official", "readings": {"maki_first_tie": "split", ...},
+     "seed": 7, "players": 4, "policies": ["random", ...],
+     "rounds": [{"hands": [["tempura", "squid", ...], ...],
+                 "turns": [[["squid"], ["tempura", "chopsticks"], ...], ...],
+                 "tableaux": ["tempura*2 wasabi+squid", ...],
+                 "scores": [12, 30, ...]}, ...],
+     "puddings": [2, 0, 1, 3], "pudding": [0, -3, ...], "totals": [...], "winners": [0]}
+
+``hands[seat]`` is the hand as dealt (in dummy-2p, seat 2 is the dummy pile,
+top card first); ``turns[t][seat]`` are that seat's picks at turn ``t`` in
+order (spec.turns notation; in dummy-2p ``turns[t][2]`` is the card the
+controller gave the dummy). ``readings`` lists every contested parameter, so
+a record made under ``--rule`` overrides replays under the same rules.
+
+:meth:`GameRecord.from_json` checks the *shape* only (types, card names) and
+raises :class:`InputError`; whether the game is legal is :func:`spec.executor.replay`'s job.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spec.cards import Card, parse_card
+from spec.errors import InputError, NotationError, RulesError
+from spec.ruleset import PARAMETER_BY_NAME, Ruleset, get_ruleset, parse_value
+from spec.tableau import Tableau, format_tableau, parse_tableau
+from spec.turns import Turn, format_turn, parse_turn
+
+FORMAT = "sushigo-record/1"
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    hands: tuple[tuple[Card, ...], ...]  # per seat, as dealt
+    turns: tuple[tuple[Turn, ...], ...]  # turns[t][seat]
+    tableaux: tuple[Tableau, ...]  # per seat, at the end of the round
+    scores: tuple[int, ...]  # round totals per seat
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    rules: Ruleset
+    seed: int | None
+    players: int
+    policies: tuple[str, ...]
+    rounds: tuple[RoundRecord, ...]
+    puddings: tuple[int, ...]
+    pudding: tuple[int, ...] | None
+    totals: tuple[int, ...]
+    winners: tuple[int, ...]
+
+    @property
+    def seats(self) -> int:
+        return self.rules.seats(self.players)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "rules": base_rules_name(self.rules),
+            "readings": {k: v for k, v in self.rules.readings().items()},
+            "seed": self.seed,
+            "players": self.players,
+            "policies": list(self.policies),
+            "rounds": [
+                {
+                    "hands": [[c.label for c in hand] for hand in rnd.hands],
+                    "turns": [[format_turn(turn) for turn in step] for step in rnd.turns],
+                    "tableaux": [format_tableau(t) for t in rnd.tableaux],
+                    "scores": list(rnd.scores),
+                }
+                for rnd in self.rounds
+            ],
+            "puddings": list(self.puddings),
+            "pudding": list(self.pudding) if self.pudding is not None else None,
+            "totals": list(self.totals),
+            "winners": list(self.winners),
+        }
+
+    @classmethod
+    def from_json(cls, data: object) -> GameRecord:
+        return record_from_json(data)
+
+
+def base_rules_name(rules: Ruleset) -> str:
+    """The named ruleset a (possibly overridden) ruleset was derived from."""
+    return rules.name.partition("[")[0]
+
+
+def rules_from_record(name: object, readings: object) -> Ruleset:
+    """The ruleset named in a record, with its explicit readings applied."""
+    if not isinstance(name, str):
+        raise InputError(f'record "rules" must be a ruleset name string, got {name!r}')
+    base = get_ruleset(name.partition("[")[0])
+    if readings is None:
+        return base
+    if not isinstance(readings, dict):
+        raise InputError(f'record "readings" must be an object of rule parameters, got {readings!r}')
+    changes: dict[str, Any] = {}
+    for key, value in readings.items():
+        param = PARAMETER_BY_NAME.get(str(key))
+        if param is None:
+            raise InputError(
+                f'record "readings" has unknown rule parameter {key!r} '
+                f"(parameters: {', '.join(PARAMETER_BY_NAME)})"
+            )
+        if isinstance(value, bool) or isinstance(value, str):
+            text = ("yes" if value else "no") if isinstance(value, bool) else value
+            changes[param.name] = parse_value(param, text)
+        else:
+            raise RulesError(f"record reading {key}={value!r} must be a string or true/false")
+    if all(getattr(base, k) == v for k, v in changes.items()):
+        return base
+    rules = base.replace(**changes)
+    diffs = ", ".join(f"{k}={v}" for k, v in changes.items() if getattr(base, k) != v)
+    return rules.replace(name=f"{base.name}[{diffs}]")
+
+
+def _expect(cond: bool, message: str) -> None:
+    if not cond:
+        raise InputError(message)
+
+
+def _int_list(value: object, where: str, allow_none: bool = False) -> tuple[int, ...] | None:
+    if value is None and allow_none:
+        return None
+    _expect(
+        isinstance(value, list) and all(isinstance(v, int) and not isinstance(v, bool) for v in value),
+        f"{where} must be a list of integers, got {value!r}",
+    )
+    assert isinstance(value, list)
+    return tuple(value)
+
+
+def _cards(value: object, where: str) -> tuple[Card, ...]:
+    _expect(
+        isinstance(value, list) and all(isinstance(v, str) for v in value),
+        f"{where} must be a list of card names, got {value!r}",
+    )
+    assert isinstance(value, list)
+    try:
+        return tuple(parse_card(v) for v in value)
+    except NotationError as exc:
+        raise InputError(f"{where}: {exc}") from exc
+
+
+def _turn(value: object, where: str) -> Turn:
+    _expect(
+        isinstance(value, list) and all(isinstance(v, str) for v in value),
+        f'{where} must be a list of one or two picks like ["squid"], got {value!r}',
+    )
+    assert isinstance(value, list)
+    try:
+        return parse_turn(value)
+    except NotationError as exc:
+        raise InputError(f"{where}: {exc}") from exc
+
+
+def record_from_json(data: object) -> GameRecord:
+    """A :class:`GameRecord` from its JSON form; raises InputError on a malformed document."""
+    _expect(isinstance(data, dict), f"a game record must be a JSON object, got {type(data).__name__}")
+    assert isinstance(data, dict)
+    fmt = data.get("format", FORMAT)
+    _expect(fmt == FORMAT, f'unknown record format {fmt!r}; expected "{FORMAT}"')
+    for key in ("rules", "players", "rounds", "puddings", "pudding", "totals", "winners"):
+        _expect(key in data, f'game record has no "{key}" field')
+    rules = rules_from_record(data["rules"], data.get("readings"))
+    players = data["players"]
+    _expect(
+        isinstance(players, int) and not isinstance(players, bool),
+        f'"players" must be an integer, got {players!r}',
+    )
+    seed = data.get("seed")
+    _expect(
+        seed is None or (isinstance(seed, int) and not isinstance(seed, bool)),
+        f'"seed" must be an integer or null, got {seed!r}',
+    )
+    policies = data.get("policies") or []
+    _expect(
+        isinstance(policies, list) and all(isinstance(p, str) for p in policies),
+        f'"policies" must be a list of policy names, got {policies!r}',
+    )
+    raw_rounds = data["rounds"]
+    _expect(isinstance(raw_rounds, list), f'"rounds" must be a list, got {raw_rounds!r}')
+    assert isinstance(raw_rounds, list)
+    rounds = []
+    for r, raw in enumerate(raw_rounds, start=1):
+        where = f"round {r}"
+        _expect(isinstance(raw, dict), f"{where} must be an object with hands, turns, tableaux, scores")
+        assert isinstance(raw, dict)
+        for key in ("hands", "turns", "tableaux", "scores"):
+            _expect(key in raw, f'{where} has no "{key}" field')
+        hands_raw, turns_raw, tabs_raw = raw["hands"], raw["turns"], raw["tableaux"]
+        _expect(isinstance(hands_raw, list), f"{where} hands must be a list of hands, got {hands_raw!r}")
+        _expect(isinstance(turns_raw, list), f"{where} turns must be a list of turns, got {turns_raw!r}")
+        _expect(isinstance(tabs_raw, list), f"{where} tableaux must be a list of strings, got {tabs_raw!r}")
+        hands = tuple(_cards(h, f"{where}, hand of seat {s}") for s, h in enumerate(hands_raw))
+        turns = []
+        for t, step in enumerate(turns_raw, start=1):
+            _expect(
+                isinstance(step, list),
+                f"{where}, turn {t} must be a list with one turn per seat, got {step!r}",
+            )
+            turns.append(
+                tuple(_turn(v, f"{where}, turn {t}, seat {s}") for s, v in enumerate(step))
+            )
+        tableaux = []
+        for s, text in enumerate(tabs_raw):
+            _expect(isinstance(text, str), f"{where}, tableau of seat {s} must be a string, got {text!r}")
+            try:
+                tableaux.append(parse_tableau(text))
+            except NotationError as exc:
+                raise InputError(f"{where}, tableau of seat {s}: {exc}") from exc
+        scores = _int_list(raw["scores"], f"{where} scores")
+        assert scores is not None
+        rounds.append(RoundRecord(hands, tuple(turns), tuple(tableaux), scores))
+    puddings = _int_list(data["puddings"], '"puddings"')
+    totals = _int_list(data["totals"], '"totals"')
+    winners = _int_list(data["winners"], '"winners"')
+    assert puddings is not None and totals is not None and winners is not None
+    return GameRecord(
+        rules=rules,
+        seed=seed,
+        players=players,
+        policies=tuple(policies),
+        rounds=tuple(rounds),
+        puddings=puddings,
+        pudding=_int_list(data["pudding"], '"pudding"', allow_none=True),
+        totals=totals,
+        winners=winners,
+    )
+
+
+__all__ = [
+    "FORMAT",
+    "GameRecord",
+    "RoundRecord",
+    "base_rules_name",
+    "record_from_json",
+    "rules_from_record",
+]
