@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from spec.cards import Card, Token
 from spec.ruleset import OFFICIAL, Ruleset
@@ -59,11 +58,25 @@ class _Tables:
     nigiri: tuple[int, int, int]
     stacked: tuple[int, int, int]
     icons: tuple[int, int, int]
+    # Maki shares by number of players tied (index 0 unused): a tie for first pays
+    # first_share[n] each (and nobody places second); a tie for second pays second_share[n].
+    first_share: tuple[int, ...]
+    second_share: tuple[int, ...]
 
 
-@lru_cache(maxsize=64)
-def _tables(rules: Ruleset) -> _Tables:
+def _build_tables(rules: Ruleset) -> _Tables:
     n = range(_TABLE_LEN)
+    first, second = rules.maki_first_points, rules.maki_second_points
+    if rules.maki_first_tie == "split":
+        first_share = tuple(first // k if k else 0 for k in n)
+    elif rules.maki_first_tie == "each":
+        first_share = tuple(first for _ in n)
+    else:  # "half": the Dutch text pays half the first-place points to each tied player
+        first_share = tuple(first // 2 for _ in n)
+    if rules.maki_second_tie == "split":
+        second_share = tuple(second // k if k else 0 for k in n)
+    else:
+        second_share = tuple(second for _ in n)
     return _Tables(
         tempura=tuple((k // rules.tempura_set) * rules.tempura_points for k in n),
         sashimi=tuple((k // rules.sashimi_set) * rules.sashimi_points for k in n),
@@ -75,7 +88,26 @@ def _tables(rules: Ruleset) -> _Tables:
             rules.nigiri_points[2] * rules.wasabi_multiplier,
         ),
         icons=rules.maki_icons,
+        # A lone first player is a "tie" of one: the full points under every reading.
+        first_share=(0, first, *first_share[2:]),
+        second_share=(0, second, *second_share[2:]),
     )
+
+
+# Keyed by id() and checked by identity: hashing a Ruleset (every field) on each call
+# costs more than scoring a round. The entry keeps its Ruleset alive, so ids stay unique.
+_TABLES_BY_ID: dict[int, tuple[Ruleset, _Tables]] = {}
+
+
+def _tables(rules: Ruleset) -> _Tables:
+    hit = _TABLES_BY_ID.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1]
+    tables = _build_tables(rules)
+    if len(_TABLES_BY_ID) >= 256:
+        _TABLES_BY_ID.clear()
+    _TABLES_BY_ID[id(rules)] = (rules, tables)
+    return tables
 
 
 def dish_points(counts: Sequence[int], rules: Ruleset = OFFICIAL) -> tuple[int, int, int, int]:
@@ -105,31 +137,36 @@ def maki_points(icons: Sequence[int], rules: Ruleset = OFFICIAL) -> list[int]:
     second, ties paid by ``maki_second_tie`` (R-MAKI-TIE-SECOND).
     """
     out = [0] * len(icons)
-    first = max(icons, default=0)
-    if first <= 0:
-        return out
-    top = [k for k, v in enumerate(icons) if v == first]
-    if len(top) > 1:
-        pts = rules.maki_first_points
-        if rules.maki_first_tie == "split":
-            share = pts // len(top)
-        elif rules.maki_first_tie == "each":
-            share = pts
-        else:  # "half": the Dutch text pays half the first-place points to each tied player
-            share = pts // 2
-        for k in top:
-            out[k] = share
-        return out
-    out[top[0]] = rules.maki_first_points
-    second = max((v for v in icons if 0 < v < first), default=0)
-    if second <= 0:
-        return out
-    seconds = [k for k, v in enumerate(icons) if v == second]
-    pts = rules.maki_second_points
-    share = pts // len(seconds) if rules.maki_second_tie == "split" else pts
-    for k in seconds:
-        out[k] = share
+    _add_maki(out, icons, _tables(rules))
     return out
+
+
+def _add_maki(totals: list[int], icons: Sequence[int], tb: _Tables) -> None:
+    """Add each seat's maki points to ``totals`` (shares precomputed in ``tb``)."""
+    if not icons:
+        return
+    ranked = sorted(icons)
+    first = ranked[-1]
+    if first <= 0:
+        return
+    if len(ranked) == 1 or ranked[-2] != first:
+        # A lone leader; the next highest positive total (if any) places second.
+        totals[icons.index(first)] += tb.first_share[1]
+        second = ranked[-2] if len(ranked) > 1 else 0
+        if second > 0:
+            n_second = icons.count(second)
+            if n_second == 1:
+                totals[icons.index(second)] += tb.second_share[1]
+            else:
+                share = tb.second_share[n_second]
+                for k, v in enumerate(icons):
+                    if v == second:
+                        totals[k] += share
+        return
+    share = tb.first_share[icons.count(first)]
+    for k, v in enumerate(icons):
+        if v == first:
+            totals[k] += share
 
 
 def score_round(tableaux: Sequence[Tableau], rules: Ruleset = OFFICIAL) -> list[RoundScore]:
@@ -142,18 +179,16 @@ def score_round(tableaux: Sequence[Tableau], rules: Ruleset = OFFICIAL) -> list[
 def round_totals(counts: Sequence[Sequence[int]], rules: Ruleset = OFFICIAL) -> list[int]:
     """Round totals from raw token-count vectors (the fast path the executor uses)."""
     tb = _tables(rules)
-    tem, sas, dum, nig, stk, ic = tb.tempura, tb.sashimi, tb.dumpling, tb.nigiri, tb.stacked, tb.icons
-    totals = []
-    icons = []
-    for c in counts:
-        totals.append(
-            tem[c[_T]] + sas[c[_S]] + dum[c[_D]]
-            + nig[0] * c[_E] + nig[1] * c[_SA] + nig[2] * c[_SQ]
-            + stk[0] * c[_WE] + stk[1] * c[_WSA] + stk[2] * c[_WSQ]
-        )
-        icons.append(ic[0] * c[_M1] + ic[1] * c[_M2] + ic[2] * c[_M3])
-    for k, m in enumerate(maki_points(icons, rules)):
-        totals[k] += m
+    tem, sas, dum = tb.tempura, tb.sashimi, tb.dumpling
+    e, sa, sq = tb.nigiri
+    we, wsa, wsq = tb.stacked
+    i1, i2, i3 = tb.icons
+    totals = [
+        tem[c[_T]] + sas[c[_S]] + dum[c[_D]]
+        + e * c[_E] + sa * c[_SA] + sq * c[_SQ] + we * c[_WE] + wsa * c[_WSA] + wsq * c[_WSQ]
+        for c in counts
+    ]
+    _add_maki(totals, [i1 * c[_M1] + i2 * c[_M2] + i3 * c[_M3] for c in counts], tb)
     return totals
 
 
