@@ -7,17 +7,28 @@ case names its source and shows its arithmetic in "why".
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import spec
 from spec.cards import Card
 from spec.document import check_rounds
 from spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, RULESETS, Ruleset
-from spec.scoring import CATEGORIES, pudding_points, round_totals, score_game, score_round, winners
-from spec.tableau import parse_tableau
+from spec.scoring import (
+    CATEGORIES,
+    maki_points,
+    pudding_points,
+    round_totals,
+    score_game,
+    score_round,
+    winners,
+)
+from spec.tableau import N_TOKENS, Tableau, parse_tableau
 
 PINNED = Path(spec.__file__).parent / "data" / "pinned.json"
 DATA: dict[str, Any] = json.loads(PINNED.read_text(encoding="utf-8"))
@@ -128,3 +139,94 @@ def test_every_scoring_reading_is_pinned(name: str) -> None:
             if n in c["expect"] and c["expect"][n] != c["expect"]["default"]
         ]
         assert distinguishing, f"no pinned case tells {name}={value} apart from official"
+
+
+# --- the fast scorer against a naive one written here --------------------------------
+# spec.scoring.round_totals and maki_points are optimised (precomputed share tables,
+# sorted ranks); this independent, deliberately plain scorer pins their results.
+
+_DISH_TOKENS = {
+    "egg": ("egg", 1), "salmon": ("salmon", 1), "squid": ("squid", 1),
+    "wasabi+egg": ("egg", 3), "wasabi+salmon": ("salmon", 3), "wasabi+squid": ("squid", 3),
+}
+
+
+def naive_maki(icons: list[int], rules: Ruleset) -> list[int]:
+    out = [0] * len(icons)
+    places = sorted({v for v in icons if v > 0}, reverse=True)
+    if not places:
+        return out
+    leaders = [k for k, v in enumerate(icons) if v == places[0]]
+    if len(leaders) == 1:
+        out[leaders[0]] = rules.maki_first_points
+        if len(places) > 1:
+            seconds = [k for k, v in enumerate(icons) if v == places[1]]
+            for k in seconds:
+                if rules.maki_second_tie == "each":
+                    out[k] = rules.maki_second_points
+                else:
+                    out[k] = math.floor(rules.maki_second_points / len(seconds))
+        return out
+    for k in leaders:
+        if rules.maki_first_tie == "each":
+            out[k] = rules.maki_first_points
+        elif rules.maki_first_tie == "half":
+            out[k] = math.floor(rules.maki_first_points / 2)
+        else:
+            out[k] = math.floor(rules.maki_first_points / len(leaders))
+    return out
+
+
+def naive_round(tableaux: list[Tableau], rules: Ruleset) -> list[int]:
+    nigiri_value = dict(zip(("egg", "salmon", "squid"), rules.nigiri_points, strict=True))
+    icon_value = dict(zip(("maki1", "maki2", "maki3"), rules.maki_icons, strict=True))
+    totals, icons = [], []
+    for t in tableaux:
+        names = [tok.label for tok in t.tokens()]
+        points = (names.count("tempura") // rules.tempura_set) * rules.tempura_points
+        points += (names.count("sashimi") // rules.sashimi_set) * rules.sashimi_points
+        dumplings = names.count("dumpling")
+        points += rules.dumpling_points[min(dumplings, len(rules.dumpling_points) - 1)]
+        for name in names:
+            if name in _DISH_TOKENS:
+                nigiri, factor = _DISH_TOKENS[name]
+                points += nigiri_value[nigiri] * (rules.wasabi_multiplier if factor > 1 else 1)
+        totals.append(points)
+        icons.append(sum(icon_value.get(name, 0) for name in names))
+    return [p + m for p, m in zip(totals, naive_maki(icons, rules), strict=True)]
+
+
+_token_counts = st.lists(st.integers(0, 4), min_size=N_TOKENS, max_size=N_TOKENS)
+
+
+@settings(max_examples=300)
+@given(
+    seats=st.lists(_token_counts, min_size=1, max_size=6),
+    ruleset=st.sampled_from(list(RULESETS)),
+)
+def test_fast_scoring_matches_naive(seats: list[list[int]], ruleset: str) -> None:
+    rules = RULESETS[ruleset]
+    tableaux = [Tableau(tuple(c)) for c in seats]
+    want = naive_round(tableaux, rules)
+    assert round_totals([t.counts for t in tableaux], rules) == want
+    assert [s.total for s in score_round(tableaux, rules)] == want
+
+
+@settings(max_examples=300)
+@given(
+    icons=st.lists(st.integers(0, 8), min_size=0, max_size=6),
+    ruleset=st.sampled_from(list(RULESETS)),
+)
+def test_maki_points_match_naive(icons: list[int], ruleset: str) -> None:
+    rules = RULESETS[ruleset]
+    assert maki_points(icons, rules) == naive_maki(icons, rules)
+
+
+def test_maki_points_ties_hand_checked() -> None:
+    # Shapes where fast paths branch: lone leader with lone/tied/no second, tied leaders.
+    assert maki_points([4, 0, 0], OFFICIAL) == [6, 0, 0]
+    assert maki_points([2, 4, 2], OFFICIAL) == [1, 6, 1]
+    assert maki_points([3, 3], OFFICIAL) == [3, 3]
+    assert maki_points([0, 0], OFFICIAL) == [0, 0]
+    assert maki_points([7], OFFICIAL) == [6]
+    assert maki_points([], OFFICIAL) == []

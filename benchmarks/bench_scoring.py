@@ -1,0 +1,119 @@
+"""Round scorings per second for 2..5 players, and pudding scorings per second.
+
+``python -m benchmarks.bench_scoring [--quick] [--seed S] [--seconds T]``
+
+Positions are real end-of-round tableaux: a shuffled deck dealt into hands of the
+player count's size, each hand laid out in a random order with nigiri going onto a
+free wasabi (the official placement). Each figure is the best of three timed
+passes over a fixed pool of positions (seeded), on one core, timed in CPU seconds
+of this process (``time.process_time``) so other load on the machine does not
+count against it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from collections.abc import Callable, Sequence
+
+from tabulate import tabulate
+
+from spec.cards import NIGIRI, STACK_OF, Card, Token
+from spec.ruleset import OFFICIAL, Ruleset
+from spec.scoring import pudding_points, round_totals, score_round
+from spec.tableau import N_TOKENS, Tableau
+
+TARGET_5P = 100_000  # issue 2: five-player round scorings per second on one core
+POOL = 2_000
+
+_WASABI = int(Token.WASABI)
+
+
+def deal_round(rng: random.Random, players: int, rules: Ruleset = OFFICIAL) -> list[tuple[int, ...]]:
+    """Token-count vectors of one dealt round, every card of each hand taken in a random order."""
+    deck = [c for c in Card for _ in range(rules.copies(c))]
+    rng.shuffle(deck)
+    size = rules.hand_size(players)
+    out = []
+    for p in range(players):
+        counts = [0] * N_TOKENS
+        for card in deck[p * size:(p + 1) * size]:
+            if card in NIGIRI and counts[_WASABI]:
+                counts[_WASABI] -= 1
+                counts[int(STACK_OF[card])] += 1
+            else:
+                counts[int(card)] += 1
+        out.append(tuple(counts))
+    return out
+
+
+def _rate(fn: Callable[[], int], seconds: float) -> float:
+    """Calls per second of ``fn`` (which returns how many scorings it did), best of three passes."""
+    best = 0.0
+    for _ in range(3):
+        done, t0 = 0, time.process_time()
+        while (elapsed := time.process_time() - t0) < seconds / 3:
+            done += fn()
+        best = max(best, done / elapsed)
+    return best
+
+
+def measure(players: int, seed: int, seconds: float) -> tuple[float, float]:
+    rng = random.Random(seed * 10 + players)
+    counts = [deal_round(rng, players) for _ in range(POOL)]
+    tableaux = [[Tableau(c) for c in r] for r in counts]
+
+    def slow() -> int:
+        for r in tableaux:
+            score_round(r, OFFICIAL)
+        return len(tableaux)
+
+    def fast() -> int:
+        for c in counts:
+            round_totals(c, OFFICIAL)
+        return len(counts)
+
+    return _rate(slow, seconds), _rate(fast, seconds)
+
+
+def measure_pudding(seed: int, seconds: float) -> float:
+    rng = random.Random(seed)
+    pool: list[Sequence[int]] = [
+        [rng.randint(0, 4) for _ in range(rng.randint(2, 5))] for _ in range(POOL)
+    ]
+
+    def run() -> int:
+        for p in pool:
+            pudding_points(p, OFFICIAL)
+        return len(pool)
+
+    return _rate(run, seconds)
+
+
+def main(argv: list[str]) -> None:
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.bench_scoring", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="short passes (a smoke run)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--seconds", type=float, default=None, help="time per measurement")
+    args = parser.parse_args(argv)
+    seconds = args.seconds if args.seconds is not None else (0.3 if args.quick else 1.5)
+    rows = []
+    for players in range(OFFICIAL.min_players, OFFICIAL.max_players + 1):
+        slow, fast = measure(players, args.seed, seconds)
+        target = f"{fast / TARGET_5P:.2f}x target" if players == OFFICIAL.max_players else ""
+        rows.append([f"{players} players", f"{slow:,.0f}", f"{fast:,.0f}", target])
+    rows.append(["pudding (2..5 seats)", "", f"{measure_pudding(args.seed, seconds):,.0f}", ""])
+    print(f"seed {args.seed}; official rules; positions: {POOL} dealt rounds per player count")
+    print(tabulate(
+        rows,
+        headers=["scorings per second", "score_round (Tableau)", "round_totals (counts)",
+                 f"vs {TARGET_5P:,}/s"],
+        tablefmt="simple", disable_numparse=True, colalign=("left", "right", "right", "left"),
+    ))
+
+
+if __name__ == "__main__":
+    import sys
+
+    main(sys.argv[1:])
