@@ -157,3 +157,13 @@ def test_every_legal_turn_resolves() -> None:
 def test_bad_turn_notation(text: str) -> None:
     with pytest.raises(NotationError):
         parse_turn(text)
+
+
+def test_stacked_wasabi_is_no_longer_free() -> None:
+    # The stack replaces the wasabi it lies on: a second nigiri finds no free wasabi.
+    h = hand(Card.SQUID, Card.SALMON)
+    t = tableau(wasabi=1)
+    apply_turn(h, t, parse_turn("squid"))
+    assert t == tableau(wasabi_squid=1)
+    apply_turn(h, t, parse_turn("salmon"))
+    assert t == tableau(wasabi_squid=1, salmon=1)
