@@ -170,7 +170,7 @@ class Witness:
 class DiffResult:
     a: Ruleset
     b: Ruleset
-    status: str  # "differ" | "equivalent" | "unknown"
+    status: str  # "differ" | "equivalent" | "unknown" | "not-applicable"
     witness: Witness | None
     witnesses: tuple[Witness, ...] = ()  # one per cause (--all)
     proofs: tuple[Proof, ...] = ()  # the proof of agreement (equivalent) or what was looked at
@@ -785,6 +785,9 @@ def diff(
                           tuple(proofs), "", seconds)
     if unknown:
         return DiffResult(a, b, "unknown", None, (), tuple(proofs), unknown, seconds)
+    if proofs and all(p.answer == "not-applicable" for p in proofs):
+        return DiffResult(a, b, "not-applicable", None, (), tuple(proofs),
+                          "no player count asked for is played under both rulesets", seconds)
     return DiffResult(a, b, "equivalent", None, (), tuple(proofs), "", seconds)
 
 
@@ -982,7 +985,9 @@ def game_side(data: dict[str, Any], rules: Ruleset) -> GameSide:
         # A replay under other rules reports the recorded scores as mismatches; the picks
         # were legal whenever the game could be re-executed (a score is there).
         if res.score is None:
-            return GameSide(rules, False, "replay", res.error or "illegal", res.rule_id or "")
+            error, rule_id = _first_illegal_step(executor, data, rules)
+            return GameSide(rules, False, "replay", error or res.error or "illegal",
+                            rule_id or res.rule_id or "")
         return _side_from_score(rules, "replay", res.score)
     if _turn_level(rules) != _turn_level(record.rules):
         return GameSide(rules, False, "rescore",
@@ -992,9 +997,96 @@ def game_side(data: dict[str, Any], rules: Ruleset) -> GameSide:
     return _side_from_score(rules, "rescore", score)
 
 
+def _first_illegal_step(executor: Any, data: dict[str, Any], rules: Ruleset) -> tuple[str, str]:
+    """The first illegal step of a record under ``rules``, not a mismatch of its recorded scores.
+
+    The replay names the first problem, and a recorded score that differs under
+    other rules comes before a later illegal pick. So replay growing prefixes of
+    the rounds, each time with the earlier rounds' results as re-executed.
+    """
+    rounds = list(data.get("rounds") or [])
+    done: list[dict[str, Any]] = []
+    for k in range(len(rounds)):
+        prefix = dict(data)
+        prefix["rounds"] = [*done, rounds[k]]
+        res = executor.replay(prefix, rules)
+        if res.score is None:
+            return (res.error or "", res.rule_id or "")
+        got = res.record.rounds[k]
+        done.append({**rounds[k], "tableaux": [format_tableau(t) for t in got.tableaux],
+                     "scores": list(got.scores)})
+    return ("", "")
+
+
 def diff_game(data: dict[str, Any], a: Ruleset, b: Ruleset) -> GameDiff:
     """Does it matter for us? The recorded game under both rulesets."""
     from spec.record import record_from_json
 
     players = record_from_json(data).players
     return GameDiff(players, game_side(data, a), game_side(data, b))
+
+
+# --------------------------------------------------------------------------- a full game as a record
+
+
+def _pick_order(tableau: Tableau) -> list[Card]:
+    """An order of single picks that lands exactly this tableau under every reading.
+
+    Plain nigiri come before any wasabi (so automatic placement never stacks
+    them), each stack is its wasabi then its nigiri, free wasabis come last.
+    No turn uses chopsticks, so ``wasabi_same_turn`` never matters.
+    """
+    c = tableau.counts
+    order: list[Card] = []
+    for nig in NIGIRI:
+        order += [nig] * c[int(nig)]
+    for card in Card:
+        if card not in NIGIRI and card != Card.WASABI:
+            order += [card] * c[int(card)]
+    for stack in (Token.WASABI_EGG, Token.WASABI_SALMON, Token.WASABI_SQUID):
+        nig = stack.cards[1]
+        order += [Card.WASABI, nig] * c[int(stack)]
+    order += [Card.WASABI] * c[int(Token.WASABI)]
+    return order
+
+
+def record_from_tableaux(game: Sequence[Sequence[Tableau]], rules: Ruleset, players: int) -> dict[str, Any]:
+    """A game record (``sushigo-record/1``) whose deal and picks produce these tableaux.
+
+    Each tableau must hold exactly a hand's worth of cards. At turn ``t`` seat
+    ``s`` holds the hand dealt to seat ``s - offset * t``, so the card it picks
+    then is dealt into that hand. Not for ``dummy_2p`` (its pile is drawn, not passed).
+    """
+    if rules.dummy_2p:
+        raise ValueError("record_from_tableaux does not build dummy-2p games")
+    seats = rules.seats(players)
+    size = rules.hand_size(players)
+    rounds = []
+    for r, tabs in enumerate(game):
+        d = rules.pass_offset(r)
+        picks = [_pick_order(t) for t in tabs]
+        if any(len(p) != size for p in picks):
+            raise ValueError(f"round {r + 1}: every tableau must hold {size} cards")
+        hands: list[list[str]] = [[] for _ in range(seats)]
+        for t in range(size):
+            for s in range(seats):
+                hands[(s - d * t) % seats].append(picks[s][t].label)
+        turns = [[[picks[s][t].label] for s in range(seats)] for t in range(size)]
+        rounds.append({"hands": hands, "turns": turns})
+    score = score_game([list(t) for t in game], rules, players)
+    for rnd, tabs, scored in zip(rounds, game, score.rounds, strict=True):
+        rnd["tableaux"] = [format_tableau(t) for t in tabs]
+        rnd["scores"] = [x.total for x in scored]
+    return {
+        "format": "sushigo-record/1",
+        "rules": rules.name.partition("[")[0] if rules.name.partition("[")[0] in RULESETS else "official",
+        "readings": dict(rules.readings()),
+        "seed": None,
+        "players": players,
+        "policies": ["fixed"] * players,
+        "rounds": rounds,
+        "puddings": list(score.puddings),
+        "pudding": list(score.pudding) if score.pudding is not None else None,
+        "totals": list(score.totals),
+        "winners": list(score.winners),
+    }
