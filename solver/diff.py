@@ -104,10 +104,11 @@ class Row:
     label: str
     a: str
     b: str
+    compare: bool = True  # False for the dummy's own lines: it is not a player
 
     @property
     def differs(self) -> bool:
-        return self.a != self.b
+        return self.compare and self.a != self.b
 
 
 @dataclass(frozen=True)
@@ -469,7 +470,17 @@ def extend_to_game(
         scored.append({"rules": rules.name, "totals": list(g.totals), "winners": list(g.winners),
                        "rounds": [[s_.total for s_ in rd] for rd in g.rounds],
                        "pudding": list(g.pudding) if g.pudding is not None else None})
-    return {"status": "found", "rounds": [[format_tableau(t) for t in rd] for rd in game], "scores": scored}
+    out: dict[str, Any] = {"status": "found", "rounds": [[format_tableau(t) for t in rd] for rd in game],
+                           "scores": scored}
+    sizes = {r.hand_size(players) for r in rulesets[:2]}
+    if len(sizes) > 1:
+        legal = [r.name for r in rulesets[:2] if r.hand_size(players) == min(sizes)]
+        out["note"] = (f"hands of {min(sizes)} cards: a full round under {', '.join(legal)} only "
+                       "(the rulesets deal different hand sizes)")
+    if not any(r.dummy_2p for r in rulesets[:2]):
+        # the same game as a record: 'sushigo diff A B --game' or the executor replays it
+        out["record"] = record_from_tableaux(game, base, players)
+    return out
 
 
 _TOKEN_VAR: dict[Token, str] = {t: t.label.replace("+", "_") for t in Token}
@@ -668,11 +679,11 @@ def _table_witness(
         rows.append(Row(f"{who} tableau", format_tableau(tabs[i]), format_tableau(tabs[i])))
     for key, label in (("maki", "maki"), ("rounds", "round"), ("pudding", "pudding"), ("totals", "total")):
         va, vb = getattr(sa, key), getattr(sb, key)
-        if va == vb and not any(va) and not any(vb):
+        if not any(va) and not any(vb):
             continue  # nothing scored in this line under either ruleset: leave it out of the table
         for i in range(seats):
             who = f"p{i}" if i < players else "dummy"
-            row = Row(f"{who} {label}", cell(i, getattr(sa, key)), cell(i, getattr(sb, key)))
+            row = Row(f"{who} {label}", cell(i, getattr(sa, key)), cell(i, getattr(sb, key)), i < players)
             if row.differs and i < players:
                 cells.add({"rounds": "round", "totals": "total"}.get(key, key))
             rows.append(row)

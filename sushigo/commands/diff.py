@@ -96,7 +96,13 @@ def run(args: argparse.Namespace) -> int:
         print_json(res.as_json())
     else:
         _print_result(res, args.all)
-    return 1 if res.status == "unknown" else 0
+    return 1 if res.status in ("unknown", "not-applicable") else 0
+
+
+def _counts(counts: list[int]) -> str:
+    if len(counts) > 1 and counts == list(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}..{counts[-1]}"
+    return ", ".join(str(c) for c in counts)
 
 
 def _print_result(res: DiffResult, show_all: bool) -> None:
@@ -116,9 +122,14 @@ def _print_result(res: DiffResult, show_all: bool) -> None:
             head = "smallest witness" if not show_all else f"witness {k + 1}/{len(ws)}"
             print()
             _print_witness(w, a, b, head)
+    elif res.status == "not-applicable":
+        print(f"NOT COMPARED: {res.reason}")
+        for p in res.proofs:
+            print(f"  {p}")
     elif res.status == "equivalent":
-        print(f"{a} and {b} are PROVED EQUIVALENT within the bound (2..5 players, tables within the "
-              "hand sizes and the deck):")
+        counts = sorted({p.players for p in res.proofs})
+        print(f"{a} and {b} are PROVED EQUIVALENT for {_counts(counts)} players (every table within "
+              "the hand sizes and the deck):")
         for p in res.proofs:
             print(f"  {p}")
     else:
