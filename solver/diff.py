@@ -81,7 +81,7 @@ DEAL_PARAMS: tuple[str, ...] = ("passing",)
 #: Scoring rule ids behind each kind of cell of a witness table.
 CELL_RULES: dict[str, tuple[str, ...]] = {
     "round": ("R-ROUND-TOTAL",),
-    "maki": ("R-MAKI-FIRST", "R-MAKI-SECOND", "R-MAKI-POINTS"),
+    "maki": ("R-MAKI-POINTS",),
     "pudding": ("R-PUDDING-MOST", "R-PUDDING-FEWEST"),
     "total": ("R-GAME-TOTAL",),
     "winners": ("R-WINNER", "R-WINNER-TIE"),
@@ -642,10 +642,21 @@ def _causes_table(tabs: Sequence[Tableau], a: Ruleset, b: Ruleset, players: int)
     return tuple(out)
 
 
+#: The ranking rule a contested reading qualifies.
+PARAM_RULES: dict[str, tuple[str, ...]] = {
+    "maki_first_tie": ("R-MAKI-FIRST",),
+    "maki_second_tie": ("R-MAKI-SECOND",),
+    "pudding_penalty_rounding": ("R-PUDDING-FEWEST",),
+    "pudding_penalty_2p": ("R-PUDDING-FEWEST",),
+}
+
+
 def _rule_ids(causes: Sequence[str], cells: Iterable[str]) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for p in causes:
         seen.setdefault(PARAMETER_BY_NAME[p].rule_id, None)
+        for rid in PARAM_RULES.get(p, ()):
+            seen.setdefault(rid, None)
     for c in cells:
         for rid in CELL_RULES.get(c, ()):
             seen.setdefault(rid, None)
@@ -698,10 +709,16 @@ def _table_witness(
     return Witness(
         "table", players, search.cards, causes, _rule_ids(causes, sorted(cells)),
         {"tableaux": [format_tableau(t) for t in tabs], "dummy": seats > players,
-         "puddings": [t.counts[_PUD] for t in tabs]},
+         "puddings": [t.counts[_PUD] for t in tabs],
+         "scores": {"a": _table_score_json(sa), "b": _table_score_json(sb)}},
         tuple(rows), search.proofs, ext,
         f"{players} players, {search.cards} card{'' if search.cards == 1 else 's'}: {desc}",
     )
+
+
+def _table_score_json(t: TableScore) -> dict[str, list[int]]:
+    return {"round": list(t.rounds), "maki": list(t.maki), "pudding": list(t.pudding),
+            "total": list(t.totals), "winners": list(t.winners)}
 
 
 def _fmt_winners(ws: Sequence[int]) -> str:
