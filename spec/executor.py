@@ -58,7 +58,7 @@ from spec.record import GameRecord, RoundRecord, record_from_json
 from spec.ruleset import OFFICIAL, Ruleset
 from spec.scoring import GameScore, pudding_points, round_totals, score_game, winners
 from spec.tableau import Tableau, format_tableau
-from spec.turns import Turn, TurnResult, legal_turns, resolve_turn
+from spec.turns import Turn, TurnResult, apply_turn, legal_turns, resolve_turn
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
@@ -244,17 +244,12 @@ Decide = Callable[[_Table, int, int, list[int]], Turn]
 
 
 def _resolve(table: _Table, seat: int, hand: Sequence[int], tab: Sequence[int], turn: Turn) -> TurnResult:
+    if not turn:
+        raise _StepError(f"{table.where(seat)} took no card; every player takes a card each turn (R-PICK)")
     try:
         return resolve_turn(hand, tab, turn, table.rules)
     except IllegalMoveError as exc:
         raise _StepError(f"{table.where(seat)} {exc}") from exc
-
-
-def _land(hand: list[int], tab: list[int], turn: Turn, result: TurnResult) -> None:
-    for pick in turn:
-        hand[int(pick.card)] -= 1
-    for tok in result.tokens:
-        tab[int(tok)] += 1
 
 
 def _run_round(
@@ -296,20 +291,20 @@ def _run_round(
                     f"{table.where(s)} used chopsticks with {sum(hand)} cards after drawing the dummy's "
                     "card, leaving none for the dummy (R-DUMMY)"
                 )
-            _land(hand, tab, turn, result)
+            apply_turn(hand, tab, turn, rules)
             if s == ctrl:
+                # the used chopsticks rejoin the hand only after the dummy's card is chosen
+                hand[_CHOP] -= int(result.chopsticks)
                 gift = decide(table, s, DUMMY_SEAT, hand)
                 if len(gift) != 1:
                     raise _StepError(
                         f"{table.where(DUMMY_SEAT)} took {len(gift)} cards; the dummy takes exactly one "
                         "card and never uses chopsticks (R-DUMMY)"
                     )
-                dummy_result = _resolve(table, DUMMY_SEAT, hand, table.start[DUMMY_SEAT], gift)
-                _land(hand, table.tabs[DUMMY_SEAT], gift, dummy_result)
+                _resolve(table, DUMMY_SEAT, hand, table.start[DUMMY_SEAT], gift)
+                apply_turn(hand, table.tabs[DUMMY_SEAT], gift, rules)
+                hand[_CHOP] += int(result.chopsticks)
                 step[DUMMY_SEAT] = gift
-            if result.chopsticks:
-                tab[_CHOP] -= 1
-                hand[_CHOP] += 1
             step[s] = turn
         turns.append(tuple(step))
         moved = table.hands[:players]
@@ -678,19 +673,11 @@ def _options(key: int, rules: Ruleset) -> tuple[_Option, ...]:
     tab[int(Token.WASABI)] = (key >> (_BITS * N_CARDS)) & _FIELD
     tab[int(Token.CHOPSTICKS)] = (key >> (_BITS * (N_CARDS + 1))) & _FIELD
     out: list[_Option] = []
+    start = _pack(tab)
     for turn in legal_turns(hand, tab, rules):
-        res = resolve_turn(hand, tab, turn, rules)
-        new = list(hand)
-        delta = [0] * N_TOKENS
-        for pick in turn:
-            new[int(pick.card)] -= 1
-        for tok in res.tokens:
-            delta[int(tok)] += 1
-        packed_delta = _pack(delta)
-        if res.chopsticks:
-            new[_CHOP] += 1
-            packed_delta -= 1 << (_BITS * int(Token.CHOPSTICKS))
-        out.append((_pack(new), packed_delta))
+        new_hand, new_tab = list(hand), list(tab)
+        apply_turn(new_hand, new_tab, turn, rules)
+        out.append((_pack(new_hand), _pack(new_tab) - start))
     return tuple(out)
 
 

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from spec.ruleset import Ruleset
 from spec.scoring import dish_points, maki_icons, maki_points
-from spec.turns import Turn, resolve_turn
+from spec.turns import Turn, apply_turn
 
 
 @dataclass(frozen=True)
@@ -103,10 +103,8 @@ class GreedyPolicy:
         best: list[Turn] = []
         best_gain = 0
         for turn in options:
-            result = resolve_turn(view.hand, view.tableau, turn, rules)
             mine = list(view.tableau)
-            for tok in result.tokens:
-                mine[int(tok)] += 1
+            apply_turn(list(view.hand), mine, turn, rules)
             tables[target] = mine
             gain = sign * (_own_points(tables, target, rules) - before)
             if not best or gain > best_gain:

@@ -30,7 +30,7 @@ from spec.cards import Card, parse_card
 from spec.errors import InputError, NotationError, RulesError
 from spec.ruleset import PARAMETER_BY_NAME, Ruleset, get_ruleset, parse_value
 from spec.tableau import Tableau, format_tableau, parse_tableau
-from spec.turns import Turn, format_turn, parse_turn
+from spec.turns import Turn, format_turn, parse_pick
 
 FORMAT = "sushigo-record/1"
 
@@ -150,13 +150,15 @@ def _cards(value: object, where: str) -> tuple[Card, ...]:
 
 
 def _turn(value: object, where: str) -> Turn:
+    """Picks one by one: a turn of 0 or 3+ picks is well-formed JSON that breaks the rules,
+    so it is left for replay to report (R-PICK, R-CHOPSTICKS-ONCE)."""
     _expect(
         isinstance(value, list) and all(isinstance(v, str) for v in value),
         f'{where} must be a list of one or two picks like ["squid"], got {value!r}',
     )
     assert isinstance(value, list)
     try:
-        return parse_turn(value)
+        return tuple(parse_pick(v) for v in value)
     except NotationError as exc:
         raise InputError(f"{where}: {exc}") from exc
 
