@@ -726,7 +726,7 @@ def _fmt_winners(ws: Sequence[int]) -> str:
 
 
 def _picks_witness(seq: tuple[tuple[Card, ...], ...], n: int, proofs: tuple[Proof, ...],
-                   a: Ruleset, b: Ruleset) -> Witness:
+                   a: Ruleset, b: Ruleset, extend: bool = True) -> Witness:
     ra, rb = reachable(seq, a), reachable(seq, b)
     turns_txt = [" ".join(c.label for c in t) for t in seq]
     rows = [Row(f"turn {k + 1}", t, t) for k, t in enumerate(turns_txt)]
@@ -739,9 +739,10 @@ def _picks_witness(seq: tuple[tuple[Card, ...], ...], n: int, proofs: tuple[Proo
         if p in PICK_PARAMS and _seat_scores(reachable(seq, _with(a, p, getattr(b, p))), a) != ska
     )
     players = min(a.min_players, b.min_players)
+    ext = extend_picks(seq, a, b) if extend else None
     return Witness(
         "picks", players, n, causes, _rule_ids(causes, ["tableau", "score"]),
-        {"turns": [[c.label for c in t] for t in seq]}, tuple(rows), proofs, None,
+        {"turns": [[c.label for c in t] for t in seq]}, tuple(rows), proofs, ext,
         f"one seat's turns {' | '.join(turns_txt)} ({n} cards)",
     )
 
@@ -839,7 +840,7 @@ def _search_group(
         seq, n, proofs = smallest_picks(rulesets, pairs)
         if seq is None:
             return None, proofs, ""
-        return _picks_witness(seq, n, proofs, a, b), proofs, ""
+        return _picks_witness(seq, n, proofs, a, b, extend), proofs, ""
     deal, proofs = smallest_deal(a, b, prange)
     if deal is None:
         return None, proofs, ""
@@ -1118,3 +1119,107 @@ def record_from_tableaux(game: Sequence[Sequence[Tableau]], rules: Ruleset, play
         "totals": list(score.totals),
         "winners": list(score.winners),
     }
+
+
+# --------------------------------------------------------------------------- turns in a full round
+
+
+def _run_script(script: Sequence[Turn], rules: Ruleset) -> tuple[int, ...] | None:
+    """The seat's tableau after the script (explicit picks), or None if a turn is illegal."""
+    tab = [0] * len(Token)
+    for turn in script:
+        hand = hand_counts([p.card for p in turn])
+        try:
+            apply_turn(hand, tab, turn, rules)
+        except ValueError:
+            return None
+    return tuple(tab)
+
+
+def distinguishing_script(seq: Sequence[Sequence[Card]], a: Ruleset, b: Ruleset) -> list[Turn] | None:
+    """Explicit picks (wasabi choices spelled out) for the turns that land differently under a and b.
+
+    Preferred: legal under both and scoring differently; else legal under one only.
+    """
+    one_sided: list[Turn] | None = None
+    for choice in itertools.product(*[itertools.product(*[_pick_variants(c) for c in t]) for t in seq]):
+        script = [tuple(t) for t in choice]
+        ta, tb = _run_script(script, a), _run_script(script, b)
+        if ta is None and tb is None:
+            continue
+        if ta is not None and tb is not None:
+            sa = score_round([Tableau(ta)], a)[0].total
+            sb = score_round([Tableau(tb)], b)[0].total
+            if sa != sb:
+                return script
+        elif one_sided is None:
+            one_sided = script
+    return one_sided
+
+
+def seat_round_record(script: Sequence[Turn], rules: Ruleset, players: int = 2) -> dict[str, Any]:
+    """A one-round record where seat 0 plays ``script`` first and everything else is filler.
+
+    Seat 0 holds the hand dealt to seat ``-offset * t`` at turn ``t``; the script's cards of
+    turn t are dealt into that hand, every other card is a filler (tempura, then sashimi,
+    then dumpling) that every seat takes first, so the script's cards wait for seat 0.
+    """
+    size = rules.hand_size(players)
+    d = rules.pass_offset(0)
+    hands: list[list[Card]] = [[] for _ in range(players)]
+    for t, turn in enumerate(script):
+        hands[(-d * t) % players].extend(p.card for p in turn)
+    fill = [c for c in (Card.TEMPURA, Card.SASHIMI, Card.DUMPLING) for _ in range(rules.copies(c))]
+    for h in hands:
+        while len(h) < size:
+            h.append(fill.pop(0))
+    cur = [hand_counts(h) for h in hands]
+    tabs = [[0] * len(Token) for _ in range(players)]
+    order = (Card.TEMPURA, Card.SASHIMI, Card.DUMPLING, *Card)
+    turns = []
+    for t in range(size):
+        step = []
+        for s in range(players):
+            if s == 0 and t < len(script):
+                turn = tuple(script[t])
+            else:
+                turn = (Pick(next(c for c in order if cur[s][int(c)] > 0)),)
+            apply_turn(cur[s], tabs[s], turn, rules)
+            step.append([str(p) for p in turn])
+        turns.append(step)
+        cur = [cur[(s - d) % players] for s in range(players)]
+    final = [Tableau(tuple(t)) for t in tabs]
+    return {
+        "format": "sushigo-record/1", "rules": "official", "readings": dict(rules.readings()),
+        "seed": None, "players": players, "policies": ["fixed"] * players,
+        "rounds": [{"hands": [[c.label for c in h] for h in hands], "turns": turns,
+                    "tableaux": [format_tableau(t) for t in final],
+                    "scores": [s.total for s in score_round(final, rules)]}],
+        "puddings": [t.counts[_PUD] for t in final], "pudding": None,
+        "totals": [s.total for s in score_round(final, rules)], "winners": [],
+    }
+
+
+def extend_picks(seq: Sequence[Sequence[Card]], a: Ruleset, b: Ruleset) -> dict[str, Any]:
+    """The witness turns as seat 0's first turns of a full 2-player round, replayed by the executor."""
+    script = distinguishing_script(seq, a, b)
+    if script is None:
+        return {"status": "impossible", "reason": "no explicit picks land differently"}
+    legal_under = a if _run_script(script, a) is not None else b
+    record = seat_round_record(script, legal_under)
+    out: dict[str, Any] = {"status": "found", "script": [[str(p) for p in t] for t in script],
+                           "record": record, "sides": []}
+    try:
+        from spec import executor
+    except ImportError:  # pragma: no cover - the executor ships with spec
+        out["sides"] = []
+        return out
+    for rules in (a, b):
+        res = executor.replay(record, rules)
+        if res.record is None:
+            out["sides"].append({"rules": rules.name, "legal": False, "error": res.error})
+        else:
+            rnd = res.record.rounds[0]
+            out["sides"].append({"rules": rules.name, "legal": True,
+                                 "tableau": format_tableau(rnd.tableaux[0]), "score": rnd.scores[0]})
+    return out

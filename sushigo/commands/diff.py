@@ -151,7 +151,16 @@ def _print_witness(w: Witness, a: str, b: str, head: str) -> None:
     else:
         print("minimal: no situation has fewer cards")
     ext = w.extension
-    if ext is not None:
+    if ext is not None and w.kind == "picks" and ext.get("status") == "found":
+        turns = " | ".join(" ".join(t) for t in ext["script"])
+        print(f"in a full 2-player round (seat 0 plays {turns} first, fillers after; "
+              "replayed by the executor):")
+        for side in ext["sides"]:
+            if side["legal"]:
+                print(f"  {side['rules']}: seat 0 ends with {side['tableau']}, round score {side['score']}")
+            else:
+                print(f"  {side['rules']}: not legal: {side['error']}")
+    elif ext is not None:
         if ext.get("status") == "found":
             print("in a full game (every tableau a full hand, one deck; round 1 holds the witness):")
             for k, rd in enumerate(ext["rounds"]):
