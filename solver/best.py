@@ -1,0 +1,368 @@
+"""Best score for one player's turns, certified with Z3.
+
+Encoding (pseudo-Boolean, so Z3's cardinality reasoning does the work):
+
+* ``t<turn>_a_<card>``: the first (or only) pick of the turn is that card;
+  exactly one per turn (R-PICK).
+* ``t<turn>_b_<card>``: the second pick of a chopsticks turn; at most one,
+  and only when a chopsticks card taken on an earlier turn is still in the
+  tableau (R-CHOPSTICKS-EARLIER, R-CHOPSTICKS-ONCE). Each use removes one
+  chopsticks card from the tableau and puts it back in the hand that is
+  passed on (R-CHOPSTICKS-RETURN).
+* ``t<turn>_a_<nigiri>_on`` / ``t<turn>_b_<nigiri>_on``: that pick lands on a
+  free wasabi. Free wasabi before a pick = wasabi taken before it minus
+  nigiri laid before it; the second pick also sees a wasabi taken first in
+  the same turn when ``wasabi_same_turn`` holds (R-WASABI-SAME-TURN). A
+  nigiri can only go on a free wasabi (R-WASABI-ONE) and, under automatic
+  placement, must (R-WASABI-PLACE).
+* Hand contents are the cards dealt to the pile minus what was taken from it
+  earlier (by this player, a variable, or by the others, a constant), plus the
+  chopsticks put back. In the puzzle form every turn has its own pile.
+
+The score is a weighted sum of indicator literals: ``tempura_k`` (at least k
+sets), ``sashimi_k``, ``dumpling_k`` (weights are the increments of the point
+table), nigiri picks and the extra for laying one on wasabi, and one
+``maki_<icons>`` literal per icon total worth points against the opponents'
+constant totals (its weight is :func:`spec.scoring.maki_points`). Indicators
+only imply their condition, so the sum never exceeds the true score, and the
+true score is always reachable; both are what the certificate needs.
+
+Certification: after a pick sequence of score v is found, the solver must
+show "score >= v + 1" unsatisfiable; only then is the status ``optimal``. If
+the time budget runs out first, the answer is ``unknown`` with the best score
+found so far. Every answer is then checked twice more: the final tableau is
+scored by the Z3 terms of :mod:`spec.model.scoring` (dish, icon and maki
+terms), and the picks are replayed through :mod:`spec.turns` and scored with
+:mod:`spec.scoring`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import z3
+
+from solver.search import (
+    STATUS_OPTIMAL,
+    STATUS_UNKNOWN,
+    BestResult,
+    Hindsight,
+    OtherPick,
+    Puzzle,
+    TurnSpec,
+    finish_hindsight,
+    hindsight_problem,
+    puzzle_turns,
+    replay_puzzle,
+    solve_hindsight_search,
+    solve_search,
+)
+from spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
+from spec.errors import IllegalMoveError
+from spec.model.core import Model
+from spec.model.scoring import dish_terms, icons_term, maki_terms
+from spec.ruleset import Ruleset
+from spec.scoring import maki_points
+from spec.turns import Turn, apply_turn, legal_turns, resolve_turn
+
+ENGINES = ("z3", "search")
+N_CARDS = len(Card)
+_W = int(Card.WASABI)
+_CHOP = int(Card.CHOPSTICKS)
+_NIGIRI = tuple(int(c) for c in NIGIRI)
+_MAKI = tuple(int(c) for c in MAKI)
+
+Weighted = list[tuple[z3.BoolRef, int]]
+
+
+@dataclass
+class PickModel:
+    """The constraints and named literals of one player's turns."""
+
+    constraints: list[z3.BoolRef] = field(default_factory=list)
+    first: list[dict[int, z3.BoolRef]] = field(default_factory=list)
+    second: list[dict[int, z3.BoolRef]] = field(default_factory=list)
+    first_on: list[dict[int, z3.BoolRef]] = field(default_factory=list)
+    second_on: list[dict[int, z3.BoolRef]] = field(default_factory=list)
+    two: list[z3.BoolRef] = field(default_factory=list)
+    objective: Weighted = field(default_factory=list)
+
+
+def _order_matters(c1: int, c2: int) -> bool:
+    nigiri = (c1 in _NIGIRI) + (c2 in _NIGIRI)
+    return nigiri == 2 or (nigiri == 1 and _W in (c1, c2))
+
+
+def _at_least(lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
+    if k <= 0:
+        return z3.BoolVal(True)
+    if not lits:
+        return z3.BoolVal(False)
+    return z3.PbGe(list(lits), k)
+
+
+def _at_most(lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
+    if not lits:
+        return z3.BoolVal(k >= 0)
+    return z3.PbLe(list(lits), k)
+
+
+def build_pick_model(
+    turns: Sequence[TurnSpec],
+    opponents_maki: Sequence[int],
+    rules: Ruleset,
+    others: Sequence[OtherPick] = (),
+) -> PickModel:
+    pm = PickModel()
+    add = pm.constraints.append
+    optional = rules.wasabi_placement == "optional"
+    for t, spec in enumerate(turns):
+        earlier = [u for u in range(t) if turns[u].pile == spec.pile]
+        returned_chop = any(True for _ in earlier)  # my own used chopsticks may come back round
+        kinds = [c for c in range(N_CARDS) if spec.base[c] > 0 or (c == _CHOP and returned_chop)]
+        a = {c: z3.Bool(f"t{t}_a_{Card(c).label}") for c in kinds}
+        b = {c: z3.Bool(f"t{t}_b_{Card(c).label}") for c in kinds} if spec.size >= 2 else {}
+        add(z3.PbEq([(v, 1) for v in a.values()], 1))
+        if b:
+            add(z3.AtMost(*b.values(), 1))
+        two: z3.BoolRef = z3.Or(*b.values()) if b else z3.BoolVal(False)
+        # Symmetry: the order of two picks matters only for two nigiri (which one finds the
+        # free wasabi) and for wasabi with a nigiri; everywhere else fix it (card order).
+        for c1 in b:
+            for c2 in b:
+                if c2 < c1 and not _order_matters(c1, c2):
+                    add(z3.Or(z3.Not(a[c1]), z3.Not(b[c2])))
+        # R-PICK: the pile holds base minus my earlier picks from it plus the chopsticks I put back.
+        for c in kinds:
+            mine: list[tuple[z3.BoolRef, int]] = [(a[c], 1)] + ([(b[c], 1)] if c in b else [])
+            back = 0
+            for u in earlier:
+                mine += [(pm.first[u][c], 1)] if c in pm.first[u] else []
+                mine += [(pm.second[u][c], 1)] if c in pm.second[u] else []
+                if c == _CHOP and pm.second[u]:
+                    mine.append((z3.Not(pm.two[u]), 1))  # -two = not(two) - 1
+                    back += 1
+            add(_at_most(mine, spec.base[c] + back))
+        # R-CHOPSTICKS-EARLIER: chopsticks taken before minus those used before >= 1.
+        if b:
+            chop = [(x[_CHOP], 1) for x in pm.first + pm.second if _CHOP in x]
+            used = [(z3.Not(w), 1) for w in pm.two]
+            add(z3.Implies(two, _at_least(chop + used, len(used) + 1)))
+        # Free wasabi before this turn, as literals: wasabi picks and not(laid) over earlier turns.
+        wasabi = [(x[_W], 1) for x in pm.first + pm.second if _W in x]
+        laid = [(z3.Not(v), 1) for x in pm.first_on + pm.second_on for v in x.values()]
+        a_on = {c: z3.Bool(f"t{t}_a_{Card(c).label}_on") for c in _NIGIRI if c in a}
+        free1 = _at_least(wasabi + laid, 1 + len(laid))
+        for c, v in a_on.items():
+            add(z3.Implies(v, z3.And(a[c], free1)))  # R-WASABI-ONE
+            if not optional:
+                add(z3.Implies(z3.And(a[c], free1), v))  # R-WASABI-PLACE
+        b_on = {c: z3.Bool(f"t{t}_b_{Card(c).label}_on") for c in _NIGIRI if c in b}
+        if b_on:
+            extra = [(a[_W], 1)] if (_W in a and rules.wasabi_same_turn) else []
+            laid2 = laid + [(z3.Not(v), 1) for v in a_on.values()]
+            free2 = _at_least(wasabi + extra + laid2, 1 + len(laid2))
+            for c, v in b_on.items():
+                add(z3.Implies(v, z3.And(b[c], free2)))
+                if not optional:
+                    add(z3.Implies(z3.And(b[c], free2), v))
+        pm.first.append(a)
+        pm.second.append(b)
+        pm.first_on.append(a_on)
+        pm.second_on.append(b_on)
+        pm.two.append(two)
+    # The other seats' recorded picks must stay possible: the pile they hold keeps enough cards.
+    for o in others:
+        mine = []
+        back = 0
+        for u, spec in enumerate(turns[: o.turn]):
+            if spec.pile != o.pile:
+                continue
+            mine += [(pm.first[u][o.card], 1)] if o.card in pm.first[u] else []
+            mine += [(pm.second[u][o.card], 1)] if o.card in pm.second[u] else []
+            if o.card == _CHOP and pm.second[u]:
+                mine.append((z3.Not(pm.two[u]), 1))
+                back += 1
+        add(_at_most(mine, o.spare + back))
+    pm.objective = _objective(pm, opponents_maki, rules)
+    return pm
+
+
+def _picks(pm: PickModel, c: int) -> list[z3.BoolRef]:
+    return [x[c] for x in pm.first + pm.second if c in x]
+
+
+def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> Weighted:
+    obj: Weighted = []
+
+    def indicator(name: str, lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
+        g = z3.Bool(name)
+        pm.constraints.append(z3.Implies(g, _at_least(lits, k)))
+        return g
+
+    for card, size, points in (
+        (int(Card.TEMPURA), rules.tempura_set, rules.tempura_points),
+        (int(Card.SASHIMI), rules.sashimi_set, rules.sashimi_points),
+    ):
+        lits = [(v, 1) for v in _picks(pm, card)]
+        for k in range(1, len(lits) // size + 1):
+            obj.append((indicator(f"{Card(card).label}_{k}", lits, k * size), points))
+    dum = [(v, 1) for v in _picks(pm, int(Card.DUMPLING))]
+    table = rules.dumpling_points
+    for k in range(1, min(len(dum), len(table) - 1) + 1):
+        obj.append((indicator(f"dumpling_{k}", dum, k), table[k] - table[k - 1]))
+    for i, c in enumerate(_NIGIRI):
+        pts = rules.nigiri_points[i]
+        obj += [(v, pts) for v in _picks(pm, c)]
+        obj += [(x[c], pts * (rules.wasabi_multiplier - 1)) for x in pm.first_on + pm.second_on if c in x]
+    icons: list[tuple[z3.BoolRef, int]] = []
+    for i, c in enumerate(_MAKI):
+        icons += [(v, rules.maki_icons[i]) for v in _picks(pm, c)]
+    opps = list(opponents_maki)
+    cap = max(opps, default=0) + 1  # one icon above the best opponent: nothing changes beyond
+    levels = []
+    for j in range(1, min(sum(w for _, w in icons), cap) + 1):
+        value = maki_points([j, *opps], rules)[0]
+        if value <= 0:
+            continue
+        lit = z3.Bool(f"maki_{j}")
+        pm.constraints.append(z3.Implies(lit, _at_least(icons, j)))
+        if j < cap:
+            pm.constraints.append(z3.Implies(lit, _at_most(icons, j)))
+        levels.append((lit, value))
+    if len(levels) > 1:
+        pm.constraints.append(z3.AtMost(*[v for v, _ in levels], 1))
+    return obj + levels
+
+
+def _value(model: z3.ModelRef, lits: Weighted) -> int:
+    return sum(w for v, w in lits if z3.is_true(model.eval(v, model_completion=True)))
+
+
+def certify(
+    pm: PickModel, timeout: float
+) -> tuple[str, z3.ModelRef | None, int | None, str | None]:
+    """Raise the bound until unsat. Returns (status, best model, its score, reason when unknown)."""
+    deadline = time.perf_counter() + timeout
+    s = z3.Solver()
+    s.add(*pm.constraints)
+    best_model: z3.ModelRef | None = None
+    best: int | None = None
+    while True:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return STATUS_UNKNOWN, best_model, best, "time budget exhausted"
+        s.set("timeout", max(1, int(left * 1000)))
+        r = s.check()
+        if r == z3.sat:
+            best_model = s.model()
+            best = _value(best_model, pm.objective)
+            # The unsat answer to this bound is the certificate that best is the maximum.
+            s.add(z3.PbGe(pm.objective, best + 1))
+        elif r == z3.unsat:
+            if best is None:
+                return STATUS_UNKNOWN, None, None, "no legal pick sequence (the input is inconsistent)"
+            return STATUS_OPTIMAL, best_model, best, None
+        else:
+            return STATUS_UNKNOWN, best_model, best, f"solver gave up: {s.reason_unknown()}"
+
+
+def chosen_tokens(model: z3.ModelRef, pm: PickModel, t: int) -> list[int]:
+    """The tokens the model lays on turn ``t`` (a laid nigiri becomes its wasabi stack)."""
+    out = []
+    for picks, on in ((pm.first[t], pm.first_on[t]), (pm.second[t], pm.second_on[t])):
+        for c, v in picks.items():
+            if z3.is_true(model.eval(v, model_completion=True)):
+                laid = c in on and z3.is_true(model.eval(on[c], model_completion=True))
+                out.append(int(STACK_OF[Card(c)]) if laid else c)
+    return sorted(out)
+
+
+def turn_for_tokens(hand: Sequence[int], tableau: Sequence[int], tokens: list[int], rules: Ruleset) -> Turn:
+    """A legal turn (with its pick order and wasabi choices) that lays exactly ``tokens``."""
+    for turn in legal_turns(hand, tableau, rules, dedupe=False):
+        res = resolve_turn(hand, tableau, turn, rules)
+        if sorted(int(x) for x in res.tokens) == tokens:
+            return turn
+    raise IllegalMoveError(f"no legal turn lays {tokens} (model and turn rules disagree)")
+
+
+def spec_model_total(tableau: Sequence[int], opponents_maki: Sequence[int], rules: Ruleset) -> int:
+    """The round score of a final tableau by the Z3 terms of :mod:`spec.model.scoring`."""
+    m = Model()
+    counts = [z3.IntVal(n) for n in tableau]
+    dishes = dish_terms(m, "me", counts, rules)
+    icons = [icons_term(counts, rules), *[z3.IntVal(o) for o in opponents_maki]]
+    maki = maki_terms(m, "round", icons, rules)[0]
+    s = m.solver()
+    assert s.check() == z3.sat
+    model = s.model()
+    total = dishes["tempura"] + dishes["sashimi"] + dishes["dumpling"] + dishes["nigiri"] + maki
+    value: int = model.eval(total, model_completion=True).as_long()
+    return value
+
+
+def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
+    """The optimum with Z3, proved by showing one point more is unsatisfiable."""
+    start = time.perf_counter()
+    rules = puzzle.rules
+    pm = build_pick_model(puzzle_turns(puzzle), puzzle.opponents_maki, rules)
+    status, model, score, reason = certify(pm, timeout)
+    if model is None or score is None:
+        return BestResult(0, (), STATUS_UNKNOWN, "z3", time.perf_counter() - start, timeout, reason)
+    picks: list[Turn] = []
+    tableau = [0] * len(Token)
+    for t, hand in enumerate(puzzle.hands):
+        turn = turn_for_tokens(hand, tableau, chosen_tokens(model, pm, t), rules)
+        apply_turn(list(hand), tableau, turn, rules)
+        picks.append(turn)
+    running = replay_puzzle(puzzle, picks)
+    assert running[-1] == score, f"z3 picks replay to {running[-1]}, not {score}"
+    assert spec_model_total(tableau, puzzle.opponents_maki, rules) == score
+    return BestResult(score, tuple(picks), status, "z3", time.perf_counter() - start,
+                      timeout if status != STATUS_OPTIMAL else None, reason)
+
+
+def solve_puzzle(puzzle: Puzzle, engine: str = "z3", timeout: float = 60.0) -> BestResult:
+    if engine == "search":
+        return solve_search(puzzle)
+    if engine == "z3":
+        return solve_z3(puzzle, timeout)
+    raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")
+
+
+def solve_hindsight_z3(h: Hindsight, timeout: float = 60.0) -> BestResult:
+    """Form 2 with Z3: the seat's picks vary, the others' stay as recorded and must stay possible."""
+    start = time.perf_counter()
+    specs, others, icons = hindsight_problem(h)
+    pm = build_pick_model(specs, icons, h.rules, others)
+    status, model, score, reason = certify(pm, timeout)
+    if model is None or score is None:
+        return BestResult(0, (), STATUS_UNKNOWN, "z3", time.perf_counter() - start, timeout, reason)
+    # Rebuild the turns in order, replaying the whole round so each hand is the real one.
+    n, rules = h.seats, h.rules
+    piles = [list(d) for d in h.deal]
+    tabs = [[0] * len(Token) for _ in range(n)]
+    picks: list[Turn] = []
+    for t in range(len(specs)):
+        for i in range(n):
+            pile = piles[h.pile_at(i, t)]
+            if i == h.seat:
+                turn = turn_for_tokens(pile, tabs[i], chosen_tokens(model, pm, t), rules)
+                picks.append(turn)
+            else:
+                turn = h.picks[i][t]
+            apply_turn(pile, tabs[i], turn, rules)
+    assert spec_model_total(tabs[h.seat], icons, rules) == score
+    return finish_hindsight(h, score, picks, status, "z3", start,
+                            timeout if status != STATUS_OPTIMAL else None, reason)
+
+
+def solve_hindsight(h: Hindsight, engine: str = "z3", timeout: float = 60.0) -> BestResult:
+    if engine == "search":
+        return solve_hindsight_search(h)
+    if engine == "z3":
+        return solve_hindsight_z3(h, timeout)
+    raise ValueError(f"unknown engine {engine!r}; choose one of {', '.join(ENGINES)}")

@@ -1,0 +1,497 @@
+"""Best score for a fixed sequence of hands by exhaustive search (the baseline engine).
+
+The puzzle form of ``sushigo best``: hands H1..Hk are given; on turn t the
+player takes one card from Ht, or two with a chopsticks card taken on an
+earlier turn (the turn rules of :mod:`spec.turns`, read from the ruleset). The
+score is the round score of the final tableau, maki ranked against fixed
+opponent icon totals.
+
+The search is a dynamic programme over turns. What later turns can add to
+the score depends on little of the tableau: tempura and sashimi only modulo
+their set sizes, dumplings only up to the end of the point table, maki only
+up to one icon above the best opponent, plus the free wasabi and the
+chopsticks. Nigiri and completed sets are banked as points when taken. The
+memo key is that reduced state, so puzzles of ten hands take milliseconds.
+
+This module also holds what both engines share: the :class:`Puzzle` and
+:class:`BestResult` values, puzzle parsing and validation, and the replay
+that re-scores any answer with :mod:`spec.scoring` before it is shown.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from spec.cards import Card, Token, parse_card
+from spec.errors import IllegalMoveError, InputError
+from spec.ruleset import OFFICIAL, Ruleset
+from spec.scoring import dish_points, maki_icons, maki_points
+from spec.turns import Turn, apply_turn, format_turn, legal_turns
+
+N_CARDS = len(Card)
+N_TOKENS = len(Token)
+_T, _S, _D = int(Token.TEMPURA), int(Token.SASHIMI), int(Token.DUMPLING)
+# Tokens whose points are banked when taken and never change afterwards.
+_BANKED = tuple(
+    int(t)
+    for t in (
+        Token.EGG, Token.SALMON, Token.SQUID, Token.WASABI_EGG, Token.WASABI_SALMON,
+        Token.WASABI_SQUID, Token.MAKI1, Token.MAKI2, Token.MAKI3, Token.PUDDING,
+    )
+)
+
+STATUS_OPTIMAL = "optimal"
+STATUS_UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A fixed sequence of hands (12 counts each, by :class:`Card`) and the opponents' maki icons."""
+
+    hands: tuple[tuple[int, ...], ...]
+    opponents_maki: tuple[int, ...] = ()
+    rules: Ruleset = OFFICIAL
+
+    @property
+    def turns(self) -> int:
+        return len(self.hands)
+
+
+@dataclass(frozen=True)
+class BestResult:
+    """An answer: ``optimal`` (the score is proved the maximum) or ``unknown`` (best found so far)."""
+
+    score: int
+    picks: tuple[Turn, ...]
+    status: str
+    engine: str
+    seconds: float
+    budget: float | None = None  # seconds allowed, for ``unknown``
+    reason: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)  # extra JSON fields (hindsight: "actual")
+    stats: dict[str, int] = field(default_factory=dict)  # engine statistics, never in the JSON
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "score": self.score,
+            "picks": [format_turn(t) for t in self.picks],
+            "status": self.status,
+        }
+        if self.status != STATUS_OPTIMAL:
+            out["reason"] = self.reason
+            out["budget_seconds"] = self.budget
+        out.update(self.extra)
+        return out
+
+
+# --- parsing and validation -------------------------------------------------------------
+
+
+def hand_from_json(value: object, where: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise InputError(f"{where} must be a list of card names like [\"tempura\", \"squid\"], got {value!r}")
+    if not value:
+        raise InputError(f"{where} is empty; every hand holds at least one card")
+    counts = [0] * N_CARDS
+    for name in value:
+        counts[int(parse_card(name))] += 1
+    return tuple(counts)
+
+
+def check_deck(hands: Sequence[Sequence[int]], rules: Ruleset, what: str = "the hands") -> None:
+    """Every card kind within the deck's copies, counted over all ``hands`` (R-DECK)."""
+    for c in Card:
+        n = sum(h[int(c)] for h in hands)
+        if n > rules.copies(c):
+            raise InputError(
+                f"{what} hold {n} {c.label} cards but the deck has only {rules.copies(c)}; "
+                "remove some"
+            )
+
+
+def opponents_from_json(value: object) -> tuple[int, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise InputError(f'"opponents_maki" must be a list of icon totals like [3, 5], got {value!r}')
+    if any(v < 0 for v in value):
+        raise InputError(f'"opponents_maki" totals cannot be negative, got {value!r}')
+    return tuple(value)
+
+
+def parse_puzzle(data: object, rules: Ruleset) -> Puzzle:
+    """A puzzle from its JSON form ``{"rules", "hands", "opponents_maki"}`` (rules already resolved)."""
+    if not isinstance(data, dict):
+        raise InputError(f'a puzzle is a JSON object with "hands", got {type(data).__name__}')
+    unknown = set(data) - {"rules", "readings", "hands", "opponents_maki"}
+    if unknown:
+        raise InputError(
+            f"unknown puzzle field(s) {', '.join(sorted(map(repr, unknown)))}; "
+            'expected "rules", "hands", "opponents_maki"'
+        )
+    raw = data.get("hands")
+    if not isinstance(raw, list) or not raw:
+        raise InputError(f'"hands" must be a non-empty list of hands (lists of card names), got {raw!r}')
+    hands = tuple(hand_from_json(h, f"hand {i + 1}") for i, h in enumerate(raw))
+    check_deck(hands, rules)
+    return Puzzle(hands, opponents_from_json(data.get("opponents_maki")), rules)
+
+
+# --- replay: the check every answer passes before it is shown ------------------------------
+
+
+def tableau_score(tableau: Sequence[int], opponents_maki: Sequence[int], rules: Ruleset) -> int:
+    """Round score of one tableau (15 token counts), maki ranked against the opponents' icons."""
+    icons = [maki_icons(tableau, rules), *opponents_maki]
+    return sum(dish_points(tableau, rules)) + maki_points(icons, rules)[0]
+
+
+def replay_puzzle(puzzle: Puzzle, picks: Sequence[Turn]) -> list[int]:
+    """Play ``picks`` through :mod:`spec.turns`; the running score after each turn.
+
+    Raises IllegalMoveError naming the turn if a pick breaks a rule.
+    """
+    if len(picks) != puzzle.turns:
+        raise IllegalMoveError(f"{len(picks)} turns of picks for {puzzle.turns} hands")
+    tableau = [0] * N_TOKENS
+    running = []
+    for t, (hand, turn) in enumerate(zip(puzzle.hands, picks, strict=True)):
+        try:
+            apply_turn(list(hand), tableau, turn, puzzle.rules)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"turn {t + 1}: {exc}") from exc
+        running.append(tableau_score(tableau, puzzle.opponents_maki, puzzle.rules))
+    return running
+
+
+# --- the dynamic programme ------------------------------------------------------------------
+
+
+class _Reducer:
+    """Maps a tableau to the part of it that later turns can still change the score of."""
+
+    def __init__(self, rules: Ruleset, opponents_maki: Sequence[int]) -> None:
+        self.rules = rules
+        self.dumpling_cap = len(rules.dumpling_points) - 1
+        # One icon above the best opponent already beats everyone; more changes nothing.
+        self.icon_cap = max(opponents_maki, default=0) + 1
+
+    def dishes(self, tableau: Sequence[int]) -> int:
+        return sum(dish_points(tableau, self.rules))
+
+    def reduce(self, tableau: list[int]) -> tuple[int, int]:
+        """Bank what is final in ``tableau`` (changed in place); returns (points banked, icons)."""
+        r = self.rules
+        before = self.dishes(tableau)
+        icons = maki_icons(tableau, r)
+        tableau[_T] %= r.tempura_set
+        tableau[_S] %= r.sashimi_set
+        tableau[_D] = min(tableau[_D], self.dumpling_cap)
+        for k in _BANKED:
+            tableau[k] = 0
+        return before - self.dishes(tableau), icons
+
+
+@dataclass(frozen=True)
+class TurnSpec:
+    """What one of the player's turns is played from.
+
+    ``pile``: which circulating hand (turns on the same pile see each other's
+    picks); ``base``: its 12 card counts net of every other seat's picks and
+    returned chopsticks so far; ``size``: cards in it (fixed, whatever is picked).
+    """
+
+    pile: int
+    base: tuple[int, ...]
+    size: int
+
+
+@dataclass(frozen=True)
+class OtherPick:
+    """Another seat's recorded pick from ``pile`` at ``turn`` must stay possible.
+
+    ``spare`` is how many cards of ``card`` the pile holds at that turn beyond
+    what that seat takes, counting every other seat's picks but not the
+    player's: the player's earlier picks from the pile may use up at most that.
+    """
+
+    turn: int
+    pile: int
+    card: int
+    spare: int
+
+
+def puzzle_turns(puzzle: Puzzle) -> list[TurnSpec]:
+    """The puzzle form: every hand is its own pile."""
+    return [TurnSpec(t, tuple(h), sum(h)) for t, h in enumerate(puzzle.hands)]
+
+
+def search_turns(
+    turns: Sequence[TurnSpec],
+    opponents_maki: Sequence[int],
+    rules: Ruleset,
+    others: Sequence[OtherPick] = (),
+) -> tuple[int, list[Turn], int]:
+    """(best score, picks, states) by dynamic programming.
+
+    State: turn, reduced tableau, capped icons, and what the player has taken
+    from each pile that is still seen later (by the player or by a seat whose
+    recorded pick must stay possible). A line that makes a recorded pick
+    impossible is worth nothing (-1, below every score).
+    """
+    red = _Reducer(rules, opponents_maki)
+    opps = list(opponents_maki)
+    k = len(turns)
+    piles = sorted({ts.pile for ts in turns} | {o.pile for o in others})
+    index = {p: i for i, p in enumerate(piles)}
+    # Piles worth remembering after turn t: seen again by the player or by a constrained seat.
+    later: list[frozenset[int]] = []
+    for t in range(k + 1):
+        seen = {index[ts.pile] for ts in turns[t:]} | {index[o.pile] for o in others if o.turn >= t}
+        later.append(frozenset(seen))
+    checks: dict[int, list[OtherPick]] = {}
+    for o in others:
+        checks.setdefault(o.turn, []).append(o)
+    zero = (0,) * N_CARDS
+    memo: dict[tuple[Any, ...], tuple[int, Turn | None]] = {}
+
+    def key_deltas(t: int, deltas: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
+        return tuple(d if i in later[t] else zero for i, d in enumerate(deltas))
+
+    def best(t: int, tab: tuple[int, ...], icons: int, deltas: tuple[tuple[int, ...], ...]) -> int:
+        for o in checks.get(t, ()):
+            if deltas[index[o.pile]][o.card] > o.spare:
+                return -1
+        if t == k:
+            # Dumplings below the cap are not banked (a later one could still raise them).
+            return red.dishes(tab) + maki_points([icons, *opps], rules)[0]
+        key = (t, tab, icons, deltas)
+        hit = memo.get(key)
+        if hit is not None:
+            return hit[0]
+        spec = turns[t]
+        pi = index[spec.pile]
+        hand = [b - d for b, d in zip(spec.base, deltas[pi], strict=True)]
+        top = -1
+        arg: Turn | None = None
+        for turn in legal_turns(hand, tab, rules):
+            new = list(tab)
+            left = list(hand)
+            apply_turn(left, new, turn, rules)
+            gain, more = red.reduce(new)
+            taken = tuple(d + h - x for d, h, x in zip(deltas[pi], hand, left, strict=True))
+            nd = key_deltas(t + 1, (*deltas[:pi], taken, *deltas[pi + 1:]))
+            sub = best(t + 1, tuple(new), min(icons + more, red.icon_cap), nd)
+            if sub < 0:
+                continue
+            if gain + sub > top:
+                top, arg = gain + sub, turn
+        memo[key] = (top, arg)
+        return top
+
+    empty = tuple([0] * N_TOKENS)
+    start_deltas = tuple(zero for _ in piles)
+    score = best(0, empty, 0, start_deltas)
+    picks: list[Turn] = []
+    if score < 0:
+        return score, picks, len(memo)
+    tab, icons, deltas = empty, 0, start_deltas
+    for t in range(k):
+        turn = memo[(t, tab, icons, deltas)][1]
+        assert turn is not None
+        picks.append(turn)
+        pi = index[turns[t].pile]
+        hand = [b - d for b, d in zip(turns[t].base, deltas[pi], strict=True)]
+        new, left = list(tab), list(hand)
+        apply_turn(left, new, turn, rules)
+        _, more = red.reduce(new)
+        taken = tuple(d + h - x for d, h, x in zip(deltas[pi], hand, left, strict=True))
+        deltas = key_deltas(t + 1, (*deltas[:pi], taken, *deltas[pi + 1:]))
+        tab, icons = tuple(new), min(icons + more, red.icon_cap)
+    return score, picks, len(memo)
+
+
+def solve_search(puzzle: Puzzle) -> BestResult:
+    """The exact optimum of a puzzle by dynamic programming."""
+    start = time.perf_counter()
+    score, picks, states = search_turns(puzzle_turns(puzzle), puzzle.opponents_maki, puzzle.rules)
+    running = replay_puzzle(puzzle, picks)
+    assert running[-1] == score, f"search picks replay to {running[-1]}, not {score}"
+    return BestResult(score, tuple(picks), STATUS_OPTIMAL, "search", time.perf_counter() - start,
+                      stats={"states": states})
+
+
+# --- form 2: a recorded round in hindsight ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Hindsight:
+    """A dealt round, every seat's recorded turns, and the seat asking "what could I have scored?"."""
+
+    deal: tuple[tuple[int, ...], ...]  # dealt hand per seat, 12 counts
+    picks: tuple[tuple[Turn, ...], ...]  # recorded turns per seat
+    seat: int
+    rules: Ruleset = OFFICIAL
+    round_index: int = 0  # 0-based; sets the passing direction
+
+    @property
+    def seats(self) -> int:
+        return len(self.deal)
+
+    def pile_at(self, seat: int, t: int) -> int:
+        """The dealt hand (pile) that ``seat`` holds on turn ``t``: hands move by the pass offset."""
+        return (seat - t * self.rules.pass_offset(self.round_index)) % self.seats
+
+
+def _turns_from_json(value: object, where: str) -> tuple[Turn, ...]:
+    from spec.turns import parse_turn
+
+    if not isinstance(value, list):
+        raise InputError(f"{where} must be a list of turns like [[\"squid\"], [\"tempura\", \"egg\"]]")
+    out = []
+    for t, turn in enumerate(value):
+        if not isinstance(turn, list | str):
+            raise InputError(f"{where}, turn {t + 1} must be a list of card names, got {turn!r}")
+        out.append(parse_turn(turn))
+    return tuple(out)
+
+
+def make_hindsight(
+    deal: Sequence[Sequence[int]], picks: Sequence[Sequence[Turn]], seat: int, rules: Ruleset,
+    round_index: int = 0,
+) -> Hindsight:
+    """Validate shape, deck limits and the recorded play, then build the question."""
+    from spec.errors import RulesError
+
+    if rules.dummy_2p:
+        raise RulesError("hindsight for the dummy-2p variant is not supported; use a plain ruleset")
+    n = len(deal)
+    if not rules.min_players <= n <= rules.max_players:
+        raise InputError(f"a round has {rules.min_players} to {rules.max_players} seats, got {n}")
+    size = rules.hand_size(n)
+    for i, hand in enumerate(deal):
+        if sum(hand) != size:
+            raise InputError(f"seat {i} was dealt {sum(hand)} cards; {n} players get {size} each")
+    check_deck(deal, rules, "the deal")
+    if len(picks) != n or any(len(p) != size for p in picks):
+        raise InputError(f"\"picks\" must list {size} turns for each of the {n} seats")
+    if not 0 <= seat < n:
+        raise InputError(f"seat {seat} does not exist; seats are 0..{n - 1}")
+    h = Hindsight(tuple(tuple(x) for x in deal), tuple(tuple(p) for p in picks), seat, rules, round_index)
+    replay_round(h, h.picks[seat])  # the record itself must be legal
+    return h
+
+
+def parse_hindsight(data: dict[str, Any], rules: Ruleset) -> Hindsight:
+    """``{"rules", "deal": [[cards] per seat], "picks": [[turns] per seat], "seat": k, "round": r}``."""
+    deal_raw = data.get("deal")
+    if not isinstance(deal_raw, list) or not deal_raw:
+        raise InputError('"deal" must be a list of dealt hands, one list of card names per seat')
+    deal = [hand_from_json(h, f"deal of seat {i}") for i, h in enumerate(deal_raw)]
+    picks_raw = data.get("picks")
+    if not isinstance(picks_raw, list):
+        raise InputError('"picks" must list each seat\'s turns: [[["squid"], ...], ...]')
+    picks = [_turns_from_json(p, f"picks of seat {i}") for i, p in enumerate(picks_raw)]
+    seat = data.get("seat")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise InputError(f'"seat" must be a seat number (0-based), got {seat!r}')
+    rnd = data.get("round", 1)
+    if not isinstance(rnd, int) or isinstance(rnd, bool) or rnd < 1:
+        raise InputError(f'"round" must be a round number from 1, got {rnd!r}')
+    return make_hindsight(deal, picks, seat, rules, rnd - 1)
+
+
+def hindsight_from_record(data: dict[str, Any], round_number: int, seat: int, rules: Ruleset) -> Hindsight:
+    """One round of a game record (format sushigo-record/1); ``round_number`` counts from 1."""
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        raise InputError('the game record has no "rounds"')
+    if not 1 <= round_number <= len(rounds):
+        raise InputError(f"--round {round_number}: the record has rounds 1..{len(rounds)}")
+    rnd = rounds[round_number - 1]
+    if not isinstance(rnd, dict) or "hands" not in rnd or "turns" not in rnd:
+        raise InputError(f'round {round_number} of the record needs "hands" and "turns"')
+    hands = rnd["hands"]
+    if not isinstance(hands, list):
+        raise InputError(f'round {round_number}: "hands" must be a list of hands')
+    deal = [hand_from_json(h, f"round {round_number}, hand of seat {i}") for i, h in enumerate(hands)]
+    turns = rnd["turns"]
+    if not isinstance(turns, list) or not all(isinstance(x, list) and len(x) == len(deal) for x in turns):
+        raise InputError(f'round {round_number}: "turns" must be turns[t][seat] for {len(deal)} seats')
+    picks = [_turns_from_json([turns[t][i] for t in range(len(turns))], f"round {round_number}, seat {i}")
+             for i in range(len(deal))]
+    return make_hindsight(deal, picks, seat, rules, round_number - 1)
+
+
+def replay_round(h: Hindsight, mine: Sequence[Turn]) -> tuple[list[list[int]], list[int]]:
+    """Play the round with the seat's turns replaced by ``mine``: (tableaux, round totals).
+
+    Raises IllegalMoveError naming the turn and seat of the first illegal pick.
+    """
+    from spec.scoring import round_totals
+
+    n, rules = h.seats, h.rules
+    piles = [list(d) for d in h.deal]
+    tabs = [[0] * N_TOKENS for _ in range(n)]
+    for t in range(len(mine)):
+        for i in range(n):
+            turn = mine[t] if i == h.seat else h.picks[i][t]
+            try:
+                apply_turn(piles[h.pile_at(i, t)], tabs[i], turn, rules)
+            except IllegalMoveError as exc:
+                who = "the seat asked about" if i == h.seat else "recorded"
+                raise IllegalMoveError(f"turn {t + 1}, seat {i} ({who}): {exc}") from exc
+    return tabs, round_totals(tabs, rules)
+
+
+def hindsight_problem(h: Hindsight) -> tuple[list[TurnSpec], list[OtherPick], list[int]]:
+    """The seat's turns (piles net of the other seats), the others' picks to keep possible,
+    and the other seats' maki icon totals (fixed by their recorded picks)."""
+    n, k = h.seats, h.seat
+    # Pile contents net of the other seats only. A count can go below zero when another seat
+    # took a chopsticks card that the player had put back: the limits then demand the put-back.
+    piles = [list(d) for d in h.deal]
+    specs: list[TurnSpec] = []
+    others: list[OtherPick] = []
+    size = sum(h.deal[0])
+    for t in range(size):
+        mine = h.pile_at(k, t)
+        specs.append(TurnSpec(mine, tuple(piles[mine]), size - t))
+        for i in range(n):
+            if i == k:
+                continue
+            p = h.pile_at(i, t)
+            need = [0] * N_CARDS
+            for pick in h.picks[i][t]:
+                need[int(pick.card)] += 1
+            for c in range(N_CARDS):
+                if need[c]:
+                    others.append(OtherPick(t, p, c, piles[p][c] - need[c]))
+                    piles[p][c] -= need[c]
+            if len(h.picks[i][t]) == 2:
+                piles[p][int(Card.CHOPSTICKS)] += 1  # R-CHOPSTICKS-RETURN
+    tabs, _ = replay_round(h, h.picks[k])
+    icons = [maki_icons(tabs[i], h.rules) for i in range(n) if i != k]
+    return specs, others, icons
+
+
+def solve_hindsight_search(h: Hindsight) -> BestResult:
+    start = time.perf_counter()
+    specs, others, icons = hindsight_problem(h)
+    score, picks, states = search_turns(specs, icons, h.rules, others)
+    return finish_hindsight(h, score, picks, STATUS_OPTIMAL, "search", start, stats={"states": states})
+
+
+def finish_hindsight(
+    h: Hindsight, score: int, picks: Sequence[Turn], status: str, engine: str, start: float,
+    budget: float | None = None, reason: str | None = None, stats: dict[str, int] | None = None,
+) -> BestResult:
+    """Replay the whole round with the found picks, check the score, and add the actual score."""
+    _, totals = replay_round(h, picks)
+    assert totals[h.seat] == score, f"{engine} picks replay to {totals[h.seat]}, not {score}"
+    _, actual = replay_round(h, h.picks[h.seat])
+    return BestResult(score, tuple(picks), status, engine, time.perf_counter() - start, budget, reason,
+                      extra={"actual": actual[h.seat]}, stats=stats or {})

@@ -1,0 +1,173 @@
+"""``sushigo best``: the most a player could score, with the picks and a proof nothing beats it."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
+from typing import Any
+
+from solver.best import ENGINES, solve_hindsight, solve_puzzle
+from solver.search import (
+    STATUS_OPTIMAL,
+    BestResult,
+    Hindsight,
+    Puzzle,
+    hindsight_from_record,
+    parse_hindsight,
+    parse_puzzle,
+    replay_puzzle,
+    replay_round,
+)
+from spec.cards import Token
+from spec.errors import InputError
+from spec.turns import Turn, format_turn
+from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
+
+ORDER = 40
+
+DEFAULT_TIMEOUT = 60.0
+
+_EPILOG = """\
+forms:
+  sushigo best PUZZLE.json              # fixed hands H1..Hk: {"rules", "hands", "opponents_maki"}
+  sushigo best ROUND.json               # hindsight: {"rules", "deal", "picks", "seat", "round"}
+  sushigo best game.json --round 2 --seat 1    # hindsight on a game record (sushigo play --json)
+  sushigo best --players 4 --round      # over all deals: best round score (and best losing one)
+  sushigo best --game                   # over all deals: best game score, table for 2..5 players
+status: "optimal" only after the solver proved score+1 unreachable; "unknown" (exit 1) when the
+--timeout budget ran out first, with the best score found so far. Details: docs/best.md
+"""
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "best",
+        help="highest score reachable (a puzzle, a recorded round, or over all deals), proved",
+        description="The most a player can score: for a fixed sequence of hands, for one seat of a "
+        "recorded round (the others' picks fixed), or over all deals; with the optimal picks and a "
+        "solver proof that one point more is unreachable.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("input", nargs="?", metavar="FILE",
+                        help="puzzle, round or game record JSON ('-' for standard input)")
+    parser.add_argument("--engine", choices=ENGINES, default="z3",
+                        help="z3 (certified, default) or search (exhaustive dynamic programme)")
+    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help="z3 budget (default %(default)s); past it the answer is 'unknown'")
+    parser.add_argument("--seat", type=int, metavar="K", help="seat (0-based) of a game record")
+    parser.add_argument("--round", nargs="?", const="all", default=None, metavar="R",
+                        help="with a game record: the round (from 1); alone: best round score over "
+                        "all deals")
+    parser.add_argument("--game", action="store_true", help="best game score over all deals")
+    parser.add_argument("--players", type=int, metavar="N",
+                        help="over all deals: this player count only (default: table for 2..5)")
+    add_rules_args(parser, default=None)
+    add_json_arg(parser)
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.timeout <= 0:
+        raise InputError(f"--timeout must be positive, got {args.timeout}")
+    if args.input is None:
+        if args.round is None and not args.game:
+            raise InputError("give a puzzle file, or --round / --game for the best over all deals")
+        if args.round not in (None, "all"):
+            raise InputError(f"--round {args.round} needs a game record file; alone, --round takes no value")
+        if args.seat is not None:
+            raise InputError("--seat needs a game record file")
+        return _run_alldeals(args)
+    if args.game or args.players is not None:
+        raise InputError("--game and --players are for the best over all deals; give no file with them")
+    data = load_json(args.input)
+    if not isinstance(data, dict):
+        raise InputError(f"{args.input}: expected a JSON object (a puzzle, a round or a game record)")
+    rules = rules_from_args(args, data.get("rules"))
+    if data.get("format") == "sushigo-record/1" or "rounds" in data:
+        if args.round in (None, "all") or args.seat is None:
+            raise InputError("a game record needs --round R (from 1) and --seat K (from 0)")
+        try:
+            rnd = int(args.round)
+        except ValueError as exc:
+            raise InputError(f"--round must be a round number, got {args.round!r}") from exc
+        h = hindsight_from_record(data, rnd, args.seat, rules)
+        return _show_hindsight(args, h, solve_hindsight(h, args.engine, args.timeout))
+    if args.round is not None or args.seat is not None:
+        raise InputError("--round and --seat apply to a game record; a round JSON names its own \"seat\"")
+    if "deal" in data:
+        h = parse_hindsight(data, rules)
+        return _show_hindsight(args, h, solve_hindsight(h, args.engine, args.timeout))
+    puzzle = parse_puzzle(data, rules)
+    return _show_puzzle(args, puzzle, solve_puzzle(puzzle, args.engine, args.timeout))
+
+
+def _status_line(res: BestResult) -> str:
+    if res.status == STATUS_OPTIMAL:
+        how = f"proved: {res.score + 1} is unreachable" if res.engine == "z3" else "exhaustive search"
+        return f"best score {res.score} (optimal; {how}; {res.engine}, {res.seconds:.2f} s)"
+    return (f"best score found {res.score} (unknown: {res.reason}; budget {res.budget:g} s; "
+            "a higher score was not ruled out)")
+
+
+def _hand_text(hand: Sequence[int]) -> str:
+    from spec.cards import Card
+
+    return " ".join(f"{Card(c).label}*{n}" if n > 1 else Card(c).label for c, n in enumerate(hand) if n > 0)
+
+
+def _rows(hands: Sequence[Sequence[int]], picks: tuple[Turn, ...], running: list[int]) -> list[list[Any]]:
+    return [[t + 1, _hand_text(h), " ".join(format_turn(turn)), score]
+            for t, (h, turn, score) in enumerate(zip(hands, picks, running, strict=True))]
+
+
+def _show_puzzle(args: argparse.Namespace, puzzle: Puzzle, res: BestResult) -> int:
+    if args.json:
+        print_json(res.as_json())
+    else:
+        if res.picks:
+            running = replay_puzzle(puzzle, res.picks)
+            print_table(_rows(list(puzzle.hands), res.picks, running), ["turn", "hand", "picks", "score"],
+                        title=f"rules {puzzle.rules.describe()}; opponents' maki "
+                        f"{list(puzzle.opponents_maki) or 'none'}")
+        print(_status_line(res))
+    return 0 if res.status == STATUS_OPTIMAL else 1
+
+
+def _show_hindsight(args: argparse.Namespace, h: Hindsight, res: BestResult) -> int:
+    if args.json:
+        print_json(res.as_json())
+    else:
+        if res.picks:
+            hands, running = _seat_view(h, res.picks)
+            print_table(_rows(hands, res.picks, running), ["turn", "hand", "picks", "score"],
+                        title=f"seat {h.seat} of {h.seats}, round {h.round_index + 1}, rules "
+                        f"{h.rules.describe()}; the other seats' picks as recorded")
+        print(_status_line(res))
+        print(f"actual score {res.extra['actual']} (recorded picks)")
+    return 0 if res.status == STATUS_OPTIMAL else 1
+
+
+def _seat_view(h: Hindsight, picks: tuple[Turn, ...]) -> tuple[list[list[int]], list[int]]:
+    """The hands the seat holds and its running score along ``picks`` (others as recorded)."""
+    from solver.search import tableau_score
+    from spec.scoring import maki_icons
+    from spec.turns import apply_turn
+
+    tabs_end, _ = replay_round(h, picks)
+    icons = [maki_icons(tabs_end[i], h.rules) for i in range(h.seats) if i != h.seat]
+    piles = [list(d) for d in h.deal]
+    tabs = [[0] * len(Token) for _ in range(h.seats)]
+    hands, running = [], []
+    for t in range(len(picks)):
+        for i in range(h.seats):
+            pile = piles[h.pile_at(i, t)]
+            if i == h.seat:
+                hands.append(list(pile))
+            apply_turn(pile, tabs[i], picks[t] if i == h.seat else h.picks[i][t], h.rules)
+        running.append(tableau_score(tabs[h.seat], icons, h.rules))
+    return hands, running
+
+
+def _run_alldeals(args: argparse.Namespace) -> int:
+    raise InputError("over all deals: not implemented yet")
