@@ -153,14 +153,14 @@ def _check_deck(rounds: Sequence[Sequence[Tableau]], rules: Ruleset) -> None:
     for c in Card:
         used = sum(r[int(c)] for r in per_round)
         if used > rules.copies(c):
-            detail = ""
             if len(rounds) > 1:
-                detail = " (" + ", ".join(
-                    f"round {k + 1}: {r[int(c)]}" for k, r in enumerate(per_round)
-                ) + ")"
+                per = ", ".join(f"round {k + 1}: {r[int(c)]}" for k, r in enumerate(per_round))
+                raise InputError(
+                    f"{used} {c.label} cards over the rounds given ({per}), but the deck has only "
+                    f"{rules.copies(c)}; cards of earlier rounds never return to the deck"
+                )
             raise InputError(
-                f"{used} {c.label} cards in the document{detail}, but the deck has only "
-                f"{rules.copies(c)}; a game never returns cards to the deck"
+                f"{used} {c.label} cards in the round, but the deck has only {rules.copies(c)}"
             )
 
 
