@@ -261,3 +261,27 @@ def test_bad_rule_override(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_bad_multiplicity(capsys: pytest.CaptureFixture[str]) -> None:
     assert "'egg*x'" in bad(capsys, "egg*x", "egg")
+
+
+def test_dummy_2p_hand_is_nine(capsys: pytest.CaptureFixture[str]) -> None:
+    msg = bad(capsys, "tempura*10", "egg", "egg", "--rules", "dummy-2p")
+    assert "10 cards" in msg and "only 9" in msg
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_played_games_are_valid_documents(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, players: int
+) -> None:
+    """No false alarms: the tableaux of real games (reference executor) pass every check,
+    and scoring them as a document gives the record's totals and winners."""
+    from spec.executor import play_game
+
+    for seed in range(5):
+        record = play_game(players, seed).to_json()
+        doc = {"rules": record["rules"], "rounds": [r["tableaux"] for r in record["rounds"]]}
+        data = score_json(capsys, write(tmp_path, doc))
+        assert data["totals"] == record["totals"]
+        assert data["winners"] == record["winners"]
+        assert [[s["total"] for s in r] for r in data["rounds"]] == [
+            r["scores"] for r in record["rounds"]
+        ]
