@@ -61,7 +61,7 @@ from spec.model.scoring import (
     tableau_vars,
     winner_terms,
 )
-from spec.ruleset import PARAMETER_BY_NAME, PARAMETERS, RULESETS, Ruleset, format_value
+from spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, PARAMETERS, RULESETS, Ruleset, format_value
 from spec.scoring import pudding_points, score_game, score_round, winners
 from spec.tableau import Tableau, format_tableau
 from spec.turns import Pick, Turn, apply_turn, hand_counts
@@ -436,6 +436,20 @@ def smallest_table(
                                     f"{c} cards")
         raise AssertionError("sat at the bound but at no size up to it")  # pragma: no cover
     return _TableSearch(None, 0, -1, tuple(proofs))
+
+
+def _scoring_only(rules: Ruleset) -> Ruleset:
+    """The ruleset as far as scoring a table goes: no name, the play readings of official."""
+    return rules.replace(name="", **{p: getattr(OFFICIAL, p) for p in (*PICK_PARAMS, *DEAL_PARAMS)})
+
+
+@lru_cache(maxsize=1024)
+def _smallest_table_cached(
+    rulesets: tuple[Ruleset, ...], pairs: tuple[tuple[int, int], ...], prange: tuple[int, ...],
+    timeout_ms: int,
+) -> _TableSearch:
+    """Tables score the same whatever the play readings: rulesets that differ only there share a search."""
+    return smallest_table(rulesets, pairs, prange, timeout_ms)
 
 
 def extend_to_game(
@@ -832,7 +846,8 @@ def _search_group(
         rulesets.append(_with(a, kind, getattr(b, kind)))
         pairs.append((0, 2))
     if kind in SCORING_PARAMS:
-        search = smallest_table(rulesets, pairs, prange, timeout_ms)
+        search = _smallest_table_cached(tuple(_scoring_only(r) for r in rulesets), tuple(pairs), prange,
+                                        timeout_ms)
         if search.tableaux is None:
             return None, search.proofs, search.unknown
         return _table_witness(search, a, b, timeout_ms, extend, rulesets, pairs), search.proofs, ""
