@@ -561,10 +561,15 @@ def _within_deck(seq: Sequence[Sequence[Card]], rules: Ruleset) -> bool:
 
 
 def smallest_picks(
-    rulesets: Sequence[Ruleset], pairs: Sequence[tuple[int, int]], max_cards: int = _PICK_CARD_BOUND
+    rulesets: Sequence[Ruleset], pairs: Sequence[tuple[int, int]], max_cards: int = _PICK_CARD_BOUND,
+    players: int | None = None,
 ) -> tuple[tuple[tuple[Card, ...], ...] | None, int, tuple[Proof, ...]]:
-    """Fewest cards picked by one seat for which some listed pair of rulesets differ."""
-    players = min(r.min_players for r in rulesets)
+    """Fewest cards picked by one seat for which every listed pair of rulesets differ.
+
+    A seat's turns are the same at any table size: ``players`` only labels the proofs.
+    """
+    if players is None:
+        players = min(r.min_players for r in rulesets)
     for n in range(1, max_cards + 1):
         for seq in _turn_sequences(n):
             if not _within_deck(seq, rulesets[0]):
@@ -740,7 +745,7 @@ def _fmt_winners(ws: Sequence[int]) -> str:
 
 
 def _picks_witness(seq: tuple[tuple[Card, ...], ...], n: int, proofs: tuple[Proof, ...],
-                   a: Ruleset, b: Ruleset, extend: bool = True) -> Witness:
+                   a: Ruleset, b: Ruleset, extend: bool = True, players: int = 2) -> Witness:
     ra, rb = reachable(seq, a), reachable(seq, b)
     turns_txt = [" ".join(c.label for c in t) for t in seq]
     rows = [Row(f"turn {k + 1}", t, t) for k, t in enumerate(turns_txt)]
@@ -752,7 +757,6 @@ def _picks_witness(seq: tuple[tuple[Card, ...], ...], n: int, proofs: tuple[Proo
         p for p in differing_parameters(a, b)
         if p in PICK_PARAMS and _seat_scores(reachable(seq, _with(a, p, getattr(b, p))), a) != ska
     )
-    players = min(a.min_players, b.min_players)
     ext = extend_picks(seq, a, b) if extend else None
     return Witness(
         "picks", players, n, causes, _rule_ids(causes, ["tableau", "score"]),
@@ -852,10 +856,14 @@ def _search_group(
             return None, search.proofs, search.unknown
         return _table_witness(search, a, b, timeout_ms, extend, rulesets, pairs), search.proofs, ""
     if kind in PICK_PARAMS:
-        seq, n, proofs = smallest_picks(rulesets, pairs)
+        playable = [p for p in prange if all(applies(r, p) for r in rulesets)]
+        if not playable:
+            return None, tuple(Proof(p, -1, "not-applicable", "structural",
+                                     "not played under both rulesets") for p in prange), ""
+        seq, n, proofs = smallest_picks(rulesets, pairs, players=playable[0])
         if seq is None:
             return None, proofs, ""
-        return _picks_witness(seq, n, proofs, a, b, extend), proofs, ""
+        return _picks_witness(seq, n, proofs, a, b, extend, playable[0]), proofs, ""
     deal, proofs = smallest_deal(a, b, prange)
     if deal is None:
         return None, proofs, ""
