@@ -22,6 +22,8 @@ from spec.ruleset import OFFICIAL, Ruleset
 from spec.tableau import Tableau, parse_tableau, tableau_from_json
 
 _KEYS = ("rules", "rounds")
+#: The dummy variant is a two-player game (the rulebook's variant for exactly 2).
+DUMMY_PLAYERS = 2
 _EXAMPLE = '{"rules": "official", "rounds": [["tempura*2 squid", "maki3 egg"]]}'
 
 
@@ -122,13 +124,13 @@ def check_rounds(rounds: Sequence[Sequence[Tableau]], rules: Ruleset = OFFICIAL)
                 "every round needs the same players"
             )
     if rules.dummy_2p:
-        players = rules.seats(2)
-        if seats != players:
+        expected = rules.seats(DUMMY_PLAYERS)
+        if seats != expected:
             raise InputError(
-                f"{seats} tableaux per round, but the dummy-2p variant scores {players} seats "
-                f"(2 players and the dummy, last)"
+                f"{seats} tableaux per round, but the dummy-2p variant scores {expected} seats "
+                f"({DUMMY_PLAYERS} players and the dummy, last)"
             )
-        players, hand = 2, rules.hand_size(2)
+        players, hand = DUMMY_PLAYERS, rules.hand_size(DUMMY_PLAYERS)
     else:
         if not rules.min_players <= seats <= rules.max_players:
             raise InputError(

@@ -11,6 +11,7 @@ import textwrap
 from typing import Any
 
 from spec.cards import Card
+from spec.document import DUMMY_PLAYERS
 from spec.errors import InputError, SushiGoError
 from spec.ruleset import (
     OFFICIAL,
@@ -153,7 +154,7 @@ def _catalogue(chosen: list[Ruleset], players: int) -> dict[str, Any] | str:
         return f"rule catalogue not available ({exc}); it lives in spec/model/catalogue.py"
     counts: dict[str, dict[str, int | None]] = {}
     for rules in chosen:
-        n = 2 if rules.dummy_2p else players
+        n = DUMMY_PLAYERS if rules.dummy_2p else players
         try:
             counts[rules.name] = dict(catalogue.constraint_counts(rules, n))
         except SushiGoError:
