@@ -51,7 +51,7 @@ from typing import Any
 import z3
 
 from spec.cards import NIGIRI, Card, Token
-from spec.errors import SushiGoError
+from spec.errors import InputError, SushiGoError
 from spec.model.core import Model
 from spec.model.scoring import (
     card_count_terms,
@@ -761,7 +761,7 @@ def _picks_witness(seq: tuple[tuple[Card, ...], ...], n: int, proofs: tuple[Proo
     return Witness(
         "picks", players, n, causes, _rule_ids(causes, ["tableau", "score"]),
         {"turns": [[c.label for c in t] for t in seq]}, tuple(rows), proofs, ext,
-        f"one seat's turns {' | '.join(turns_txt)} ({n} cards)",
+        f"{players} players, {n} cards: one seat's turns {' | '.join(turns_txt)}",
     )
 
 
@@ -1074,8 +1074,11 @@ def diff_game(data: dict[str, Any], a: Ruleset, b: Ruleset) -> GameDiff:
     """Does it matter for us? The recorded game under both rulesets."""
     from spec.record import record_from_json
 
-    players = record_from_json(data).players
-    return GameDiff(players, game_side(data, a), game_side(data, b))
+    record = record_from_json(data)
+    if not applies(record.rules, record.players):
+        raise InputError(f"the record's {record.players} players cannot play its own rules "
+                         f"{record.rules.name!r}; check \"players\" and \"rules\"")
+    return GameDiff(record.players, game_side(data, a), game_side(data, b))
 
 
 # --------------------------------------------------------------------------- a full game as a record

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from functools import lru_cache
+from functools import cache
 from typing import Any
 
 import pytest
@@ -41,7 +41,7 @@ VARIANT_PARAM = {
 }
 
 
-@lru_cache(maxsize=None)
+@cache
 def _diff(name: str) -> DiffResult:
     return diff(OFFICIAL, RULESETS[name], extend=False)
 
@@ -191,6 +191,11 @@ def test_pick_witness_rescored_and_minimal(name: str) -> None:
     for n in range(1, w.cards):
         for seq in _sequences(n):
             assert _reach_legal_turns(seq, OFFICIAL) == _reach_legal_turns(seq, b), seq
+
+
+def test_pick_witness_at_a_larger_table() -> None:
+    res = diff(OFFICIAL, RULESETS["wasabi-optional"], players=[4], extend=False)
+    assert res.witness is not None and (res.witness.players, res.witness.cards) == (4, 2)
 
 
 def test_pick_witnesses_hand_worked() -> None:
@@ -460,7 +465,8 @@ def test_matrix_subset() -> None:
     by = {(c.a, c.b): c for c in cells}
     assert len(cells) == 6
     assert by[("official", "english")].status == "equivalent"
-    assert (by[("official", "pudding-penalty-2p")].players, by[("official", "pudding-penalty-2p")].cards) == (2, 1)
+    pen = by[("official", "pudding-penalty-2p")]
+    assert (pen.players, pen.cards) == (2, 1)
     assert by[("official", "winner-tie-none")].cards == 0
 
 
@@ -522,3 +528,24 @@ def test_cli_game(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     bad = tmp_path / "bad.json"
     bad.write_text('{"format": "sushigo-record/1"')
     assert main(["diff", "official", "french", "--game", str(bad)]) == 2
+    seven = play_game(3, 9).to_json()
+    seven["players"] = 7
+    bad.write_text(json.dumps(seven))
+    assert main(["diff", "official", "french", "--game", str(bad)]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_cli_game_json_scores_change(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
+    # the JSON answer agrees with an independent re-scoring of the recorded tableaux
+    from spec.scoring import score_game
+
+    rec = play_game(4, 21)
+    path = tmp_path / "g.json"
+    path.write_text(json.dumps(rec.to_json()))
+    assert main(["diff", "official", "maki-second-each", "--game", str(path), "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    want = score_game([list(r.tableaux) for r in rec.rounds], RULESETS["maki-second-each"], 4)
+    assert out["b"]["totals"] == list(want.totals)
+    assert out["scores_change"] == (tuple(want.totals) != rec.totals
+                                    or [[s.total for s in rd] for rd in want.rounds]
+                                    != [list(r.scores) for r in rec.rounds])
