@@ -828,8 +828,10 @@ def diff(
     found.sort(key=lambda w: w.size)
     seconds = time.monotonic() - start
     if found:
+        # an unfinished search elsewhere might have held a smaller witness: say so
+        note = f"{unknown}; a smaller witness is not ruled out" if unknown else ""
         return DiffResult(a, b, "differ", found[0], tuple(found) if all_causes else (found[0],),
-                          tuple(proofs), "", seconds)
+                          tuple(proofs), note, seconds)
     if unknown:
         return DiffResult(a, b, "unknown", None, (), tuple(proofs), unknown, seconds)
     if proofs and all(p.answer == "not-applicable" for p in proofs):

@@ -116,6 +116,8 @@ def _print_result(res: DiffResult, show_all: bool) -> None:
     if res.status == "differ":
         ws = res.witnesses if show_all else (res.witness,)
         print(f"{a} and {b} DIFFER.")
+        if res.reason:
+            print(f"note: {res.reason}")
         for k, w in enumerate(ws):
             if w is None:
                 continue
