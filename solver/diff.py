@@ -185,7 +185,7 @@ class DiffResult:
             "b": {"name": self.b.name, "readings": _readings_json(self.b)},
             "differing_parameters": [
                 {"name": p, "rule_id": PARAMETER_BY_NAME[p].rule_id,
-                 "a": _json_value(getattr(self.a, p)), "b": _json_value(getattr(self.b, p))}
+                 "a": getattr(self.a, p), "b": getattr(self.b, p)}
                 for p in differing_parameters(self.a, self.b)
             ],
             "status": self.status,
@@ -194,10 +194,6 @@ class DiffResult:
             "proofs": [p.as_json() for p in self.proofs],
             "reason": self.reason,
         }
-
-
-def _json_value(v: Any) -> Any:
-    return v
 
 
 def _readings_json(rules: Ruleset) -> dict[str, Any]:
@@ -213,10 +209,6 @@ def _with(rules: Ruleset, name: str, value: Any) -> Ruleset:
 
 
 # --------------------------------------------------------------------------- scoring a table
-
-
-def seats_at(rules: Ruleset, players: int) -> int:
-    return rules.seats(players)
 
 
 def applies(rules: Ruleset, players: int) -> bool:
