@@ -15,6 +15,8 @@ from functools import cache
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from solver.diff import (
     DiffResult,
@@ -549,3 +551,37 @@ def test_cli_game_json_scores_change(tmp_path: Any, capsys: pytest.CaptureFixtur
     assert out["scores_change"] == (tuple(want.totals) != rec.totals
                                     or [[s.total for s in rd] for rd in want.rounds]
                                     != [list(r.scores) for r in rec.rounds])
+
+
+# ------------------------------------------------------------- property: nothing beats the witness
+
+_SMALL_TOKENS = (Token.MAKI1, Token.MAKI2, Token.MAKI3, Token.PUDDING, Token.TEMPURA, Token.EGG)
+
+
+@st.composite
+def _random_table(draw: st.DrawFn) -> tuple[int, list[Tableau]]:
+    players = draw(st.integers(2, 5))
+    tabs = []
+    for _ in range(players + 1):  # one spare seat for the dummy
+        counts = [0] * len(Token)
+        for t in _SMALL_TOKENS:
+            counts[int(t)] = draw(st.integers(0, 2))
+        tabs.append(Tableau(tuple(counts)))
+    return players, tabs
+
+
+@settings(max_examples=150)
+@given(table=_random_table(), name=st.sampled_from(TABLE_VARIANTS))
+def test_no_random_table_is_smaller_than_the_witness(table: tuple[int, list[Tableau]], name: str) -> None:
+    players, tabs = table
+    b = RULESETS[name]
+    if b.dummy_2p and players != 2:
+        return
+    seats = b.seats(players)
+    tabs = tabs[:seats]
+    differs = tables_differ(score_table(tabs, OFFICIAL, players), score_table(tabs, b, players), players)
+    w = _diff(name).witness
+    assert w is not None
+    if differs:  # a witness found by chance is never smaller than the solver's
+        cards = sum(t.size for t in tabs)
+        assert (players, cards) >= (w.players, w.cards)
