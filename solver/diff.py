@@ -394,9 +394,13 @@ def _check(s: z3.Solver, extra: z3.BoolRef) -> z3.CheckSatResult:
 
 def smallest_table(
     rulesets: Sequence[Ruleset], pairs: Sequence[tuple[int, int]], players_range: Iterable[int],
-    timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int | None = None,
 ) -> _TableSearch:
-    """Fewest players, then fewest cards, over tables; with the unsat proofs for everything smaller."""
+    """Fewest players, then fewest cards, over tables; with the unsat proofs for everything smaller.
+
+    ``rlimit`` (Z3 resource units per query) gives a budget that stops at the same point on
+    any machine; ``timeout_ms`` a wall-clock one.
+    """
     proofs: list[Proof] = []
     for players in players_range:
         if not all(applies(r, players) for r in rulesets):
@@ -404,7 +408,7 @@ def smallest_table(
                                 "the dummy-2p variant is played by 2 players only; not compared"))
             continue
         q = _build_table_query(rulesets, pairs, players)
-        s = q.model.solver(timeout_ms=timeout_ms)
+        s = q.model.solver(timeout_ms=timeout_ms, rlimit=rlimit)
         assert isinstance(s, z3.Solver)
         bound = sum(_hand_caps(rulesets, players, q.seats))
         r = s.check()
@@ -438,21 +442,21 @@ def _scoring_only(rules: Ruleset) -> Ruleset:
 @lru_cache(maxsize=1024)
 def _smallest_table_cached(
     rulesets: tuple[Ruleset, ...], pairs: tuple[tuple[int, int], ...], prange: tuple[int, ...],
-    timeout_ms: int,
+    timeout_ms: int, rlimit: int | None,
 ) -> _TableSearch:
     """Tables score the same whatever the play readings: rulesets that differ only there share a search."""
-    return smallest_table(rulesets, pairs, prange, timeout_ms)
+    return smallest_table(rulesets, pairs, prange, timeout_ms, rlimit)
 
 
 def extend_to_game(
     tableaux: Sequence[Tableau], rulesets: Sequence[Ruleset], pairs: Sequence[tuple[int, int]],
-    players: int, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+    players: int, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int | None = None,
 ) -> dict[str, Any]:
     """A full legal game (exact hand sizes, one deck) whose first round contains the witness table and
     where the rulesets still differ. Verified with :func:`spec.scoring.score_game`."""
     base = rulesets[0]
     q = _build_table_query(rulesets, pairs, players, rounds=base.rounds, full=True)
-    s = q.model.solver(timeout_ms=timeout_ms)
+    s = q.model.solver(timeout_ms=timeout_ms, rlimit=rlimit)
     assert isinstance(s, z3.Solver)
     for i, t in enumerate(tableaux):
         for tok in Token:
@@ -679,7 +683,7 @@ def _fmt_seq(xs: Sequence[int]) -> str:
 
 
 def _table_witness(
-    search: _TableSearch, a: Ruleset, b: Ruleset, timeout_ms: int, extend: bool,
+    search: _TableSearch, a: Ruleset, b: Ruleset, timeout_ms: int, rlimit: int | None, extend: bool,
     pairs_rules: Sequence[Ruleset],
     pairs: Sequence[tuple[int, int]],
 ) -> Witness:
@@ -714,7 +718,7 @@ def _table_witness(
         cells.add("winners")
     rows.append(wrow)
     causes = _causes_table(tabs, a, b, players)
-    ext = extend_to_game(tabs, pairs_rules, pairs, players, timeout_ms) if extend else None
+    ext = extend_to_game(tabs, pairs_rules, pairs, players, timeout_ms, rlimit) if extend else None
     desc = ", ".join(f"p{i}: {format_tableau(t)}" if i < players else f"dummy: {format_tableau(t)}"
                      for i, t in enumerate(tabs))
     return Witness(
@@ -787,7 +791,7 @@ ProgressFn = Callable[[str], None]
 
 def diff(
     a: Ruleset, b: Ruleset, *, all_causes: bool = False, players: Sequence[int] | None = None,
-    timeout_ms: int = DEFAULT_TIMEOUT_MS, extend: bool = True,
+    timeout_ms: int = DEFAULT_TIMEOUT_MS, extend: bool = True, rlimit: int | None = None,
 ) -> DiffResult:
     """Smallest witness where ``a`` and ``b`` give different results, or the proof that none exists."""
     start = time.monotonic()
@@ -811,7 +815,7 @@ def diff(
         # identical readings: ask the solver anyway, so agreement is a proof, not an assumption
         groups = [SCORING_PARAMS]
     for group in groups:
-        w, pr, unk = _search_group(a, b, group, all_causes, prange, timeout_ms, extend)
+        w, pr, unk = _search_group(a, b, group, all_causes, prange, timeout_ms, rlimit, extend)
         proofs.extend(pr)
         if w is not None:
             found.append(w)
@@ -834,7 +838,7 @@ def diff(
 
 def _search_group(
     a: Ruleset, b: Ruleset, group: tuple[str, ...], single: bool, prange: tuple[int, ...], timeout_ms: int,
-    extend: bool,
+    rlimit: int | None, extend: bool,
 ) -> tuple[Witness | None, tuple[Proof, ...], str]:
     kind = group[0]
     rulesets: list[Ruleset] = [a, b]
@@ -845,10 +849,10 @@ def _search_group(
         pairs.append((0, 2))
     if kind in SCORING_PARAMS:
         search = _smallest_table_cached(tuple(_scoring_only(r) for r in rulesets), tuple(pairs), prange,
-                                        timeout_ms)
+                                        timeout_ms, rlimit)
         if search.tableaux is None:
             return None, search.proofs, search.unknown
-        return _table_witness(search, a, b, timeout_ms, extend, rulesets, pairs), search.proofs, ""
+        return _table_witness(search, a, b, timeout_ms, rlimit, extend, rulesets, pairs), search.proofs, ""
     if kind in PICK_PARAMS:
         playable = [p for p in prange if all(applies(r, p) for r in rulesets)]
         if not playable:
@@ -892,16 +896,16 @@ def _key(rules: Ruleset) -> tuple[tuple[str, Any], ...]:
 
 @lru_cache(maxsize=512)
 def _cached_diff(
-    ka: tuple[tuple[str, Any], ...], kb: tuple[tuple[str, Any], ...], timeout_ms: int
+    ka: tuple[tuple[str, Any], ...], kb: tuple[tuple[str, Any], ...], timeout_ms: int, rlimit: int | None
 ) -> DiffResult:
     a = RULESETS["official"].replace(name="a", **dict(ka))
     b = RULESETS["official"].replace(name="b", **dict(kb))
-    return diff(a, b, timeout_ms=timeout_ms, extend=False)
+    return diff(a, b, timeout_ms=timeout_ms, extend=False, rlimit=rlimit)
 
 
 def matrix(
     names: Sequence[str] | None = None, timeout_ms: int = DEFAULT_TIMEOUT_MS,
-    progress: ProgressFn | None = None,
+    progress: ProgressFn | None = None, rlimit: int | None = None,
 ) -> list[MatrixCell]:
     """Every pair of named rulesets: differ or not, and the size of the smallest witness.
 
@@ -915,7 +919,7 @@ def matrix(
         ka, kb = _key(ra), _key(rb)
         if kb < ka:
             ka, kb = kb, ka
-        res = _cached_diff(ka, kb, timeout_ms)
+        res = _cached_diff(ka, kb, timeout_ms, rlimit)
         w = res.witness
         out.append(MatrixCell(x, y, res.status, w.players if w else None, w.cards if w else None,
                               w.kind if w else None))

@@ -585,3 +585,12 @@ def test_no_random_table_is_smaller_than_the_witness(table: tuple[int, list[Tabl
     if differs:  # a witness found by chance is never smaller than the solver's
         cards = sum(t.size for t in tabs)
         assert (players, cards) >= (w.players, w.cards)
+
+
+def test_budget_exhausted_is_unknown_not_a_guess() -> None:
+    res = diff(OFFICIAL, RULESETS["pudding-floor"], rlimit=1000, extend=False)
+    assert res.status == "unknown" and res.witness is None
+    assert "resource limit" in res.reason
+    # with another search's witness in hand the answer still says what was not ruled out
+    res = diff(OFFICIAL, RULESETS["slovenian"], rlimit=1000, extend=False)
+    assert res.status == "differ" and "not ruled out" in res.reason

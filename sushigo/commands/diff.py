@@ -63,6 +63,8 @@ def register(subparsers: Any) -> None:
                         help="only these player counts (repeatable; default 2..5)")
     parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_MS / 1000, metavar="SECONDS",
                         help="z3 budget per query (default %(default)s); past it the answer is 'unknown'")
+    parser.add_argument("--rlimit", type=int, default=None, metavar="N",
+                        help="z3 resource limit per query (machine-independent budget); past it 'unknown'")
     parser.add_argument("--no-extend", action="store_true",
                         help="skip extending a table witness to a full legal game")
     add_json_arg(parser)
@@ -73,6 +75,8 @@ def run(args: argparse.Namespace) -> int:
     timeout_ms = int(args.timeout * 1000)
     if timeout_ms <= 0:
         raise InputError(f"--timeout must be positive, got {args.timeout}")
+    if args.rlimit is not None and args.rlimit <= 0:
+        raise InputError(f"--rlimit must be positive, got {args.rlimit}")
     if args.matrix:
         if args.a or args.b or args.game:
             raise InputError("--matrix compares every named ruleset; give no rulesets and no --game")
@@ -91,7 +95,8 @@ def run(args: argparse.Namespace) -> int:
             if not a.min_players <= n <= a.max_players:
                 raise InputError(f"--players {n}: Sushi Go! takes {a.min_players} to {a.max_players} players")
         players = sorted(set(args.players))
-    res = diff(a, b, all_causes=args.all, players=players, timeout_ms=timeout_ms, extend=not args.no_extend)
+    res = diff(a, b, all_causes=args.all, players=players, timeout_ms=timeout_ms, extend=not args.no_extend,
+               rlimit=args.rlimit)
     if args.json:
         print_json(res.as_json())
     else:
@@ -220,7 +225,7 @@ def _run_matrix(args: argparse.Namespace, timeout_ms: int) -> int:
         if tty:
             print("\r\033[K" + msg, end="", file=sys.stderr, flush=True)
 
-    cells = matrix(names, timeout_ms=timeout_ms, progress=progress)
+    cells = matrix(names, timeout_ms=timeout_ms, progress=progress, rlimit=args.rlimit)
     if tty:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     if args.json:
