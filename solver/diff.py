@@ -177,6 +177,8 @@ class DiffResult:
     proofs: tuple[Proof, ...] = ()  # the proof of agreement (equivalent) or what was looked at
     reason: str = ""
     seconds: float = 0.0
+    # --all: differing parameters that change nothing within the bound, with the proofs
+    no_effect: tuple[tuple[str, tuple[Proof, ...]], ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -192,6 +194,8 @@ class DiffResult:
             "witness": self.witness.as_json() if self.witness else None,
             "witnesses": [w.as_json() for w in self.witnesses],
             "proofs": [p.as_json() for p in self.proofs],
+            "no_effect": [{"parameter": name, "proofs": [p.as_json() for p in prs]}
+                          for name, prs in self.no_effect],
             "reason": self.reason,
         }
 
@@ -612,6 +616,8 @@ def smallest_deal(
     proofs: list[Proof] = []
     for players in players_range:
         if not (applies(a, players) and applies(b, players)):
+            proofs.append(Proof(players, -1, "not-applicable", "structural",
+                                "not played under both rulesets (the dummy variant is 2-player only)"))
             continue
         seats = players
         if passing_agrees(a, b, seats):
@@ -814,11 +820,14 @@ def diff(
     if not params:
         # identical readings: ask the solver anyway, so agreement is a proof, not an assumption
         groups = [SCORING_PARAMS]
+    no_effect: list[tuple[str, tuple[Proof, ...]]] = []
     for group in groups:
         w, pr, unk = _search_group(a, b, group, all_causes, prange, timeout_ms, rlimit, extend)
         proofs.extend(pr)
         if w is not None:
             found.append(w)
+        elif all_causes and params and not unk:
+            no_effect.append((group[0], pr))
         if unk:
             unknown = unk
     found.sort(key=lambda w: w.size)
@@ -827,7 +836,7 @@ def diff(
         # an unfinished search elsewhere might have held a smaller witness: say so
         note = f"{unknown}; a smaller witness is not ruled out" if unknown else ""
         return DiffResult(a, b, "differ", found[0], tuple(found) if all_causes else (found[0],),
-                          tuple(proofs), note, seconds)
+                          tuple(proofs), note, seconds, tuple(no_effect))
     if unknown:
         return DiffResult(a, b, "unknown", None, (), tuple(proofs), unknown, seconds)
     if proofs and all(p.answer == "not-applicable" for p in proofs):

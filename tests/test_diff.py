@@ -594,3 +594,13 @@ def test_budget_exhausted_is_unknown_not_a_guess() -> None:
     # with another search's witness in hand the answer still says what was not ruled out
     res = diff(OFFICIAL, RULESETS["slovenian"], rlimit=1000, extend=False)
     assert res.status == "differ" and "not ruled out" in res.reason
+
+
+def test_all_lists_a_parameter_without_effect() -> None:
+    # dummy-2p is played by 2 players only, where passing left and right is the same
+    res = diff(RULESETS["dummy-2p"], RULESETS["pass-both-ways"], all_causes=True, extend=False)
+    assert [w.causes for w in res.witnesses] == [("dummy_2p",)]
+    (name, proofs), = res.no_effect
+    assert name == "passing"
+    assert [(p.players, p.answer) for p in proofs] == [
+        (2, "unsat"), (3, "not-applicable"), (4, "not-applicable"), (5, "not-applicable")]

@@ -129,6 +129,11 @@ def _print_result(res: DiffResult, show_all: bool) -> None:
             head = "smallest witness" if not show_all else f"witness {k + 1}/{len(ws)}"
             print()
             _print_witness(w, a, b, head)
+        for name, proofs in res.no_effect:
+            print()
+            print(f"{name}: no witness on its own (it changes nothing here):")
+            for p in proofs:
+                print(f"  {p}")
     elif res.status == "not-applicable":
         print(f"NOT COMPARED: {res.reason}")
         for p in res.proofs:
