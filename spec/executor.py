@@ -645,13 +645,12 @@ class FastGame(NamedTuple):
     tableaux: tuple[tuple[tuple[int, ...], ...], ...] | None  # per round, per seat (if asked)
 
 
-# The fast path packs a hand (12 counts) and a tableau (15 token counts) into ints, 4 bits a
-# field (no count reaches 16: a hand holds at most 10 cards), so a hand hashes and compares
-# as one int. Option tables memoise, per hand and tableau state (free wasabi and chopsticks
-# fields, exact), the legal turns in spec.turns.legal_turns order, each as (hand after the
-# turn incl. returned chopsticks, change of the packed tableau).
-_BITS = 4
-_FIELD = (1 << _BITS) - 1
+# The fast path packs a hand (12 counts) and a tableau (15 token counts) into ints, one byte
+# a field, so a hand hashes and compares as one int and a tableau unpacks to its count vector
+# with int.to_bytes (C speed). Option tables memoise, per hand and tableau state (free wasabi
+# and chopsticks fields, exact), the legal turns in spec.turns.legal_turns order, each as
+# (hand after the turn incl. returned chopsticks, change of the packed tableau).
+_BITS = 8
 _WC_SHIFT = _BITS * int(Token.WASABI)  # wasabi and chopsticks are adjacent tokens (10, 11)
 _WC_MASK = ((1 << (2 * _BITS)) - 1) << _WC_SHIFT
 _KEY_SHIFT = _BITS * N_CARDS - _WC_SHIFT  # moves the two tableau fields above the hand's fields
@@ -660,24 +659,29 @@ _OPTION_TABLES: dict[Ruleset, dict[int, tuple[_Option, ...]]] = {}
 
 
 def _pack(counts: Sequence[int]) -> int:
-    return sum(n << (_BITS * i) for i, n in enumerate(counts))
+    return int.from_bytes(bytes(counts), "little")
 
 
-def _unpack(value: int, n: int) -> list[int]:
-    return [(value >> (_BITS * i)) & _FIELD for i in range(n)]
+def _unpack(value: int, n: int) -> bytes:
+    return value.to_bytes(n, "little")
+
+
+_INTERNED: dict[_Option, _Option] = {}
 
 
 def _options(key: int, rules: Ruleset) -> tuple[_Option, ...]:
-    hand = _unpack(key, N_CARDS)
+    hand = list(_unpack(key & ((1 << (_BITS * N_CARDS)) - 1), N_CARDS))
     tab = [0] * N_TOKENS
-    tab[int(Token.WASABI)] = (key >> (_BITS * N_CARDS)) & _FIELD
-    tab[int(Token.CHOPSTICKS)] = (key >> (_BITS * (N_CARDS + 1))) & _FIELD
+    tab[int(Token.WASABI)], tab[int(Token.CHOPSTICKS)] = _unpack(key >> (_BITS * N_CARDS), 2)
+    start_hand, start_tab = _pack(hand), _pack(tab)
     out: list[_Option] = []
-    start = _pack(tab)
     for turn in legal_turns(hand, tab, rules):
         new_hand, new_tab = list(hand), list(tab)
         apply_turn(new_hand, new_tab, turn, rules)
-        out.append((_pack(new_hand), _pack(new_tab) - start))
+        # changes, not results: a few hundred distinct values shared by every table entry,
+        # so they stay in the processor cache (the tables themselves do not)
+        change = (_pack(new_hand) - start_hand, _pack(new_tab) - start_tab)
+        out.append(_INTERNED.setdefault(change, change))
     return tuple(out)
 
 
@@ -740,10 +744,10 @@ def fast_random_games(
                     if opts is None:
                         opts = cache[key] = _options(key, rules)
                     o = opts[0] if len(opts) == 1 else opts[int(rand() * len(opts))]
-                    hands[s] = o[0]
+                    hands[s] += o[0]
                     tabs[s] = tab + o[1]
                 hands = hands[-off:] + hands[:-off]
-            vectors = [_unpack(t, N_TOKENS) for t in tabs]
+            vectors = [t.to_bytes(N_TOKENS, "little") for t in tabs]
             round_scores.append(tuple(round_totals(vectors, rules)))
             for s in seat_range:
                 kept[s] += vectors[s][_PUD_TOKEN]
