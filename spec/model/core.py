@@ -29,10 +29,12 @@ class Model:
         v = z3.Int(name)
         self.vars[name] = v
         bounds = []
+        # Straight to the C API: the operator path coerces and sort-checks each
+        # operand, which dominates building a whole-game model.
         if lo is not None:
-            bounds.append(v >= lo)
+            bounds.append(_cmp(z3.Z3_mk_ge, v, lo))
         if hi is not None:
-            bounds.append(v <= hi)
+            bounds.append(_cmp(z3.Z3_mk_le, v, hi))
         if bounds:
             self.add("R-DOMAIN", bounds, label=name)
         return v
@@ -85,6 +87,18 @@ class Model:
     def size(self) -> tuple[builtins.int, builtins.int]:
         """(named variables, constraints)."""
         return len(self.vars) + len(self.bools), sum(len(cs) for _, _, cs in self.groups)
+
+
+_INT_SORT: list[z3.SortRef] = []
+
+
+def _cmp(mk: object, v: z3.ArithRef, k: int) -> z3.BoolRef:
+    """``v >= k`` / ``v <= k`` built without the Python operator overhead."""
+    ctx = v.ctx
+    if not _INT_SORT:
+        _INT_SORT.append(z3.IntSort())
+    num = z3.Z3_mk_int(ctx.ref(), k, _INT_SORT[0].ast)
+    return z3.BoolRef(mk(ctx.ref(), v.as_ast(), num), ctx)  # type: ignore[operator]
 
 
 def core_rule_ids(core: Iterable[z3.BoolRef]) -> list[str]:

@@ -1,0 +1,232 @@
+"""Concrete facts (a deal, picks, tableaux, scores) as extra constraints on a model.
+
+Facts are groups like the model's own, tagged ``FACT`` and labelled with where
+they come from (``r1 t3 p2 pick``), so an unsat core names both the facts and
+the rules they break. Nothing here runs the executor: a record is read as
+data and stated as equations over the model's variables.
+
+:func:`check` answers sat / unsat / unknown (with the reason and the budget),
+never a guess.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import z3
+
+from spec.cards import NIGIRI, STACK_OF, Card, Token
+from spec.errors import InputError
+from spec.model.core import Model, core_rule_ids
+from spec.model.game import GameModel
+from spec.model.turns import SeatTurn
+from spec.record import GameRecord
+from spec.tableau import Tableau
+from spec.turns import Pick, parse_pick
+
+FACT = "FACT"
+Group = tuple[str, str, list[z3.BoolRef]]
+
+
+def _record(record: GameRecord | dict[str, Any]) -> GameRecord:
+    return record if isinstance(record, GameRecord) else GameRecord.from_json(record)
+
+
+def deal_facts(gm: GameModel, round_index: int, hands: Sequence[Sequence[Card]]) -> list[Group]:
+    """The hands as dealt in a round (order does not matter to the model)."""
+    rm = gm.rounds[round_index]
+    if len(hands) != rm.seats:
+        raise InputError(f"round {round_index + 1}: {len(hands)} hands for {rm.seats} seats")
+    out: list[Group] = []
+    for i, hand in enumerate(hands):
+        counts = [0] * len(Card)
+        for c in hand:
+            counts[int(c)] += 1
+        out.append((FACT, f"r{round_index} p{i} deal",
+                    [v == k for v, k in zip(rm.deal[i], counts, strict=True)]))
+    return out
+
+
+def _pick_facts(st: SeatTurn, first: Pick, rest: Sequence[Pick]) -> list[z3.BoolRef]:
+    """A turn's picks: the first card, then the cards taken with chopsticks.
+
+    Every token count the record settles is stated as a unit equation (zeros
+    included), so the solver's preprocessing turns a whole record into
+    constants without search.
+    """
+    out: list[z3.BoolRef] = [st.uses == len(rest)]
+    out += _placed(st.first, [first], st.free)
+    out += _placed(st.second, list(rest), st.free_mid)
+    return out
+
+
+def _placed(v: list[z3.ArithRef], picks: Sequence[Pick], free: z3.ArithRef) -> list[z3.BoolRef]:
+    """Token counts of some picks; a bare nigiri name means "on a free wasabi if there is one"."""
+    counts = [0] * len(Card)
+    for p in picks:
+        counts[int(p.card)] += 1
+    out: list[z3.BoolRef] = []
+    for c in Card:
+        k = counts[int(c)]
+        if c not in NIGIRI:
+            out.append(v[int(c)] == k)
+            continue
+        plain, stack = v[int(c)], v[int(STACK_OF[c])]
+        if k == 0:
+            out += [plain == 0, stack == 0]
+            continue
+        out.append(plain + stack == k)
+        if len(picks) != 1:
+            continue  # an illegal multi-pick turn: the card counts are the fact
+        pick = picks[0]
+        if pick.wasabi is None:
+            out.append(stack == z3.If(free >= 1, 1, 0))
+        else:
+            out.append(stack == (1 if pick.wasabi else 0))
+    return out
+
+
+def turn_facts(
+    gm: GameModel, round_index: int, turn: int, seat: int, picks: Sequence[str | Pick]
+) -> list[Group]:
+    """One seat's picks at one turn (any number, so that an illegal record can be stated)."""
+    if not picks:
+        raise InputError(f"round {round_index + 1}, turn {turn + 1}, player {seat}: a turn takes a card")
+    ps = [p if isinstance(p, Pick) else parse_pick(p) for p in picks]
+    st = gm.rounds[round_index].turns[turn][seat]
+    return [(FACT, f"r{round_index} t{turn} p{seat} pick", _pick_facts(st, ps[0], ps[1:]))]
+
+
+def tableau_facts(gm: GameModel, round_index: int, tableaux: Sequence[Tableau]) -> list[Group]:
+    """The final tableaux of a round."""
+    final = gm.rounds[round_index].final
+    return [
+        (FACT, f"r{round_index} p{i} tableau", [v == k for v, k in zip(final[i], tab.counts, strict=True)])
+        for i, tab in enumerate(tableaux)
+    ]
+
+
+def score_facts(gm: GameModel, round_index: int, scores: Sequence[int]) -> list[Group]:
+    return [(FACT, f"r{round_index} p{i} score", [gm.scores[round_index][i]["total"] == s])
+            for i, s in enumerate(scores)]
+
+
+def end_facts(gm: GameModel, record: GameRecord) -> list[Group]:
+    """Pudding cards, pudding points, game totals and winners of a complete record."""
+    out: list[Group] = [
+        (FACT, "puddings", [v == k for v, k in zip(gm.puddings, record.puddings, strict=True)])
+    ]
+    if gm.pudding is not None and record.pudding is not None:
+        out.append((FACT, "pudding", [v == k for v, k in zip(gm.pudding, record.pudding, strict=True)]))
+    out.append((FACT, "totals", [v == k for v, k in zip(gm.totals, record.totals, strict=True)]))
+    out.append((FACT, "winners", [w if i in record.winners else z3.Not(w) for i, w in enumerate(gm.wins)]))
+    return out
+
+
+def record_facts(
+    gm: GameModel,
+    record: GameRecord | dict[str, Any],
+    *,
+    deal: bool = True,
+    picks: bool = True,
+    tableaux: bool = False,
+    scores: bool = False,
+    end: bool = False,
+) -> list[Group]:
+    """A game record as facts: the deals and picks by default; tableaux, scores, end optionally.
+
+    Only the rounds the model has are used, so a 1-round model checks the first
+    round of a record. Use :func:`check` with the model to decide them.
+    """
+    rec = _record(record)
+    if rec.seats != gm.seats:
+        raise InputError(f"the record has {rec.seats} seats but the model {gm.seats}")
+    if len(rec.rounds) < len(gm.rounds):
+        raise InputError(f"the record has {len(rec.rounds)} rounds but the model {len(gm.rounds)}")
+    out: list[Group] = []
+    for r, (rm, rr) in enumerate(zip(gm.rounds, rec.rounds, strict=False)):
+        if deal:
+            out += deal_facts(gm, r, rr.hands)
+        if picks:
+            if len(rr.turns) != rm.hand_size:
+                raise InputError(f"round {r + 1} of the record has {len(rr.turns)} turns, not {rm.hand_size}")
+            for t, step in enumerate(rr.turns):
+                for i, turn in enumerate(step):
+                    out += turn_facts(gm, r, t, i, turn)
+        if tableaux:
+            out += tableau_facts(gm, r, rr.tableaux)
+        if scores:
+            out += score_facts(gm, r, rr.scores)
+    if end and gm.complete:
+        out += end_facts(gm, rec)
+    return out
+
+
+@dataclass
+class CheckResult:
+    """``status`` is sat, unsat or unknown; ``model`` on sat, ``core`` (rule ids) on unsat."""
+
+    status: str
+    model: z3.ModelRef | None = None
+    core: list[str] = field(default_factory=list)
+    core_labels: list[str] = field(default_factory=list)
+    reason: str = ""
+
+    def value(self, term: z3.ExprRef) -> int | bool:
+        assert self.model is not None
+        v = self.model.eval(term, model_completion=True)
+        if z3.is_bool(v):
+            return bool(z3.is_true(v))
+        return int(v.as_long())
+
+
+def check(
+    m: Model,
+    facts: Iterable[Group] = (),
+    *,
+    track: bool = False,
+    exclude: Iterable[str] = (),
+    timeout_ms: int | None = None,
+    rlimit: int | None = None,
+) -> CheckResult:
+    """Decide the model plus facts; with ``track``, an unsat answer carries a minimised core.
+
+    ``exclude`` drops every group of the given rule ids: if dropping a rule
+    makes an unsat record satisfiable, that rule is what the record breaks.
+    """
+    skip = set(exclude)
+    s = z3.Solver()
+    if track:
+        s.set("core.minimize", True)
+    if timeout_ms is not None:
+        s.set("timeout", timeout_ms)
+    if rlimit is not None:
+        s.set("rlimit", rlimit)
+    groups = [g for g in m.groups if g[0] not in skip] + list(facts)
+    for k, (rid, label, cs) in enumerate(groups):
+        if track:
+            s.assert_and_track(z3.And(*cs), z3.Bool(f"{rid}|{label or k}|{k}"))
+        else:
+            s.add(*cs)
+    res = s.check()
+    if res == z3.sat:
+        return CheckResult("sat", model=s.model())
+    if res == z3.unsat:
+        core = list(s.unsat_core()) if track else []
+        return CheckResult("unsat", core=core_rule_ids(core), core_labels=[str(b) for b in core])
+    budget = f"timeout {timeout_ms} ms" if timeout_ms is not None else ""
+    if rlimit is not None:
+        budget += f"{', ' if budget else ''}rlimit {rlimit}"
+    return CheckResult("unknown", reason=f"{s.reason_unknown()} (budget: {budget or 'none'})")
+
+
+def token_counts(result: CheckResult, counts: Sequence[z3.ArithRef]) -> tuple[int, ...]:
+    """Concrete counts from a sat answer (e.g. a final tableau, 15 by Token)."""
+    return tuple(int(result.value(v)) for v in counts)
+
+
+def tableau_of(result: CheckResult, counts: Sequence[z3.ArithRef]) -> Tableau:
+    assert len(counts) == len(Token)
+    return Tableau(token_counts(result, counts))

@@ -1,0 +1,178 @@
+"""The turns of one round as Z3 constraints: hands held, cards taken, passing.
+
+Per seat ``i``, round ``r`` (from 0) and turn ``t`` (from 0) the model holds
+
+* ``p{i}_r{r}_t{t}_hand_{card}``: the hand held at the start of the turn (12 counts);
+* ``p{i}_r{r}_t{t}_pick_{token}``: the first card taken, one-hot over the 15
+  tokens, where ``pick_wasabi_squid`` means "took a squid and laid it on a free
+  wasabi" and ``pick_squid`` a plain squid;
+* ``p{i}_r{r}_t{t}_pick2_{token}``: the cards taken with chopsticks after the
+  first (a count vector whose sum is the number of chopsticks uses);
+* ``p{i}_r{r}_t{t}_chopsticks``: chopsticks uses this turn;
+* ``p{i}_r{r}_t{t}_tab_{token}``: the tableau at the start of turn ``t``
+  (``t`` = hand size is the final tableau; before the first turn it is empty).
+
+Encoding the wasabi placement in the pick token keeps every rule linear: no
+product of a placement flag and a card indicator is needed. Derived counts
+(hands after the deal, tableaux) carry no domain bounds of their own, so that
+an impossible record is blamed on the rule it breaks (R-PICK,
+R-CHOPSTICKS-EARLIER...) and not on a variable's range.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import z3
+
+from spec.cards import NIGIRI, STACK_OF, Card, Token
+from spec.errors import RulesError
+from spec.model.core import Model
+from spec.model.scoring import TOKEN_NAMES
+from spec.ruleset import Ruleset
+
+CARD_NAMES = [c.label for c in Card]
+_W = int(Token.WASABI)
+_CHOP = int(Token.CHOPSTICKS)
+_NIGIRI = [int(c) for c in NIGIRI]
+_STACK = {int(c): int(t) for c, t in STACK_OF.items()}
+_STACKS = list(_STACK.values())
+
+
+@dataclass
+class SeatTurn:
+    """The symbolic state and choice of one seat at one turn."""
+
+    name: str  # "p{i}_r{r}_t{t}"
+    hand: list[z3.ArithRef]  # 12, by Card
+    tableau: list[z3.ArithRef]  # 15, by Token, at the start of the turn
+    first: list[z3.ArithRef]  # 15, one-hot
+    second: list[z3.ArithRef]  # 15, counts; sum = chopsticks uses
+    uses: z3.ArithRef
+    free: z3.ArithRef  # free wasabi before the first pick
+    free_mid: z3.ArithRef  # free wasabi before the second pick (as the ruleset counts them)
+
+    def taken(self, card: Card, second: bool = False) -> z3.ArithRef:
+        """How many ``card`` this pick takes (plain or laid on a wasabi)."""
+        v = self.second if second else self.first
+        c = int(card)
+        return v[c] + v[_STACK[c]] if c in _STACK else v[c]
+
+
+@dataclass
+class RoundModel:
+    index: int
+    seats: int
+    hand_size: int
+    pass_left: z3.BoolRef  # r{r}_pass_left: seat i gives to seat i+1
+    turns: list[list[SeatTurn]] = field(default_factory=list)  # [t][seat]
+    final: list[list[z3.ArithRef]] = field(default_factory=list)  # [seat] 15 token counts
+
+    @property
+    def deal(self) -> list[list[z3.ArithRef]]:
+        return [st.hand for st in self.turns[0]]
+
+
+def _card_taken(v: list[z3.ArithRef], c: int) -> z3.ArithRef:
+    return v[c] + v[_STACK[c]] if c in _STACK else v[c]
+
+
+def build_round(m: Model, rules: Ruleset, players: int, round_index: int = 0) -> RoundModel:
+    """Add the turn rules of one round for ``players`` seats to ``m``.
+
+    The dealt hands are ``p{i}_r{r}_t0_hand_{card}`` (bounded by the deck's
+    copies, each of the hand size: R-DEAL); the deck across rounds is
+    :func:`spec.model.deal.deck_constraints`' job.
+    """
+    if rules.dummy_2p:
+        raise RulesError(
+            "the turn model does not cover the dummy-2p variant yet; its scoring "
+            "(three seats) is in spec.model.scoring"
+        )
+    size = rules.hand_size(players)
+    n = players
+    r = round_index
+    offset = rules.pass_offset(r)
+    pass_left = m.bool(f"r{r}_pass_left")
+    # R-PASS pins the direction; the hand transfer below reads the Boolean, so a
+    # record passed the wrong way is blamed on this one constraint.
+    m.add("R-PASS", pass_left if offset == 1 else z3.Not(pass_left), f"r{r}")
+    rm = RoundModel(r, n, size, pass_left)
+    zero: list[z3.ArithRef] = [z3.IntVal(0)] * len(Token)
+    tabs: list[list[z3.ArithRef]] = [list(zero) for _ in range(n)]
+    hands: list[list[z3.ArithRef]] = []
+    for i in range(n):
+        h = [m.int(f"p{i}_r{r}_t0_hand_{cn}", 0, rules.copies(c))
+             for c, cn in zip(Card, CARD_NAMES, strict=True)]
+        m.add("R-DEAL", z3.Sum(h) == size, f"p{i}_r{r}")
+        hands.append(h)
+    same_turn = rules.wasabi_same_turn
+    automatic = rules.wasabi_placement == "automatic"
+    for t in range(size):
+        row: list[SeatTurn] = []
+        lefts: list[list[z3.ArithRef]] = []
+        for i in range(n):
+            name = f"p{i}_r{r}_t{t}"
+            h, tab = hands[i], tabs[i]
+            a = [m.int(f"{name}_pick_{tn}", 0, 1) for tn in TOKEN_NAMES]
+            b = [m.int(f"{name}_pick2_{tn}", 0) for tn in TOKEN_NAMES]
+            u = m.int(f"{name}_chopsticks", 0)
+            if t > 0:
+                m.add("R-HAND-SIZE", z3.Sum(h) == size - t, name)
+            xs = [_card_taken(a, c) for c in range(len(Card))]
+            ys = [_card_taken(b, c) for c in range(len(Card))]
+            m.add("R-PICK", [z3.Sum(a) == 1, z3.Sum(b) == u,
+                             *[xs[c] + ys[c] <= h[c] for c in range(len(Card))]], name)
+            m.add("R-CHOPSTICKS-ONCE", u <= 1, name)
+            m.add("R-CHOPSTICKS-EARLIER", z3.Implies(u >= 1, tab[_CHOP] >= 1), name)
+            a_st = z3.Sum([a[k] for k in _STACKS])
+            b_st = z3.Sum([b[k] for k in _STACKS])
+            free = tab[_W]
+            # A nigiri goes only on a wasabi already lying there, one per wasabi;
+            # the physical bound lets a wasabi taken first this turn hold the second card.
+            m.add("R-WASABI-ONE", [a_st <= free, a_st + b_st <= free + a[_W]], name)
+            if same_turn:
+                free_mid = free - a_st + a[_W]
+            else:
+                free_mid = free - a_st
+                m.add("R-WASABI-SAME-TURN", a_st + b_st <= free, name)
+            if automatic:
+                a_plain = z3.Sum([a[c] for c in _NIGIRI])
+                b_plain = z3.Sum([b[c] for c in _NIGIRI])
+                m.add("R-WASABI-PLACE", [z3.Implies(free >= 1, a_plain == 0),
+                                         z3.Implies(free_mid >= 1, b_plain == 0)], name)
+            row.append(SeatTurn(name, h, tab, a, b, u, free, free_mid))
+            # The tableau after the turn.
+            nxt = f"p{i}_r{r}_t{t + 1}_tab"
+            new = [m.int(f"{nxt}_{tn}", None) for tn in TOKEN_NAMES]
+            m.add("R-TABLEAU", [new[k] == tab[k] + a[k] + b[k] for k in range(len(Token))
+                                if k not in (_W, _CHOP)], name)
+            m.add("R-TABLEAU", new[_W] == tab[_W] + a[_W] + b[_W] - a_st - b_st, name)
+            m.add("R-CHOPSTICKS-RETURN", new[_CHOP] == tab[_CHOP] + a[_CHOP] + b[_CHOP] - u, name)
+            tabs[i] = new
+            left = [h[c] - xs[c] - ys[c] for c in range(len(Card))]
+            left[_CHOP] = left[_CHOP] + u
+            lefts.append(left)
+        rm.turns.append(row)
+        if t == size - 1:
+            for i in range(n):
+                m.add("R-LAST-CARD", [x == 0 for x in lefts[i]], f"p{i}_r{r}")
+            break
+        hands = []
+        for j in range(n):
+            h = [m.int(f"p{j}_r{r}_t{t + 1}_hand_{cn}", None) for cn in CARD_NAMES]
+            from_left, from_right = lefts[(j - 1) % n], lefts[(j + 1) % n]
+            if n == 2:
+                m.add("R-PASS", [h[c] == from_left[c] for c in range(len(Card)) if c != _CHOP],
+                      f"p{j}_r{r}_t{t}")
+            else:
+                m.add("R-PASS", [h[c] == z3.If(pass_left, from_left[c], from_right[c])
+                                 for c in range(len(Card)) if c != _CHOP], f"p{j}_r{r}_t{t}")
+            chop_in = from_left[_CHOP] if n == 2 else z3.If(pass_left, from_left[_CHOP], from_right[_CHOP])
+            m.add("R-CHOPSTICKS-RETURN", h[_CHOP] == chop_in, f"p{j}_r{r}_t{t}")
+            hands.append(h)
+    rm.final = tabs
+    for i in range(n):
+        for tn, v in zip(TOKEN_NAMES, tabs[i], strict=True):
+            m.terms[f"p{i}_r{r}_{tn}"] = v
+    return rm
