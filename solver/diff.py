@@ -44,7 +44,7 @@ from __future__ import annotations
 import itertools
 import time
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -888,6 +888,7 @@ class MatrixCell:
     players: int | None
     cards: int | None
     kind: str | None
+    result: DiffResult | None = field(default=None, compare=False, repr=False)
 
     def as_json(self) -> dict[str, Any]:
         return {"a": self.a, "b": self.b, "status": self.status, "players": self.players,
@@ -931,7 +932,7 @@ def matrix(
         res = _cached_diff(ka, kb, timeout_ms, rlimit)
         w = res.witness
         out.append(MatrixCell(x, y, res.status, w.players if w else None, w.cards if w else None,
-                              w.kind if w else None))
+                              w.kind if w else None, res))
         if progress is not None:
             progress(f"[{k + 1}/{len(pairs)}] {x} vs {y}: {out[-1].short()}")
     return out

@@ -604,3 +604,28 @@ def test_all_lists_a_parameter_without_effect() -> None:
     assert name == "passing"
     assert [(p.players, p.answer) for p in proofs] == [
         (2, "unsat"), (3, "not-applicable"), (4, "not-applicable"), (5, "not-applicable")]
+
+
+def test_every_named_pair_witness_rescored() -> None:
+    """The whole matrix: each table witness differs under spec.scoring, each turn witness under
+    spec.turns.legal_turns, and pairs with the same readings are the ones proved equivalent."""
+    cells = matrix()
+    assert len(cells) == len(RULESETS) * (len(RULESETS) - 1) // 2
+    for c in cells:
+        a, b = RULESETS[c.a], RULESETS[c.b]
+        same = a.readings() == b.readings()
+        assert (c.status == "equivalent") == same, (c.a, c.b, c.status)
+        if same:
+            continue
+        assert c.result is not None and c.result.witness is not None
+        w = c.result.witness
+        if w.kind == "table":
+            tabs = [parse_tableau(t) for t in w.situation["tableaux"]]
+            seats = max(a.seats(w.players), b.seats(w.players))
+            assert len(tabs) == seats
+            assert tables_differ(score_table(tabs, a, w.players), score_table(tabs, b, w.players), w.players)
+        elif w.kind == "picks":
+            turns = [tuple(Card[x.upper()] for x in t) for t in w.situation["turns"]]
+            assert _reach_legal_turns(turns, a) != _reach_legal_turns(turns, b)
+        else:
+            assert w.situation["scores_a"] != w.situation["scores_b"]
