@@ -491,9 +491,10 @@ def extend_to_game(
         legal = [r.name for r in rulesets[:2] if r.hand_size(players) == min(sizes)]
         out["note"] = (f"hands of {min(sizes)} cards: a full round under {', '.join(legal)} only "
                        "(the rulesets deal different hand sizes)")
-    if not any(r.dummy_2p for r in rulesets[:2]):
-        # the same game as a record: 'sushigo diff A B --game' or the executor replays it
-        out["record"] = record_from_tableaux(game, base, players)
+    # the same game as a record ('sushigo diff A B --game' or the executor replays it), dealt
+    # by a ruleset whose hand sizes it fits
+    dealer = next((r for r in rulesets[:2] if r.hand_size(players) == min(sizes)), base)
+    out["record"] = record_from_tableaux([rd[:dealer.seats(players)] for rd in game], dealer, players)
     return out
 
 
@@ -1118,10 +1119,10 @@ def record_from_tableaux(game: Sequence[Sequence[Tableau]], rules: Ruleset, play
 
     Each tableau must hold exactly a hand's worth of cards. At turn ``t`` seat
     ``s`` holds the hand dealt to seat ``s - offset * t``, so the card it picks
-    then is dealt into that hand. Not for ``dummy_2p`` (its pile is drawn, not passed).
+    then is dealt into that hand. In ``dummy_2p`` the pile holds the dummy's
+    cards in the order it gets them: each turn the controller draws the top card
+    and gives that same card to the dummy.
     """
-    if rules.dummy_2p:
-        raise ValueError("record_from_tableaux does not build dummy-2p games")
     seats = rules.seats(players)
     size = rules.hand_size(players)
     rounds = []
@@ -1132,17 +1133,20 @@ def record_from_tableaux(game: Sequence[Sequence[Tableau]], rules: Ruleset, play
             raise ValueError(f"round {r + 1}: every tableau must hold {size} cards")
         hands: list[list[str]] = [[] for _ in range(seats)]
         for t in range(size):
-            for s in range(seats):
-                hands[(s - d * t) % seats].append(picks[s][t].label)
+            for s in range(players):
+                hands[(s - d * t) % players].append(picks[s][t].label)
+        if rules.dummy_2p:
+            hands[players] = [c.label for c in picks[players]]
         turns = [[[picks[s][t].label] for s in range(seats)] for t in range(size)]
         rounds.append({"hands": hands, "turns": turns})
     score = score_game([list(t) for t in game], rules, players)
     for rnd, tabs, scored in zip(rounds, game, score.rounds, strict=True):
         rnd["tableaux"] = [format_tableau(t) for t in tabs]
         rnd["scores"] = [x.total for x in scored]
+    base_name = rules.name.partition("[")[0]
     return {
         "format": "sushigo-record/1",
-        "rules": rules.name.partition("[")[0] if rules.name.partition("[")[0] in RULESETS else "official",
+        "rules": base_name if base_name in RULESETS else "official",
         "readings": dict(rules.readings()),
         "seed": None,
         "players": players,

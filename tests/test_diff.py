@@ -124,9 +124,25 @@ def test_table_witness_sizes_hand_worked() -> None:
         assert w is not None and (w.players, w.cards) == size, name
 
 
+def test_dummy_witness_extends_to_full_dummy_game_replayed_by_executor() -> None:
+    from spec.scoring import score_game
+
+    dummy = RULESETS["dummy-2p"]
+    w = diff(OFFICIAL, dummy).witness
+    assert w is not None and w.extension is not None and w.extension["status"] == "found"
+    game = [[parse_tableau(t) for t in rd] for rd in w.extension["rounds"]]
+    assert all(t.size == dummy.hand_size(2) for rd in game for t in rd)  # hands of 9, as dealt in dummy-2p
+    res = replay(w.extension["record"], dummy)
+    assert res.ok and res.score is not None, res.error
+    # the players' tableaux scored without the dummy (official) differ from the dummy game
+    plain = score_game([rd[:2] for rd in game], OFFICIAL, 2)
+    assert (plain.totals, plain.winners) != (res.score.totals[:2], res.score.winners)
+    # and the record is not a legal official game: three hands of 9 (R-DEAL)
+    assert replay(w.extension["record"], OFFICIAL).rule_id == "R-DEAL"
+
+
 @pytest.mark.parametrize("name", [n for n in TABLE_VARIANTS if n != "dummy-2p"])
 def test_table_witness_extends_to_full_game_replayed_by_executor(name: str) -> None:
-    # dummy-2p: the executor is checked on a hand-worked dummy round below
     b = RULESETS[name]
     res = diff(OFFICIAL, b)
     w = res.witness
