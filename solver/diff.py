@@ -920,7 +920,8 @@ def matrix(
 ) -> list[MatrixCell]:
     """Every pair of named rulesets: differ or not, and the size of the smallest witness.
 
-    Pairs with the same readings share one search (whatever their names).
+    Pairs with the same readings share one search (whatever their names), and table searches
+    are shared by rulesets with the same scoring readings.
     """
     names = list(names) if names is not None else list(RULESETS)
     pairs = list(itertools.combinations(names, 2))
