@@ -1,0 +1,144 @@
+"""The rule catalogue: every rule id, stated in one line, and how many model constraints encode it.
+
+The statements are ours (sources: the four rule texts and the rulebook, see
+``RULES.md``); where a rule is a contested reading, its parameter is named in
+:data:`spec.ruleset.PARAMETERS` under the same id. ``sushigo rules --catalogue``
+prints this table.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import z3
+
+from spec.errors import RulesError
+from spec.model.core import Model
+from spec.model.deal import deck_constraints, pudding_carry
+from spec.model.scoring import TOKEN_NAMES, pudding_terms, round_terms, tableau_vars, winner_terms
+from spec.model.turns import build_round
+from spec.ruleset import OFFICIAL, Ruleset
+
+RULE_CATALOGUE: dict[str, str] = {
+    # components, deal and flow
+    "R-DOMAIN": "Every count is a whole number in its range (no negative counts, no more than the deck).",
+    "R-CARDS": "The deck has twelve kinds of card; a tableau is made of those cards and wasabi stacks.",
+    "R-DECK": "Over the whole game no more cards of a kind are dealt than the 108-card deck holds.",
+    "R-DEAL": "Each round every hand is dealt the hand size for the player count, from the remaining deck.",
+    "R-ROUNDS": "A game has three rounds.",
+    "R-HAND": "A hand never holds more cards than were dealt into it.",
+    "R-HAND-SIZE": "Each turn takes exactly one card net, so the hand held shrinks by one per turn.",
+    "R-PICK": "Each turn a player takes one card from the hand they hold (two with chopsticks).",
+    "R-TABLEAU": "Cards taken are laid face up in front of the player and stay there until the round ends.",
+    "R-PASS": "After each turn the rest of the hand goes to the next player (left; the printed variant "
+              "passes right in the second round).",
+    "R-LAST-CARD": "The last card of a hand is simply taken; nothing is passed after it.",
+    "R-CHOPSTICKS-EARLIER": "A second card needs chopsticks already in front of the player from an "
+                            "earlier turn.",
+    "R-CHOPSTICKS-ONCE": "Chopsticks are used at most once per turn, however many a player has.",
+    "R-CHOPSTICKS-RETURN": "Used chopsticks leave the tableau and go back into the hand that is passed on.",
+    "R-WASABI-PLACE": "A nigiri taken while a free wasabi lies in front of the player goes on it "
+                      "(automatic or optional, by ruleset).",
+    "R-WASABI-ONE": "A wasabi holds one nigiri, and only a nigiri taken after the wasabi.",
+    "R-WASABI-SAME-TURN": "Whether a wasabi taken first in a chopsticks turn can hold the nigiri "
+                          "taken second.",
+    "R-DUMMY": "Two-player variant: a third, dummy hand is played by the players in turn and scored "
+               "as a third seat.",
+    # round scoring
+    "R-TEMPURA": "Each pair of tempura scores 5; a single tempura scores nothing.",
+    "R-SASHIMI": "Each set of three sashimi scores 10; fewer score nothing.",
+    "R-DUMPLING": "Dumplings score 1, 3, 6, 10, 15 for 1, 2, 3, 4, 5 or more.",
+    "R-NIGIRI": "Egg 1, salmon 2, squid 3; a nigiri on a wasabi scores triple.",
+    "R-MAKI-ICONS": "A player's maki total is the sum of the roll icons on their maki cards.",
+    "R-MAKI-ZERO": "A player with no maki icons takes no maki place.",
+    "R-MAKI-FIRST": "Most maki icons (more than zero) places first and scores 6.",
+    "R-MAKI-SECOND": "The next highest positive icon total places second and scores 3, only when "
+                     "first is not tied.",
+    "R-MAKI-TIE-FIRST": "Players tied for most maki icons share, each take, or halve the first-place "
+                        "points, by ruleset; nobody places second.",
+    "R-MAKI-TIE-SECOND": "Players tied for second share (remainder dropped) or each take the "
+                         "second-place points, by ruleset.",
+    "R-MAKI-POINTS": "A player's maki points are their place's share, or nothing.",
+    "R-ROUND-TOTAL": "A round score is the sum of the tempura, sashimi, dumpling, nigiri and maki points.",
+    "R-SCORE": "Recorded scores must be the ones the rules give for the recorded tableaux.",
+    "R-RECORD": "A game record's tableaux and pudding counts must follow from its deals and picks.",
+    # end of game
+    "R-PUDDING-CARRY": "Puddings stay with their owner across rounds and are counted after the last round.",
+    "R-PUDDING-KEEP": "Puddings stay with their owner across rounds (as R-PUDDING-CARRY).",
+    "R-PUDDING": "Pudding points are scored once, after the last round.",
+    "R-PUDDING-MOST": "Most puddings gains 6, shared among tied players with the remainder dropped.",
+    "R-PUDDING-FEWEST": "Fewest puddings (none counts) loses 6, shared among tied players.",
+    "R-PUDDING-SPLIT": "How a shared pudding penalty is rounded: toward zero or toward minus infinity.",
+    "R-PUDDING-2P": "With two players the fewest-pudding penalty is not paid (unless the ruleset says so).",
+    "R-PUDDING-ALL-TIED": "When every player has the same number of puddings, nobody scores them "
+                          "(or both rules apply, by ruleset).",
+    "R-GAME-TOTAL": "A game total is the three round scores plus the pudding points.",
+    "R-WINNER": "The highest game total wins; a tie goes to the tied player with the most puddings.",
+    "R-WINNER-TIE": "Players still tied after the pudding tie-break share the win, or nobody wins, "
+                    "by ruleset.",
+    # facts
+    "FACT": "A given fact about one game (a deal, a pick, a tableau, a score), not a rule.",
+}
+
+
+def _scoring_model(rules: Ruleset, players: int, bounded: bool) -> Model:
+    """Round scoring of every round, puddings, totals and winners over free tableaux."""
+    seats = rules.seats(players)
+    m = Model()
+    finals = []
+    rounds = []
+    for r in range(rules.rounds):
+        if bounded:
+            tabs = [tableau_vars(m, f"p{i}_r{r}", rules) for i in range(seats)]
+        else:
+            tabs = [[m.int(f"p{i}_r{r}_{tn}", None) for tn in TOKEN_NAMES] for i in range(seats)]
+        rounds.append(round_terms(m, f"r{r}", tabs, rules))
+        finals.append(tabs)
+    puddings = pudding_carry(m, finals, seats)
+    pudding = pudding_terms(m, "game", puddings, rules)
+    totals = []
+    for i in range(seats):
+        tot = m.int(f"p{i}_game_total", None)
+        m.add("R-GAME-TOTAL", tot == z3.Sum([sc[i]["total"] for sc in rounds] + [pudding[i]]), f"p{i}")
+        totals.append(tot)
+    winner_terms(m, "game", totals, puddings, rules, players)
+    return m
+
+
+def _tally(m: Model, out: dict[str, int] | None = None) -> dict[str, int]:
+    out = {} if out is None else out
+    for rid, _, cs in m.groups:
+        out[rid] = out.get(rid, 0) + len(cs)
+    return out
+
+
+@lru_cache(maxsize=32)
+def _turn_counts(players: int, placement: str, same_turn: bool, passing: str) -> tuple[tuple[str, int], ...]:
+    """The turn and deal part of the game model (it depends on these readings only)."""
+    rules = OFFICIAL.replace(wasabi_placement=placement, wasabi_same_turn=same_turn, passing=passing)
+    m = Model()
+    rms = [build_round(m, rules, players, r) for r in range(rules.rounds)]
+    deck_constraints(m, [rm.deal for rm in rms], rules)
+    return tuple(_tally(m).items())
+
+
+@lru_cache(maxsize=64)
+def _counts(rules: Ruleset, players: int) -> tuple[tuple[str, int], ...]:
+    if rules.dummy_2p:
+        # The turn model does not cover the dummy variant: count its scoring over the three seats.
+        return tuple(_tally(_scoring_model(rules, players, bounded=True)).items())
+    # build_game = the rounds' turn models + this scoring part (same groups, same order of ids).
+    turn = dict(_turn_counts(players, rules.wasabi_placement, rules.wasabi_same_turn, rules.passing))
+    scoring = _tally(_scoring_model(rules, players, bounded=False))
+    for k, v in scoring.items():
+        turn[k] = turn.get(k, 0) + v
+    return tuple(turn.items())
+
+
+def constraint_counts(rules: Ruleset, players: int = 4) -> dict[str, int]:
+    """Constraints per rule id in the model of a whole game of ``players`` under ``rules``."""
+    rules.hand_size(players)  # RulesError for a player count the rules do not allow
+    if players < 1:
+        raise RulesError(f"{players} players is not allowed")
+    # The name does not change the model; share the cache between same-rule rulesets.
+    return dict(_counts(rules.replace(name="-", source=""), players))
