@@ -645,3 +645,18 @@ def test_every_named_pair_witness_rescored() -> None:
             assert _reach_legal_turns(turns, a) != _reach_legal_turns(turns, b)
         else:
             assert w.situation["scores_a"] != w.situation["scores_b"]
+
+
+def test_pick_witness_extension_replayed_by_executor() -> None:
+    w = diff(OFFICIAL, RULESETS["wasabi-strict"]).witness
+    assert w is not None and w.extension is not None
+    a_side, b_side = w.extension["sides"]
+    assert a_side["legal"] and b_side["legal"]
+    # by hand: the egg on the wasabi taken the same turn scores 3, beside it 1
+    assert a_side["score"] - b_side["score"] == 2
+    assert "wasabi+egg" in a_side["tableau"] and "wasabi+egg" not in b_side["tableau"]
+    w = diff(OFFICIAL, RULESETS["wasabi-optional"]).witness
+    assert w is not None and w.extension is not None
+    a_side, b_side = w.extension["sides"]
+    assert not a_side["legal"] and "R-WASABI-PLACE" in a_side["error"]
+    assert b_side["legal"]
