@@ -667,10 +667,34 @@ def _unpack(value: int, n: int) -> bytes:
 
 
 _INTERNED: dict[_Option, _Option] = {}
+# Second level, keyed by the pattern a hand's options depend on (see _pattern): a miss in
+# the per-hand table costs a few operations instead of a call to legal_turns.
+_BY_PATTERN: dict[Ruleset, dict[int, tuple[_Option, ...]]] = {}
+_ONES = sum(1 << (_BITS * c) for c in range(N_CARDS))
+_HAND_MASK = (1 << (_BITS * N_CARDS)) - 1
+_MAX_TABLE = 1 << 20  # per-hand entries kept before the table is started afresh (memory bound)
+
+
+def _pattern(key: int) -> int:
+    """The key with each hand count cut to 1 or 2: the legal turns depend only on which kinds
+    the hand holds and which it holds twice (a chopsticks pair of one kind)."""
+    hand = key & _HAND_MASK
+    x = hand | (hand >> 2)
+    once = (x | (x >> 1)) & _ONES
+    twice = (x | (hand >> 1)) & (_ONES << 1)
+    return (key & ~_HAND_MASK) | once | (twice & ((once << 1) & (_ONES << 1)))
 
 
 def _options(key: int, rules: Ruleset) -> tuple[_Option, ...]:
-    hand = list(_unpack(key & ((1 << (_BITS * N_CARDS)) - 1), N_CARDS))
+    pattern = _pattern(key)
+    by_pattern = _BY_PATTERN.setdefault(rules, {})
+    found = by_pattern.get(pattern)
+    if found is not None:
+        return found
+    # stand-in hand: 2 where the bit 8c+1 is set, 1 where only 8c is
+    hand = [
+        2 if (pattern >> (_BITS * c + 1)) & 1 else (pattern >> (_BITS * c)) & 1 for c in range(N_CARDS)
+    ]
     tab = [0] * N_TOKENS
     tab[int(Token.WASABI)], tab[int(Token.CHOPSTICKS)] = _unpack(key >> (_BITS * N_CARDS), 2)
     start_hand, start_tab = _pack(hand), _pack(tab)
@@ -682,7 +706,8 @@ def _options(key: int, rules: Ruleset) -> tuple[_Option, ...]:
         # so they stay in the processor cache (the tables themselves do not)
         change = (_pack(new_hand) - start_hand, _pack(new_tab) - start_tab)
         out.append(_INTERNED.setdefault(change, change))
-    return tuple(out)
+    by_pattern[pattern] = result = tuple(out)
+    return result
 
 
 def fast_random_games(
@@ -742,6 +767,8 @@ def fast_random_games(
                     key = hands[s] | ((tab & wc_mask) << key_shift)
                     opts = get(key)
                     if opts is None:
+                        if len(cache) > _MAX_TABLE:
+                            cache.clear()
                         opts = cache[key] = _options(key, rules)
                     o = opts[0] if len(opts) == 1 else opts[int(rand() * len(opts))]
                     hands[s] += o[0]
