@@ -519,13 +519,13 @@ def _record_decider(rec_rounds: Sequence[RoundRecord]) -> Decide:
         if table.turn >= len(turns):
             raise _StepError(
                 f"round {table.round_index + 1}, turn {table.turn + 1} is missing: the hands still "
-                f"hold cards (a round has {table.hand_size} turns) (R-DEAL)"
+                f"hold cards (a round has {table.hand_size} turns) (R-HAND-SIZE)"
             )
         step = turns[table.turn]
         if len(step) != table.seats:
             raise _StepError(
                 f"round {table.round_index + 1}, turn {table.turn + 1} lists {len(step)} turns; "
-                f"the table has {table.seats} seats (R-DEAL)"
+                f"the table has {table.seats} seats (R-RECORD)"
             )
         return step[target]
 
@@ -555,10 +555,13 @@ def replay(data: dict[str, object] | GameRecord, rules: Ruleset | None = None) -
         if len(want.turns) > len(got.turns):
             raise _StepError(
                 f"round {r + 1} lists {len(want.turns)} turns, but the hands are empty after "
-                f"{len(got.turns)} (R-DEAL)"
+                f"{len(got.turns)} (R-HAND-SIZE)"
             )
         if len(want.tableaux) != len(got.tableaux):
-            mismatch(f"round {r + 1} lists {len(want.tableaux)} tableaux; the table has {len(got.tableaux)}")
+            mismatch(
+                f"round {r + 1} lists {len(want.tableaux)} tableaux; "
+                f"the table has {len(got.tableaux)} (R-RECORD)"
+            )
         else:
             for s, (w, g) in enumerate(zip(want.tableaux, got.tableaux, strict=True)):
                 if w != g:

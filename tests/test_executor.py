@@ -572,3 +572,19 @@ def test_round_scores_of_played_games_match_the_tableaux() -> None:
         assert sum(t.size for t in rnd.tableaux) == 5 * 7
         assert list(rnd.scores) == [s.total for s in score_round(rnd.tableaux)]
     assert Tableau.parse(format_tableau(rec.rounds[0].tableaux[0])) == rec.rounds[0].tableaux[0]
+
+
+def test_missing_or_extra_turns_and_a_wrong_tableau() -> None:
+    data = _record()  # 4 players: 8 turns a round
+    data["rounds"][1]["turns"].pop()
+    assert replay(data).error == (
+        "round 2, turn 8 is missing: the hands still hold cards (a round has 8 turns) (R-HAND-SIZE)"
+    )
+    data = _record()
+    data["rounds"][0]["turns"].append(data["rounds"][0]["turns"][-1])
+    assert replay(data).error == "round 1 lists 9 turns, but the hands are empty after 8 (R-HAND-SIZE)"
+    data = _record()
+    data["rounds"][0]["tableaux"][3] = "tempura*9"
+    result = replay(data)
+    assert result.rule_id == "R-RECORD"
+    assert result.error is not None and result.error.startswith("round 1 tableau of player 3 is 'tempura*9'")
