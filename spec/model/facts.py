@@ -134,11 +134,14 @@ def record_facts(
     tableaux: bool = False,
     scores: bool = False,
     end: bool = False,
+    upto: tuple[int, int] | None = None,
 ) -> list[Group]:
     """A game record as facts: the deals and picks by default; tableaux, scores, end optionally.
 
     Only the rounds the model has are used, so a 1-round model checks the first
-    round of a record. Use :func:`check` with the model to decide them.
+    round of a record. ``upto=(round, turn)`` states the picks up to and
+    including that turn only (the later ones are left free), which is how the
+    first illegal step of a record is isolated. Use :func:`check` with the model to decide them.
     """
     rec = _record(record)
     if rec.seats != gm.seats:
@@ -153,6 +156,8 @@ def record_facts(
             if len(rr.turns) != rm.hand_size:
                 raise InputError(f"round {r + 1} of the record has {len(rr.turns)} turns, not {rm.hand_size}")
             for t, step in enumerate(rr.turns):
+                if upto is not None and (r, t) > upto:
+                    break
                 for i, turn in enumerate(step):
                     out += turn_facts(gm, r, t, i, turn)
         if tableaux:
