@@ -660,3 +660,13 @@ def test_pick_witness_extension_replayed_by_executor() -> None:
     a_side, b_side = w.extension["sides"]
     assert not a_side["legal"] and "R-WASABI-PLACE" in a_side["error"]
     assert b_side["legal"]
+
+
+def test_rule_ids_are_in_the_catalogue() -> None:
+    from spec.model.catalogue import RULE_CATALOGUE
+
+    for name in SINGLE_READING_VARIANTS:
+        w = _diff(name).witness
+        assert w is not None
+        missing = [r for r in w.rule_ids if r not in RULE_CATALOGUE]
+        assert not missing, (name, missing)
