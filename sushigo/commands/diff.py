@@ -18,7 +18,8 @@ from solver.diff import (
     matrix,
 )
 from spec.errors import InputError
-from spec.ruleset import RULESETS, get_ruleset
+from spec.model.catalogue import RULE_CATALOGUE
+from spec.ruleset import PARAMETER_BY_NAME, RULESETS, get_ruleset
 from sushigo.common import add_json_arg, load_json, print_json, print_table
 
 ORDER = 70
@@ -156,6 +157,10 @@ def _print_witness(w: Witness, a: str, b: str, head: str) -> None:
     print_table(rows, ["", a, b, "differs"])
     causes = ", ".join(w.causes) or "(the readings together)"
     print(f"cause: {causes}; rule ids: {', '.join(w.rule_ids)}")
+    for name in w.causes:
+        rid = PARAMETER_BY_NAME[name].rule_id
+        if rid in RULE_CATALOGUE:
+            print(f"  {rid}: {RULE_CATALOGUE[rid]}")
     if w.minimality:
         print("minimal:")
         for p in w.minimality:
