@@ -1,0 +1,58 @@
+"""The rule catalogue covers every rule id, and its constraint counts are the model's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+import spec
+from spec.model.catalogue import RULE_CATALOGUE, constraint_counts
+from spec.model.game import build_game
+from spec.ruleset import PARAMETERS, RULESETS
+
+ROOT = Path(spec.__file__).parent.parent
+RULE_ID = re.compile(r"\bR-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\b")
+
+
+def test_every_rule_id_in_the_source_is_catalogued() -> None:
+    found: set[str] = set()
+    for pkg in ("spec", "solver", "checks", "sushigo"):
+        for path in (ROOT / pkg).rglob("*.py"):
+            found |= set(RULE_ID.findall(path.read_text(encoding="utf-8")))
+    assert found, "no rule ids found: the scan is broken"
+    assert sorted(found - set(RULE_CATALOGUE)) == []
+
+
+def test_parameters_and_statements() -> None:
+    assert {p.rule_id for p in PARAMETERS} <= set(RULE_CATALOGUE)
+    for rid, text in RULE_CATALOGUE.items():
+        assert text and "\n" not in text and text.endswith("."), rid
+
+
+@pytest.mark.parametrize(("name", "players"), [("official", 3), ("wasabi-strict", 2), ("dutch", 5),
+                                               ("pass-both-ways", 4)])
+def test_counts_are_the_model_groups(name: str, players: int) -> None:
+    rules = RULESETS[name]
+    m = build_game(rules, players).model
+    want: dict[str, int] = {}
+    for rid, _, cs in m.groups:
+        want[rid] = want.get(rid, 0) + len(cs)
+    assert constraint_counts(rules, players) == want
+    assert set(want) <= set(RULE_CATALOGUE)
+    # Readings that change the turn rules change which constraints exist.
+    if name == "wasabi-strict":
+        assert want["R-WASABI-SAME-TURN"] > 0
+    else:
+        assert "R-WASABI-SAME-TURN" not in want
+
+
+def test_counts_for_every_named_ruleset() -> None:
+    for name, rules in RULESETS.items():
+        counts = constraint_counts(rules, 2 if rules.dummy_2p else 4)
+        assert counts["R-MAKI-TIE-FIRST"] > 0 and counts["R-WINNER-TIE"] > 0, name
+        assert set(counts) <= set(RULE_CATALOGUE), name
+    assert "R-WASABI-PLACE" not in constraint_counts(RULESETS["wasabi-optional"], 4)
+    with pytest.raises(ValueError, match="players"):
+        constraint_counts(RULESETS["official"], 7)
