@@ -675,7 +675,7 @@ _INTERNED: dict[_Option, _Option] = {}
 _BY_PATTERN: dict[Ruleset, dict[int, tuple[_Option, ...]]] = {}
 _ONES = sum(1 << (_BITS * c) for c in range(N_CARDS))
 _HAND_MASK = (1 << (_BITS * N_CARDS)) - 1
-_MAX_TABLE = 1 << 20  # per-hand entries kept before the table is started afresh (memory bound)
+_MAX_TABLE = 1 << 20  # entries kept before a table is started afresh (bounds the memory)
 
 
 def _pattern(key: int) -> int:
@@ -694,6 +694,8 @@ def _options(key: int, rules: Ruleset) -> tuple[_Option, ...]:
     found = by_pattern.get(pattern)
     if found is not None:
         return found
+    if len(by_pattern) > _MAX_TABLE:
+        by_pattern.clear()
     # stand-in hand: 2 where the bit 8c+1 is set, 1 where only 8c is
     hand = [
         2 if (pattern >> (_BITS * c + 1)) & 1 else (pattern >> (_BITS * c)) & 1 for c in range(N_CARDS)
