@@ -83,6 +83,7 @@ __all__ = [
     "dummy_controller",
     "fast_random_games",
     "iter_game",
+    "iter_replay",
     "play_game",
     "replay",
     "resolve_policies",
@@ -630,6 +631,26 @@ def replay(data: dict[str, object] | GameRecord, rules: Ruleset | None = None) -
         m = _RULE_ID.search(first[0])
         return ReplayResult(False, first[0], m.group(1) if m else None, game, score)
     return ReplayResult(True, None, None, game, score)
+
+
+def iter_replay(data: dict[str, object] | GameRecord, rules: Ruleset | None = None) -> Iterator[GameState]:
+    """The states of a recorded game, step by step (as :func:`iter_game` gives them).
+
+    Raises IllegalMoveError at the first illegal deal or pick (the message of
+    :func:`replay`); recorded tableaux and scores are not compared here.
+    """
+    record = data if isinstance(data, GameRecord) else record_from_json(data)
+    rules = rules or record.rules
+    _check_players(rules, record.players)
+    dealt = [0] * N_CARDS
+    try:
+        for r, rnd in enumerate(record.rounds):
+            _check_deal(rules, record.players, r, rnd.hands, dealt)
+        yield from _game(
+            rules, record.players, [r.hands for r in record.rounds], _record_decider(record.rounds), True
+        )
+    except _StepError as exc:
+        raise IllegalMoveError(str(exc)) from exc
 
 
 def _fmt(values: Sequence[int] | None) -> str:

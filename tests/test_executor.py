@@ -588,3 +588,16 @@ def test_missing_or_extra_turns_and_a_wrong_tableau() -> None:
     result = replay(data)
     assert result.rule_id == "R-RECORD"
     assert result.error is not None and result.error.startswith("round 1 tableau of player 3 is 'tempura*9'")
+
+
+def test_iter_replay_gives_the_states_of_iter_game_and_stops_at_an_illegal_pick() -> None:
+    from spec.errors import IllegalMoveError
+    from spec.executor import iter_replay
+
+    data = _record(players=3, seed=12, policy="greedy")
+    assert list(iter_replay(data)) == list(iter_game(3, 12, OFFICIAL, ["greedy"]))
+    hand = data["rounds"][0]["hands"][2]
+    missing = next(c.label for c in Card if c.label not in hand)
+    data["rounds"][0]["turns"][0][2] = [missing]
+    with pytest.raises(IllegalMoveError, match=r"^round 1, turn 1, player 2 took"):
+        list(iter_replay(data))
