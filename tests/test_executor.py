@@ -601,3 +601,15 @@ def test_iter_replay_gives_the_states_of_iter_game_and_stops_at_an_illegal_pick(
     data["rounds"][0]["turns"][0][2] = [missing]
     with pytest.raises(IllegalMoveError, match=r"^round 1, turn 1, player 2 took"):
         list(iter_replay(data))
+
+
+def test_replay_without_scores_checks_only_deals_and_picks() -> None:
+    data = _record()
+    data["rounds"][0]["scores"][0] += 1
+    data["totals"][0] += 1
+    assert not replay(data).ok
+    result = replay(data, scores=False)
+    assert result.ok and result.record is not None
+    assert result.record.totals[0] == data["totals"][0] - 1
+    data["rounds"][2]["turns"][0][0] = ["chopsticks", "chopsticks"]
+    assert replay(data, scores=False).rule_id in ("R-PICK", "R-CHOPSTICKS-EARLIER")
