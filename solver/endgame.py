@@ -525,13 +525,11 @@ def solve_two(pos: Position, objective: str = "diff", max_nodes: int = DEFAULT_M
 # --------------------------------------------------------------------------- three to five players
 
 
-def greedy_turn(gen: _Rules, hand: Hand, tabs: Sequence[Tab], seat: int) -> Move:
-    """The ``greedy`` policy: the turn with the largest immediate gain in the seat's round points.
+def greedy_gains(gen: _Rules, hand: Hand, tabs: Sequence[Tab], seat: int) -> list[tuple[Move, int]]:
+    """Each turn of ``seat`` with its immediate gain in the seat's round points.
 
     Round points are the dishes plus maki against the tableaux on the table as
-    they are now. Ties go to the first turn in :func:`spec.turns.legal_turns`
-    order (single picks before chopsticks pairs, each in card order), so the
-    policy is deterministic. ``tabs`` must be reduced with ``gen.reduce``.
+    they are now. ``tabs`` must be reduced with ``gen.reduce``.
     """
     r = gen.rules
 
@@ -540,12 +538,24 @@ def greedy_turn(gen: _Rules, hand: Hand, tabs: Sequence[Tab], seat: int) -> Move
         return sum(dish_points(tables[seat], r)) + maki_points(icons, r)[seat]
 
     before = points(tabs)
-    best: Move | None = None
-    best_gain = 0
     tables = list(tabs)
+    out = []
     for m in gen.moves(hand, tabs[seat]):
         tables[seat] = m.tab
-        gain = m.gain + points(tables) - before
+        out.append((m, m.gain + points(tables) - before))
+    return out
+
+
+def greedy_turn(gen: _Rules, hand: Hand, tabs: Sequence[Tab], seat: int) -> Move:
+    """The ``greedy`` policy: the turn with the largest immediate gain (:func:`greedy_gains`).
+
+    Ties go to the first turn in :func:`spec.turns.legal_turns` order (single
+    picks before chopsticks pairs, each in card order), so the policy is
+    deterministic.
+    """
+    best: Move | None = None
+    best_gain = 0
+    for m, gain in greedy_gains(gen, hand, tabs, seat):
         if best is None or gain > best_gain:
             best, best_gain = m, gain
     assert best is not None
@@ -697,6 +707,13 @@ def greedy_first_pick(pos: Position) -> Turn:
     gen = _Rules(pos.rules, keep_pudding=pos.final_round)
     tabs = tuple(gen.reduce(list(t))[0] for t in pos.tableaux)
     return greedy_turn(gen, pos.hands[0], tabs, 0).turn
+
+
+def first_pick_gains(pos: Position) -> list[tuple[Turn, int]]:
+    """Player 0's first picks with their immediate gain in round points (what greedy maximises)."""
+    gen = _Rules(pos.rules, keep_pudding=pos.final_round)
+    tabs = tuple(gen.reduce(list(t))[0] for t in pos.tableaux)
+    return [(m.turn, g) for m, g in greedy_gains(gen, pos.hands[0], tabs, 0)]
 
 
 # --------------------------------------------------------------------------- random positions
