@@ -32,7 +32,7 @@ def test_parameters_and_statements() -> None:
 
 
 @pytest.mark.parametrize(("name", "players"), [("official", 3), ("wasabi-strict", 2), ("dutch", 5),
-                                               ("pass-both-ways", 4)])
+                                               ("pass-both-ways", 4), ("dummy-2p", 2)])
 def test_counts_are_the_model_groups(name: str, players: int) -> None:
     rules = RULESETS[name]
     m = build_game(rules, players).model

@@ -51,7 +51,7 @@ def solve(gm: GameModel, rec: dict[str, Any], track: bool = False, exclude: tupl
 @pytest.mark.parametrize(
     ("name", "players", "seed"),
     [("official", 5, 3), ("wasabi-optional", 3, 5), ("wasabi-strict", 2, 8), ("pass-both-ways", 3, 13),
-     ("french", 4, 21)],
+     ("french", 4, 21), ("dummy-2p", 2, 6)],
 )
 def test_recorded_game_is_sat_and_forces_the_recorded_scores(name: str, players: int, seed: int) -> None:
     rules = RULESETS[name]
@@ -187,6 +187,22 @@ def test_wasabi_rules_name_their_ids() -> None:
     strict = build_game(RULESETS["wasabi-strict"], 2, rounds=1)
     res = solve(strict, rec, track=True, upto=(0, 1))
     assert res.status == "unsat" and "R-WASABI-SAME-TURN" in res.core, res.core_labels
+
+
+def test_dummy_takes_exactly_one_card() -> None:
+    rules = RULESETS["dummy-2p"]
+    rec = _record(2, 9, rules)
+    gm = build_game(rules, 2, rounds=1)
+    assert solve(gm, rec, upto=(0, 0)).status == "sat"
+    first = rec["rounds"][0]["turns"][0]
+    hand = [h for h in rec["rounds"][0]["hands"][0]] + [rec["rounds"][0]["hands"][2][0]]
+    for c in first[0]:
+        hand.remove(c.split(":")[0])
+    hand.remove(first[2][0].split(":")[0])
+    bad = copy.deepcopy(rec)
+    bad["rounds"][0]["turns"][0][2] = [first[2][0], hand[0]]  # two cards for the dummy
+    res = solve(gm, bad, track=True, upto=(0, 0))
+    assert res.status == "unsat" and "R-DUMMY" in res.core, res.core_labels
 
 
 def test_record_facts_reject_a_record_of_another_table() -> None:

@@ -15,6 +15,7 @@ import z3
 from spec.errors import RulesError
 from spec.model.core import Model
 from spec.model.deal import deck_constraints, pudding_carry
+from spec.model.game import build_game
 from spec.model.scoring import TOKEN_NAMES, pudding_terms, round_terms, tableau_vars, winner_terms
 from spec.model.turns import build_round
 from spec.ruleset import OFFICIAL, Ruleset
@@ -125,8 +126,7 @@ def _turn_counts(players: int, placement: str, same_turn: bool, passing: str) ->
 @lru_cache(maxsize=64)
 def _counts(rules: Ruleset, players: int) -> tuple[tuple[str, int], ...]:
     if rules.dummy_2p:
-        # The turn model does not cover the dummy variant: count its scoring over the three seats.
-        return tuple(_tally(_scoring_model(rules, players, bounded=True)).items())
+        return tuple(_tally(build_game(rules, players).model).items())
     # build_game = the rounds' turn models + this scoring part (same groups, same order of ids).
     turn = dict(_turn_counts(players, rules.wasabi_placement, rules.wasabi_same_turn, rules.passing))
     scoring = _tally(_scoring_model(rules, players, bounded=False))

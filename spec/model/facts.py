@@ -46,6 +46,15 @@ def deal_facts(gm: GameModel, round_index: int, hands: Sequence[Sequence[Card]])
             counts[int(c)] += 1
         out.append((FACT, f"r{round_index} p{i} deal",
                     [v == k for v, k in zip(rm.deal[i], counts, strict=True)]))
+    if rm.draws:
+        # dummy-2p: the dummy's pile is listed top card first, one drawn per turn.
+        pile = hands[gm.players]
+        if len(pile) != len(rm.draws):
+            raise InputError(f"round {round_index + 1}: the dummy pile has {len(pile)} cards, "
+                             f"not {len(rm.draws)}")
+        for t, c in enumerate(pile):
+            out.append((FACT, f"r{round_index} t{t} dummy draw",
+                        [v == (1 if k == int(c) else 0) for k, v in enumerate(rm.draws[t])]))
     return out
 
 

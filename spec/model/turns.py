@@ -26,7 +26,6 @@ from dataclasses import dataclass, field
 import z3
 
 from spec.cards import NIGIRI, STACK_OF, Card, Token
-from spec.errors import RulesError
 from spec.model.core import Model
 from spec.model.scoring import TOKEN_NAMES
 from spec.ruleset import Ruleset
@@ -67,29 +66,75 @@ class RoundModel:
     pass_left: z3.BoolRef  # r{r}_pass_left: seat i gives to seat i+1
     turns: list[list[SeatTurn]] = field(default_factory=list)  # [t][seat]
     final: list[list[z3.ArithRef]] = field(default_factory=list)  # [seat] 15 token counts
-
-    @property
-    def deal(self) -> list[list[z3.ArithRef]]:
-        return [st.hand for st in self.turns[0]]
+    draws: list[list[z3.ArithRef]] = field(default_factory=list)  # dummy-2p: [t] 12, the card drawn
+    deal: list[list[z3.ArithRef]] = field(default_factory=list)  # [seat] 12, as dealt
 
 
 def _card_taken(v: list[z3.ArithRef], c: int) -> z3.ArithRef:
     return v[c] + v[_STACK[c]] if c in _STACK else v[c]
 
 
+def _seat_turn(
+    m: Model, rules: Ruleset, name: str, h: list[z3.ArithRef], tab: list[z3.ArithRef], chopsticks: bool = True
+) -> tuple[SeatTurn, list[z3.ArithRef], list[z3.ArithRef]]:
+    """One seat's turn on hand ``h`` and tableau ``tab``: (the turn, the tableau after, the cards left).
+
+    The cards left do not yet include the used chopsticks (they are returned by
+    the caller, after a dummy's card is chosen in dummy-2p).
+    """
+    a = [m.int(f"{name}_pick_{tn}", 0) for tn in TOKEN_NAMES]
+    b = [m.int(f"{name}_pick2_{tn}", 0) for tn in TOKEN_NAMES]
+    u = m.int(f"{name}_chopsticks", 0)
+    xs = [_card_taken(a, c) for c in range(len(Card))]
+    ys = [_card_taken(b, c) for c in range(len(Card))]
+    m.add("R-PICK", [z3.Sum(a) == 1, z3.Sum(b) == u,
+                     *[xs[c] + ys[c] <= h[c] for c in range(len(Card))]], name)
+    if chopsticks:
+        m.add("R-CHOPSTICKS-ONCE", u <= 1, name)
+        m.add("R-CHOPSTICKS-EARLIER", z3.Implies(u >= 1, tab[_CHOP] >= 1), name)
+    else:
+        m.add("R-DUMMY", u == 0, name)  # the dummy takes exactly one card
+    a_st = z3.Sum([a[k] for k in _STACKS])
+    b_st = z3.Sum([b[k] for k in _STACKS])
+    free = tab[_W]
+    # A nigiri goes only on a wasabi already lying there, one per wasabi; the
+    # physical bound lets a wasabi taken first this turn hold the second card.
+    m.add("R-WASABI-ONE", [a_st <= free, a_st + b_st <= free + a[_W]], name)
+    if rules.wasabi_same_turn:
+        free_mid = free - a_st + a[_W]
+    else:
+        free_mid = free - a_st
+        if chopsticks:
+            m.add("R-WASABI-SAME-TURN", a_st + b_st <= free, name)
+    if rules.wasabi_placement == "automatic":
+        a_plain = z3.Sum([a[c] for c in _NIGIRI])
+        b_plain = z3.Sum([b[c] for c in _NIGIRI])
+        m.add("R-WASABI-PLACE", [z3.Implies(free >= 1, a_plain == 0),
+                                 z3.Implies(free_mid >= 1, b_plain == 0)], name)
+    st = SeatTurn(name, h, tab, a, b, u, free, free_mid)
+    seat, rnd, t = name.split("_")
+    nxt = f"{seat}_{rnd}_t{int(t[1:]) + 1}_tab"
+    new = [m.int(f"{nxt}_{tn}", None) for tn in TOKEN_NAMES]
+    m.add("R-TABLEAU", [new[k] == tab[k] + a[k] + b[k] for k in range(len(Token))
+                        if k not in (_W, _CHOP)], name)
+    m.add("R-TABLEAU", new[_W] == tab[_W] + a[_W] + b[_W] - a_st - b_st, name)
+    m.add("R-CHOPSTICKS-RETURN", new[_CHOP] == tab[_CHOP] + a[_CHOP] + b[_CHOP] - u, name)
+    left = [h[c] - xs[c] - ys[c] for c in range(len(Card))]
+    return st, new, left
+
+
 def build_round(m: Model, rules: Ruleset, players: int, round_index: int = 0) -> RoundModel:
-    """Add the turn rules of one round for ``players`` seats to ``m``.
+    """Add the turn rules of one round for ``players`` players to ``m``.
 
     The dealt hands are ``p{i}_r{r}_t0_hand_{card}`` (bounded by the deck's
     copies, each of the hand size: R-DEAL); the deck across rounds is
-    :func:`spec.model.deal.deck_constraints`' job.
+    :func:`spec.model.deal.deck_constraints`' job. In dummy-2p, seat 2 is the
+    dummy: its pile is drawn in order (``p2_r{r}_t{t}_draw_{card}``, one card a
+    turn into the hand of the controlling player, seat ``t % 2``), and
+    ``p2_r{r}_t{t}_pick_{token}`` is the card that player gives it.
     """
-    if rules.dummy_2p:
-        raise RulesError(
-            "the turn model does not cover the dummy-2p variant yet; its scoring "
-            "(three seats) is in spec.model.scoring"
-        )
     size = rules.hand_size(players)
+    seats = rules.seats(players)
     n = players
     r = round_index
     offset = rules.pass_offset(r)
@@ -97,82 +142,68 @@ def build_round(m: Model, rules: Ruleset, players: int, round_index: int = 0) ->
     # R-PASS pins the direction; the hand transfer below reads the Boolean, so a
     # record passed the wrong way is blamed on this one constraint.
     m.add("R-PASS", pass_left if offset == 1 else z3.Not(pass_left), f"r{r}")
-    rm = RoundModel(r, n, size, pass_left)
+    rm = RoundModel(r, seats, size, pass_left)
     zero: list[z3.ArithRef] = [z3.IntVal(0)] * len(Token)
-    tabs: list[list[z3.ArithRef]] = [list(zero) for _ in range(n)]
+    tabs: list[list[z3.ArithRef]] = [list(zero) for _ in range(seats)]
     hands: list[list[z3.ArithRef]] = []
-    for i in range(n):
+    for i in range(seats):
         h = [m.int(f"p{i}_r{r}_t0_hand_{cn}", 0, rules.copies(c))
              for c, cn in zip(Card, CARD_NAMES, strict=True)]
         m.add("R-DEAL", z3.Sum(h) == size, f"p{i}_r{r}")
         hands.append(h)
-    same_turn = rules.wasabi_same_turn
-    automatic = rules.wasabi_placement == "automatic"
+    rm.deal = list(hands)
+    draws: list[list[z3.ArithRef]] = []
+    if rules.dummy_2p:
+        d = n  # the dummy's seat
+        draws = [[m.int(f"p{d}_r{r}_t{t}_draw_{cn}", 0) for cn in CARD_NAMES] for t in range(size)]
+        m.add("R-DUMMY", [z3.Sum(dr) == 1 for dr in draws], f"p{d}_r{r}")
+        rm.draws = draws
+        # The pile, drawn top first, is the dummy's dealt hand.
+        m.add("R-DUMMY", [hands[d][c] == z3.Sum([dr[c] for dr in draws]) for c in range(len(Card))],
+              f"p{d}_r{r}")
     for t in range(size):
         row: list[SeatTurn] = []
         lefts: list[list[z3.ArithRef]] = []
+        ctrl = t % 2 if rules.dummy_2p else -1
+        gift: SeatTurn | None = None
         for i in range(n):
             name = f"p{i}_r{r}_t{t}"
-            h, tab = hands[i], tabs[i]
-            a = [m.int(f"{name}_pick_{tn}", 0, 1) for tn in TOKEN_NAMES]
-            b = [m.int(f"{name}_pick2_{tn}", 0) for tn in TOKEN_NAMES]
-            u = m.int(f"{name}_chopsticks", 0)
+            h = hands[i]
             if t > 0:
                 m.add("R-HAND-SIZE", z3.Sum(h) == size - t, name)
-            xs = [_card_taken(a, c) for c in range(len(Card))]
-            ys = [_card_taken(b, c) for c in range(len(Card))]
-            m.add("R-PICK", [z3.Sum(a) == 1, z3.Sum(b) == u,
-                             *[xs[c] + ys[c] <= h[c] for c in range(len(Card))]], name)
-            m.add("R-CHOPSTICKS-ONCE", u <= 1, name)
-            m.add("R-CHOPSTICKS-EARLIER", z3.Implies(u >= 1, tab[_CHOP] >= 1), name)
-            a_st = z3.Sum([a[k] for k in _STACKS])
-            b_st = z3.Sum([b[k] for k in _STACKS])
-            free = tab[_W]
-            # A nigiri goes only on a wasabi already lying there, one per wasabi;
-            # the physical bound lets a wasabi taken first this turn hold the second card.
-            m.add("R-WASABI-ONE", [a_st <= free, a_st + b_st <= free + a[_W]], name)
-            if same_turn:
-                free_mid = free - a_st + a[_W]
-            else:
-                free_mid = free - a_st
-                m.add("R-WASABI-SAME-TURN", a_st + b_st <= free, name)
-            if automatic:
-                a_plain = z3.Sum([a[c] for c in _NIGIRI])
-                b_plain = z3.Sum([b[c] for c in _NIGIRI])
-                m.add("R-WASABI-PLACE", [z3.Implies(free >= 1, a_plain == 0),
-                                         z3.Implies(free_mid >= 1, b_plain == 0)], name)
-            row.append(SeatTurn(name, h, tab, a, b, u, free, free_mid))
-            # The tableau after the turn.
-            nxt = f"p{i}_r{r}_t{t + 1}_tab"
-            new = [m.int(f"{nxt}_{tn}", None) for tn in TOKEN_NAMES]
-            m.add("R-TABLEAU", [new[k] == tab[k] + a[k] + b[k] for k in range(len(Token))
-                                if k not in (_W, _CHOP)], name)
-            m.add("R-TABLEAU", new[_W] == tab[_W] + a[_W] + b[_W] - a_st - b_st, name)
-            m.add("R-CHOPSTICKS-RETURN", new[_CHOP] == tab[_CHOP] + a[_CHOP] + b[_CHOP] - u, name)
+            if i == ctrl:
+                h = [h[c] + draws[t][c] for c in range(len(Card))]
+            st, new, left = _seat_turn(m, rules, name, h, tabs[i])
             tabs[i] = new
-            left = [h[c] - xs[c] - ys[c] for c in range(len(Card))]
-            left[_CHOP] = left[_CHOP] + u
+            if i == ctrl:
+                gift, tabs[n], left = _seat_turn(m, rules, f"p{n}_r{r}_t{t}", left, tabs[n], chopsticks=False)
+            left[_CHOP] = left[_CHOP] + st.uses
+            row.append(st)
             lefts.append(left)
+        if gift is not None:
+            row.append(gift)
         rm.turns.append(row)
         if t == size - 1:
             for i in range(n):
                 m.add("R-LAST-CARD", [x == 0 for x in lefts[i]], f"p{i}_r{r}")
             break
-        hands = []
+        new_hands = []
         for j in range(n):
             h = [m.int(f"p{j}_r{r}_t{t + 1}_hand_{cn}", None) for cn in CARD_NAMES]
             from_left, from_right = lefts[(j - 1) % n], lefts[(j + 1) % n]
             if n == 2:
                 m.add("R-PASS", [h[c] == from_left[c] for c in range(len(Card)) if c != _CHOP],
                       f"p{j}_r{r}_t{t}")
+                chop_in = from_left[_CHOP]
             else:
                 m.add("R-PASS", [h[c] == z3.If(pass_left, from_left[c], from_right[c])
                                  for c in range(len(Card)) if c != _CHOP], f"p{j}_r{r}_t{t}")
-            chop_in = from_left[_CHOP] if n == 2 else z3.If(pass_left, from_left[_CHOP], from_right[_CHOP])
+                chop_in = z3.If(pass_left, from_left[_CHOP], from_right[_CHOP])
             m.add("R-CHOPSTICKS-RETURN", h[_CHOP] == chop_in, f"p{j}_r{r}_t{t}")
-            hands.append(h)
+            new_hands.append(h)
+        hands = new_hands + hands[n:]
     rm.final = tabs
-    for i in range(n):
+    for i in range(seats):
         for tn, v in zip(TOKEN_NAMES, tabs[i], strict=True):
             m.terms[f"p{i}_r{r}_{tn}"] = v
     return rm
