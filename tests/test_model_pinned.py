@@ -152,9 +152,10 @@ def test_pinned_case_through_the_model(case: dict[str, Any]) -> None:
                 continue  # the deck is a rule number shared by every named ruleset
             got_d = _deck(rules)
             assert got_d["counts"] == exp["counts"] and got_d["total"] == exp["total"], name
-            if not rules.dummy_2p:
-                sizes = {str(p): _hand_size(rules, p) for p in (2, 3, 4, 5)}
-                assert sizes == exp["hand_sizes"], name
+            sizes = {p: _hand_size(rules, int(p)) for p in exp["hand_sizes"]}
+            assert sizes == exp["hand_sizes"], name
+            seats = {p: build_game(rules, int(p), rounds=1).seats for p in exp["seats"]}
+            assert seats == exp["seats"], name
         else:
             raise AssertionError(f"unknown pinned kind {kind!r}")
 
