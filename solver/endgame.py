@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -404,10 +405,13 @@ class _TwoPlayer:
     come; what the reduction banked along the way is added by the caller.
     """
 
-    def __init__(self, pos: Position, objective: str, max_nodes: int) -> None:
+    def __init__(
+        self, pos: Position, objective: str, max_nodes: int, time_limit: float | None = None
+    ) -> None:
         self.pos = pos
         self.objective = objective
         self.max_nodes = max_nodes
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.rules = pos.rules
         self.gen = _Rules(pos.rules, keep_pudding=pos.final_round or objective == "win")
         self.memo: dict[tuple[Hand, Hand, Tab, Tab, int], tuple[Number, Number]] = {}
@@ -460,7 +464,9 @@ class _TwoPlayer:
             return got
         self.nodes += 1
         if self.nodes > self.max_nodes:
-            raise BudgetExceeded
+            raise BudgetExceeded(f"node budget of {self.max_nodes} states exhausted")
+        if self.deadline is not None and self.nodes % 512 == 0 and time.perf_counter() > self.deadline:
+            raise BudgetExceeded("time limit reached")
         if not any(h0):
             res: tuple[Number, Number] = (self.leaf(t0, t1, d),) * 2
         else:
@@ -483,12 +489,17 @@ def _offset(pos: Position, objective: str, gains: tuple[int, int]) -> tuple[Numb
     return 0, s0 - s1 + gains[0] - gains[1]
 
 
-def solve_two(pos: Position, objective: str = "diff", max_nodes: int = DEFAULT_MAX_NODES) -> EndgameResult:
+def solve_two(
+    pos: Position,
+    objective: str = "diff",
+    max_nodes: int = DEFAULT_MAX_NODES,
+    time_limit: float | None = None,
+) -> EndgameResult:
     if pos.players != 2:
         raise InputError(f"the zero-sum solver is for 2 players; this position has {pos.players}")
     if objective not in OBJECTIVES:
         raise InputError(f"objective {objective!r} unknown; choose one of {', '.join(OBJECTIVES)}")
-    s = _TwoPlayer(pos, objective, max_nodes)
+    s = _TwoPlayer(pos, objective, max_nodes, time_limit)
     t0, g0 = s.gen.reduce(list(pos.tableaux[0]))
     t1, g1 = s.gen.reduce(list(pos.tableaux[1]))
     off, d = _offset(pos, objective, (g0, g1))
@@ -514,8 +525,8 @@ def solve_two(pos: Position, objective: str = "diff", max_nodes: int = DEFAULT_M
             h0, h1, t0, t1 = m1.rest, m0.rest, m0.tab, m1.tab
         result.line = line
         result.status = "solved"
-    except BudgetExceeded:
-        result.reason = f"node budget of {max_nodes} states exhausted"
+    except BudgetExceeded as exc:
+        result.reason = str(exc)
         result.value = None
         result.first_picks, result.mix = [], []
     result.nodes = s.nodes
@@ -637,7 +648,7 @@ class _Multi:
             return got
         self.nodes += 1
         if self.nodes > self.max_nodes:
-            raise BudgetExceeded
+            raise BudgetExceeded(f"node budget of {self.max_nodes} states exhausted")
         if not any(hands[0]):
             v = self.leaf(tabs)
         else:
@@ -673,8 +684,8 @@ def solve_multi(
             hands, tabs = s.child(hands, m0, joint)
         result.line = line
         result.status = "solved"
-    except BudgetExceeded:
-        result.reason = f"node budget of {max_nodes} states exhausted"
+    except BudgetExceeded as exc:
+        result.reason = str(exc)
         result.value = None
         result.first_picks, result.mix = [], []
     result.nodes = s.nodes
