@@ -1,0 +1,174 @@
+"""Model-guided edge cases: every tie structure of maki icons and of puddings, always run.
+
+A *tie structure* of n seats is an ordered partition of the seats into groups
+of equal counts, highest group first (3 seats: 13 of them, 5 seats: 541),
+combined with whether the lowest group holds zero. For each structure the Z3
+model is asked for a witness within the deck (maki cards per seat within the
+hand size and the printed copies; puddings within the printed copies); a
+structure the deck cannot realise is recorded as impossible with the solver's
+answer, never skipped silently. Each witness is then scored by the executor
+and by the model (:mod:`checks.properties`).
+
+Dish boundaries complete the set: every count of every scoring card a single
+tableau can hold (six dumplings and beyond, odd and even tempura, ...).
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from spec.cards import Card, Token
+from spec.model.core import Model
+from spec.model.scoring import icons_term
+from spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, RULESETS, Ruleset
+from spec.tableau import Tableau
+
+Structure = tuple[tuple[int, ...], ...]  # groups of seats, highest count first
+
+
+def weak_orders(n: int) -> list[Structure]:
+    """Every ordered partition of seats 0..n-1 (the Fubini number of them)."""
+
+    def rec(items: tuple[int, ...]) -> Iterator[Structure]:
+        if not items:
+            yield ()
+            return
+        k = len(items)
+        for mask in range(1, 1 << k):
+            first = tuple(items[i] for i in range(k) if mask >> i & 1)
+            rest = tuple(items[i] for i in range(k) if not mask >> i & 1)
+            for tail in rec(rest):
+                yield (first, *tail)
+
+    return list(rec(tuple(range(n))))
+
+
+def describe(structure: Structure, zero: bool) -> str:
+    """``{0,2} > {1} > {3}=0``: the groups, highest first, and whether the last is zero."""
+    groups = ["{" + ",".join(map(str, g)) + "}" for g in structure]
+    return " > ".join(groups) + ("=0" if zero else "")
+
+
+@dataclass(frozen=True)
+class EdgeCase:
+    kind: str  # "maki" | "pudding" | "dish"
+    structure: str
+    seats: int
+    value: tuple[Tableau, ...] | tuple[int, ...] | None  # witness; None when the deck cannot realise it
+    why: str = ""
+
+
+def _hand(rules: Ruleset, seats: int) -> int:
+    return rules.hand_size(seats - 1 if rules.dummy_2p else seats)
+
+
+def _solve_structures(m: Model, values: Sequence[Any], structures: Sequence[Structure]
+                      ) -> Iterator[tuple[Structure, bool, Any]]:
+    """For each structure and zero flag: the solver's model or None (unsat / unknown with reason)."""
+    s = m.solver()
+    s.set("timeout", 5000)
+    for structure in structures:
+        for zero in (False, True):
+            s.push()
+            for g in structure:
+                for seat in g[1:]:
+                    s.add(values[seat] == values[g[0]])
+            for a, b in itertools.pairwise(structure):
+                s.add(values[a[0]] > values[b[0]])
+            low = values[structure[-1][0]]
+            s.add(low == 0 if zero else low > 0)
+            res = str(s.check())
+            yield structure, zero, (s.model() if res == "sat" else res)
+            s.pop()
+
+
+@lru_cache(maxsize=16)
+def maki_cases(seats: int, rules: Ruleset = OFFICIAL) -> tuple[EdgeCase, ...]:
+    m = Model()
+    kinds = (Token.MAKI1, Token.MAKI2, Token.MAKI3)
+    counts = []
+    icons = []
+    for i in range(seats):
+        vec: list[Any] = [0] * len(Token)
+        for t in kinds:
+            vec[int(t)] = m.int(f"p{i}_{t.label}", 0, rules.copies(Card(int(t))))
+        m.add("R-HAND", sum(vec[int(t)] for t in kinds) <= _hand(rules, seats), f"p{i}")
+        counts.append(vec)
+        icons.append(icons_term(vec, rules))
+    for t in kinds:
+        m.add("R-DECK", sum(c[int(t)] for c in counts) <= rules.copies(Card(int(t))), t.label)
+    out = []
+    for structure, zero, mdl in _solve_structures(m, icons, weak_orders(seats)):
+        if isinstance(mdl, str):
+            out.append(EdgeCase("maki", describe(structure, zero), seats, None, f"solver: {mdl}"))
+            continue
+        tabs = []
+        for vec in counts:
+            tc = [0] * len(Token)
+            for t in kinds:
+                tc[int(t)] = mdl.eval(vec[int(t)], model_completion=True).as_long()
+            tabs.append(Tableau(tuple(tc)))
+        out.append(EdgeCase("maki", describe(structure, zero), seats, tuple(tabs)))
+    return tuple(out)
+
+
+@lru_cache(maxsize=16)
+def pudding_cases(seats: int, rules: Ruleset = OFFICIAL) -> tuple[EdgeCase, ...]:
+    m = Model()
+    cap = rules.copies(Card.PUDDING)
+    puds = [m.int(f"p{i}_puddings", 0, cap) for i in range(seats)]
+    m.add("R-DECK", sum(puds) <= cap, "pudding")
+    out = []
+    for structure, zero, mdl in _solve_structures(m, puds, weak_orders(seats)):
+        if isinstance(mdl, str):
+            why = "the deck's puddings cannot realise it" if mdl == "unsat" else f"solver: {mdl}"
+            out.append(EdgeCase("pudding", describe(structure, zero), seats, None, why))
+            continue
+        vals = tuple(mdl.eval(p, model_completion=True).as_long() for p in puds)
+        out.append(EdgeCase("pudding", describe(structure, zero), seats, vals))
+    return tuple(out)
+
+
+def dish_cases(rules: Ruleset = OFFICIAL) -> list[EdgeCase]:
+    """One seat holds k of one scoring token, for every k a hand allows; the other seat holds nothing."""
+    seats = rules.min_players
+    size = _hand(rules, seats) if not rules.dummy_2p else rules.dummy_hand_size
+    out = []
+    for t in Token:
+        cap = min(rules.copies(c) for c in t.cards)
+        per = len(t.cards)
+        for k in range(0, min(cap, size // per) + 1):
+            counts = [0] * len(Token)
+            counts[int(t)] = k
+            tabs = (Tableau(tuple(counts)), Tableau((0,) * len(Token)))
+            out.append(EdgeCase("dish", f"{t.label}*{k}", seats, tabs))
+    return out
+
+
+def seat_range(rules: Ruleset) -> list[int]:
+    if rules.dummy_2p:
+        return [rules.seats(rules.min_players)]
+    return list(range(rules.min_players, rules.max_players + 1))
+
+
+def distinct_rulesets(params: Sequence[str]) -> list[tuple[Ruleset, list[str]]]:
+    """Named rulesets grouped by the readings that matter to a property: one representative each.
+
+    A property that reads only the maki readings gives the same answers under
+    every ruleset with the same maki readings, so each group runs once and the
+    report lists the rulesets it covered. ``dummy_2p`` is always part of the key
+    because it changes the number of seats.
+    """
+    for p in params:
+        assert p in PARAMETER_BY_NAME, p
+    groups: dict[tuple[object, ...], tuple[Ruleset, list[str]]] = {}
+    for name, rules in RULESETS.items():
+        key = (rules.dummy_2p, *[getattr(rules, p) for p in params])
+        if key not in groups:
+            groups[key] = (rules, [])
+        groups[key][1].append(name)
+    return list(groups.values())

@@ -1,0 +1,678 @@
+"""The properties ``sushigo check`` runs: the executor held against the Z3 model.
+
+Each :class:`Property` has a strategy (per ruleset) and a check that raises
+:class:`Mismatch` with the case in project notation, both results and the rule
+ids involved. The executor side is always called through its module
+(``scoring.score_round``, ``turns.apply_turn``) at call time, so a mutant that
+patches a module attribute is what the check sees.
+
+The Z3 side asserts the concrete case as facts in a :class:`spec.model.core.Model`
+and reads the terms; one solver per (ruleset, seats) is reused with push/pop
+(about 4 ms a case against 10 ms for a fresh solver). When the two sides
+disagree, a second, tracked solver asserts the facts plus the executor's values
+and its unsat core names the rules the executor broke.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from hypothesis import strategies as st
+
+import spec.scoring as scoring
+import spec.turns as turns
+from checks import strategies as S
+from spec.cards import NIGIRI, STACK_OF, Card, Token
+from spec.errors import IllegalMoveError
+from spec.model.core import Model, core_rule_ids
+from spec.model.scoring import icons_term, maki_terms, pudding_terms, round_terms, tableau_vars, winner_terms
+from spec.ruleset import Ruleset
+from spec.tableau import Tableau, format_tableau
+
+ROUND_KEYS = ("tempura", "sashimi", "dumpling", "nigiri", "maki", "total")
+_NOT_RULES = ("FACT", "CLAIM", "R-DOMAIN")
+_MAKI_TOKENS = (Token.MAKI1, Token.MAKI2, Token.MAKI3)
+
+
+class Mismatch(AssertionError):
+    """The two sides disagree on one case."""
+
+    def __init__(self, case: str, expected: object, actual: object, rule_ids: Sequence[str],
+                 expected_by: str = "Z3 model", actual_by: str = "executor") -> None:
+        super().__init__(f"{case}: {expected_by} {expected} != {actual_by} {actual}")
+        self.case = case
+        self.expected = expected
+        self.actual = actual
+        self.rule_ids = tuple(rule_ids)
+        self.expected_by = expected_by
+        self.actual_by = actual_by
+
+
+class Unavailable(Exception):
+    """A module the property needs has not been written (yet)."""
+
+
+@dataclass(frozen=True)
+class Property:
+    name: str
+    family: str
+    description: str
+    strategy: Callable[[Ruleset], st.SearchStrategy[Any]]
+    check: Callable[[Any, Ruleset], None]
+    requires: tuple[str, ...] = ()
+    weight: float = 1.0  # share of the family budget (the state machine's examples are long)
+    kind: str = "given"  # "given" or "machine"
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def missing(self) -> list[str]:
+        out = []
+        for mod in self.requires:
+            try:
+                importlib.import_module(mod)
+            except ImportError:
+                out.append(mod)
+        return out
+
+
+# --------------------------------------------------------------------------- Z3 side
+
+
+def _sat(result: object) -> bool:
+    return str(result) == "sat"
+
+
+def _explain(m: Model, facts: Sequence[Any], claims: Sequence[Any]) -> list[str]:
+    """Rule ids in the unsat core of facts + executor claims (empty if the model agrees)."""
+    s = m.solver(track=True)
+    for k, f in enumerate(facts):
+        s.assert_and_track(f, f"FACT|{k}")
+    for k, c in enumerate(claims):
+        s.assert_and_track(c, f"CLAIM|{k}")
+    if _sat(s.check()):
+        return []
+    return [r for r in core_rule_ids(s.unsat_core()) if r not in _NOT_RULES]
+
+
+class Checker:
+    """Concrete inputs in, terms out: one solver reused for every case.
+
+    ``agrees`` asks one question: are the facts plus the executor's values
+    satisfiable? Every output term is a function of the inputs, so sat means
+    equal. The literals ``var == value`` are built once and passed as
+    assumptions (no push/pop, no model evaluation: about 3x faster). Only on
+    a disagreement is the model's own answer read and the rule ids found.
+    """
+
+    def __init__(self, m: Model, inputs: Sequence[Any], outputs: Sequence[Any]) -> None:
+        self.m = m
+        self.inputs = list(inputs)
+        self.outputs = list(outputs)
+        self.solver = m.solver()
+        self._eq: dict[tuple[int, object], Any] = {}
+
+    def _lit(self, term: Any, index: int, value: object) -> Any:
+        key = (index, value)
+        lit = self._eq.get(key)
+        if lit is None:
+            lit = term == value
+            self._eq[key] = lit
+        return lit
+
+    def facts(self, values: Sequence[int]) -> list[Any]:
+        return [self._lit(v, k, x) for k, (v, x) in enumerate(zip(self.inputs, values, strict=True))]
+
+    def claims(self, values: Sequence[object]) -> list[Any]:
+        n = len(self.inputs)
+        return [self._lit(t, n + k, x) for k, (t, x) in enumerate(zip(self.outputs, values, strict=True))]
+
+    def agrees(self, inputs: Sequence[int], outputs: Sequence[object]) -> bool:
+        return _sat(self.solver.check(*self.facts(inputs), *self.claims(outputs)))
+
+    def expected(self, inputs: Sequence[int]) -> list[object] | None:
+        """The model's outputs for these inputs (None if the inputs break the model's domain)."""
+        if not _sat(self.solver.check(*self.facts(inputs))):
+            return None
+        mdl = self.solver.model()
+        out: list[object] = []
+        for t in self.outputs:
+            v = mdl.eval(t, model_completion=True)
+            out.append(str(v) == "True" if str(v) in ("True", "False") else v.as_long())
+        return out
+
+    def explain(self, inputs: Sequence[int], outputs: Sequence[object]) -> list[str]:
+        return _explain(self.m, self.facts(inputs), self.claims(outputs))
+
+
+@lru_cache(maxsize=128)
+def round_model(rules: Ruleset, seats: int) -> Checker:
+    """Inputs: 15 token counts per seat; outputs: the categories and total per seat."""
+    m = Model()
+    tabs = [tableau_vars(m, f"p{i}", rules) for i in range(seats)]
+    terms = round_terms(m, "r", tabs, rules)
+    return Checker(m, [v for t in tabs for v in t], [d[k] for d in terms for k in ROUND_KEYS])
+
+
+@lru_cache(maxsize=128)
+def maki_model(rules: Ruleset, seats: int) -> Checker:
+    """Inputs: maki1..maki3 counts per seat; outputs: maki points per seat (the edge cases' model)."""
+    m = Model()
+    counts = [[m.int(f"p{i}_{t.label}", 0, rules.copies(Card(int(t)))) for t in _MAKI_TOKENS]
+              for i in range(seats)]
+    icons = []
+    for i, c in enumerate(counts):
+        vec: list[Any] = [0] * len(Token)
+        for t, v in zip(_MAKI_TOKENS, c, strict=True):
+            vec[int(t)] = v
+        ic = m.int(f"p{i}_maki_icons", 0)
+        m.add("R-MAKI-ICONS", ic == icons_term(vec, rules), f"p{i}")
+        icons.append(ic)
+    return Checker(m, [v for c in counts for v in c], maki_terms(m, "r", icons, rules))
+
+
+def compare_maki(tabs: Sequence[Tableau], rules: Ruleset) -> None:
+    """Maki-only tableaux: the executor's maki points and totals equal the model's maki points."""
+    model = maki_model(rules, len(tabs))
+    facts = [t.counts[int(k)] for t in tabs for k in _MAKI_TOKENS]
+    case = f"tableaux {_fmt_tabs(tabs)}"
+    try:
+        scores = executor_round(tabs, rules)
+    except Exception as exc:
+        raise _crash(case, exc) from exc
+    maki = [d["maki"] for d in scores]
+    totals = [d["total"] for d in scores]
+    if model.agrees(facts, maki) and maki == totals:
+        return
+    bad = maki if not model.agrees(facts, maki) else totals
+    raise Mismatch(case, f"maki {model.expected(facts)}", f"maki {maki} totals {totals}",
+                   model.explain(facts, bad))
+
+
+@lru_cache(maxsize=128)
+def pudding_model(rules: Ruleset, seats: int) -> Checker:
+    m = Model()
+    cap = rules.copies(Card.PUDDING)
+    puds = [m.int(f"p{i}_puddings", 0, cap) for i in range(seats)]
+    return Checker(m, puds, pudding_terms(m, "g", puds, rules))
+
+
+@lru_cache(maxsize=128)
+def winner_model(rules: Ruleset, seats: int) -> Checker:
+    m = Model()
+    totals = [m.int(f"p{i}_total", None) for i in range(seats)]
+    puds = [m.int(f"p{i}_puddings", 0) for i in range(seats)]
+    wins = winner_terms(m, "g", totals, puds, rules, S.players_of(rules, seats))
+    return Checker(m, [*totals, *puds], wins)
+
+
+@lru_cache(maxsize=64)
+def game_model(rules: Ruleset, seats: int) -> Checker:
+    """Inputs: every round's tableaux; outputs: pudding points, game totals, winner flags."""
+    m = Model()
+    tabs = [[tableau_vars(m, f"in{r}_p{i}", rules) for i in range(seats)] for r in range(rules.rounds)]
+    rounds = [round_terms(m, f"r{r}", tabs[r], rules) for r in range(rules.rounds)]
+    puds = []
+    for i in range(seats):
+        p = m.int(f"p{i}_puddings", 0)
+        m.add("R-PUDDING-KEEP", p == sum(tabs[r][i][int(Token.PUDDING)] for r in range(rules.rounds)))
+        puds.append(p)
+    pudding = pudding_terms(m, "g", puds, rules)
+    totals = []
+    for i in range(seats):
+        t = m.int(f"p{i}_game_total", None)
+        m.add("R-GAME-TOTAL", t == sum(rd[i]["total"] for rd in rounds) + pudding[i])
+        totals.append(t)
+    wins = winner_terms(m, "g", totals, puds, rules, S.players_of(rules, seats))
+    return Checker(m, [v for r in tabs for t in r for v in t], [*pudding, *totals, *wins])
+
+
+# --------------------------------------------------------------------------- checks
+
+
+def _fmt_tabs(tabs: Sequence[Tableau]) -> str:
+    return " | ".join(format_tableau(t) for t in tabs)
+
+
+def executor_round(tabs: Sequence[Tableau], rules: Ruleset) -> list[dict[str, int]]:
+    """The executor's round score per seat; the fast path's total stands if it differs."""
+    out = [sc.as_dict() for sc in scoring.score_round(tabs, rules)]
+    fast = scoring.round_totals([t.counts for t in tabs], rules)
+    for d, f in zip(out, fast, strict=True):
+        d["total"] = f
+    return out
+
+
+def _flat_round(scores: Sequence[dict[str, int]]) -> list[object]:
+    return [d[k] for d in scores for k in ROUND_KEYS]
+
+
+def _unflat_round(values: Sequence[object]) -> list[dict[str, int]]:
+    n = len(ROUND_KEYS)
+    return [dict(zip(ROUND_KEYS, values[i:i + n], strict=True))  # type: ignore[arg-type]
+            for i in range(0, len(values), n)]
+
+
+def _crash(case: str, exc: Exception) -> Mismatch:
+    return Mismatch(case, "a score", f"raised {type(exc).__name__}: {exc}", [])
+
+
+def compare_round(tabs: Sequence[Tableau], rules: Ruleset) -> None:
+    model = round_model(rules, len(tabs))
+    facts = [n for t in tabs for n in t.counts]
+    case = f"tableaux {_fmt_tabs(tabs)}"
+    try:
+        actual = executor_round(tabs, rules)
+    except Exception as exc:  # a crash on a legal table is a disagreement too
+        raise _crash(case, exc) from exc
+    flat = _flat_round(actual)
+    if model.agrees(facts, flat):
+        return
+    expected = model.expected(facts)
+    if expected is None:
+        raise Mismatch(case, "impossible (outside the deck)", "scored", ["R-DECK"])
+    e, a = _diff_seats(_unflat_round(expected), actual)
+    raise Mismatch(case, e, a, model.explain(facts, flat))
+
+
+def _diff_seats(expected: Sequence[dict[str, int]], actual: Sequence[dict[str, int]]) -> tuple[str, str]:
+    e_parts, a_parts = [], []
+    for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
+        keys = [k for k in ROUND_KEYS if e.get(k) != a.get(k)]
+        if keys:
+            e_parts.append(f"seat {i} " + " ".join(f"{k}={e[k]}" for k in keys))
+            a_parts.append(f"seat {i} " + " ".join(f"{k}={a.get(k)}" for k in keys))
+    return "; ".join(e_parts), "; ".join(a_parts)
+
+
+def check_round(table: S.Table, rules: Ruleset) -> None:
+    compare_round(table.tableaux(rules), rules)
+
+
+def compare_pudding(counts: Sequence[int], rules: Ruleset) -> None:
+    model = pudding_model(rules, len(counts))
+    case = f"puddings {list(counts)} ({S.players_of(rules, len(counts))} players)"
+    try:
+        actual = list(scoring.pudding_points(counts, rules))
+    except Exception as exc:
+        raise _crash(case, exc) from exc
+    if not model.agrees(counts, actual):
+        raise Mismatch(case, model.expected(counts), actual, model.explain(counts, actual))
+
+
+def check_pudding(counts: tuple[int, ...], rules: Ruleset) -> None:
+    compare_pudding(counts, rules)
+
+
+def check_winners(case: tuple[tuple[int, ...], tuple[int, ...]], rules: Ruleset) -> None:
+    totals, puds = case
+    model = winner_model(rules, len(totals))
+    actual = list(scoring.winners(totals, puds, rules, S.players_of(rules, len(totals))))
+    flags = [i in actual for i in range(len(model.outputs))]
+    facts = [*totals, *puds]
+    if not model.agrees(facts, flags):
+        want = model.expected(facts) or []
+        raise Mismatch(f"totals {list(totals)} puddings {list(puds)}",
+                       f"winners {[i for i, w in enumerate(want) if w]}", f"winners {actual}",
+                       model.explain(facts, flags))
+
+
+def check_game(game: S.Game, rules: Ruleset) -> None:
+    rounds = game.tableaux(rules)
+    seats = game.seats
+    model = game_model(rules, seats)
+    case = "game " + " / ".join(_fmt_tabs(r) for r in rounds)
+    gs = scoring.score_game(rounds, rules, S.players_of(rules, seats))
+    nwin = len(model.outputs) - 2 * seats
+    actual: list[object] = [*(gs.pudding or [0] * seats), *gs.totals, *[i in gs.winners for i in range(nwin)]]
+    facts = [n for r in rounds for t in r for n in t.counts]
+    if model.agrees(facts, actual):
+        return
+    want = model.expected(facts)
+    if want is None:
+        raise Mismatch(case, "impossible (outside the deck)", "scored", ["R-DECK"])
+
+    def show(v: Sequence[object]) -> str:
+        wins = [i for i, w in enumerate(v[2 * seats:]) if w]
+        return f"pudding {list(v[:seats])} totals {list(v[seats:2 * seats])} winners {wins}"
+
+    raise Mismatch(case, show(want), show(actual), model.explain(facts, actual))
+
+
+# --------------------------------------------------------------------------- turn rules
+
+
+_RULE_RE = re.compile(r"\((R-[A-Z0-9-]+)\)")
+_NIG = {int(c) for c in NIGIRI}
+_STACK = {int(c): int(t) for c, t in STACK_OF.items()}
+
+
+def oracle_turn(hand: Sequence[int], tableau: Sequence[int], picks: Sequence[tuple[Card, bool | None]],
+                rules: Ruleset) -> tuple[str | None, tuple[int, ...], tuple[int, ...]]:
+    """An independent reading of the turn rules: (broken rule id or None, hand after, tableau after)."""
+    h, t = list(hand), list(tableau)
+    chop, was = int(Card.CHOPSTICKS), int(Card.WASABI)
+    if len(picks) == 2 and tableau[chop] < 1:
+        return "R-CHOPSTICKS-EARLIER", tuple(h), tuple(t)
+    free_at_start = tableau[was]
+    taken_this_turn = 0
+    used = 0
+    for card, flag in picks:
+        c = int(card)
+        if h[c] < 1:
+            return "R-PICK", tuple(hand), tuple(tableau)
+        h[c] -= 1
+        free = free_at_start - used + (taken_this_turn if rules.wasabi_same_turn else 0)
+        if c in _NIG:
+            if flag is True and free < 1:
+                return "R-WASABI-ONE", tuple(hand), tuple(tableau)
+            if flag is False and free > 0 and rules.wasabi_placement == "automatic":
+                return "R-WASABI-PLACE", tuple(hand), tuple(tableau)
+            if free > 0 and flag is not False:
+                used += 1
+                t[was] -= 1
+                t[_STACK[c]] += 1
+            else:
+                t[c] += 1
+        else:
+            t[c] += 1
+            if c == was:
+                taken_this_turn += 1
+    if len(picks) == 2:
+        t[chop] -= 1
+        h[chop] += 1
+    return None, tuple(h), tuple(t)
+
+
+def _turn_text(case: S.TurnCase) -> str:
+    hand = " ".join(f"{c.label}*{n}" if n > 1 else c.label for c in Card if (n := case.hand[int(c)]))
+    picks = " ".join(c.label + ("" if f is None else ":wasabi" if f else ":plain") for c, f in case.picks)
+    return f"hand [{hand}] tableau [{format_tableau(Tableau(case.tableau))}] turn [{picks}]"
+
+
+def check_turn(case: S.TurnCase, rules: Ruleset) -> None:
+    want_rule, want_h, want_t = oracle_turn(case.hand, case.tableau, case.picks, rules)
+    h, t = list(case.hand), list(case.tableau)
+    turn = tuple(turns.Pick(c, f) for c, f in case.picks)
+    got_rule: str | None = None
+    try:
+        turns.apply_turn(h, t, turn, rules)
+    except IllegalMoveError as exc:
+        m = _RULE_RE.search(str(exc))
+        got_rule = m.group(1) if m else "illegal"
+        h, t = list(case.hand), list(case.tableau)
+
+    def show(rule: str | None, hh: Sequence[int], tt: Sequence[int]) -> str:
+        if rule:
+            return f"illegal ({rule})"
+        return f"legal -> tableau [{format_tableau(Tableau(tuple(tt)))}], {sum(hh)} cards passed on"
+
+    if (want_rule is None) != (got_rule is None) or (
+        want_rule is None and (tuple(h), tuple(t)) != (want_h, want_t)
+    ):
+        ids = [r for r in (want_rule, got_rule) if r and r != "illegal"]
+        if not ids:
+            nigiri = any(c in NIGIRI for c, _ in case.picks)
+            ids = ["R-WASABI-ONE", "R-WASABI-PLACE"] if nigiri else ["R-PICK"]
+        raise Mismatch(_turn_text(case), show(want_rule, want_h, want_t), show(got_rule, h, t),
+                       ids, expected_by="rules (independent reading)")
+
+
+def check_pick_order(table: S.Table, rules: Ruleset) -> None:
+    """Playing each seat's picks one card a turn through the executor leaves the expected tableau."""
+    for picks in table.picks:
+        want = S.tableau_of_picks(picks, rules)
+        hand = [0] * len(Card)
+        for c in picks:
+            hand[int(c)] += 1
+        tab = [0] * len(Token)
+        try:
+            for c in picks:
+                turns.apply_turn(hand, tab, (turns.Pick(c),), rules)
+            got = format_tableau(Tableau(tuple(tab)))
+        except (IllegalMoveError, ValueError) as exc:
+            got = f"raised {exc}"
+        if got != format_tableau(want):
+            raise Mismatch(f"picks [{S.format_picks(picks)}]", format_tableau(want), got,
+                           ["R-WASABI-PLACE", "R-WASABI-ONE"], expected_by="rules (independent reading)")
+
+
+# --------------------------------------------------------------------------- registry
+
+
+def _properties() -> list[Property]:
+    props = [
+        Property("round-scores", "scoring", "round scores per category: executor = Z3 model",
+                 lambda r: S.tables(r), check_round),
+        Property("pudding-scores", "scoring", "pudding points: executor = Z3 model",
+                 lambda r: S.pudding_counts(r), check_pudding),
+        Property("winners", "scoring", "winners from totals and puddings: executor = Z3 model",
+                 lambda r: S.totals_and_puddings(r), check_winners),
+        Property("game-totals", "scoring", "3-round game: pudding, totals, winners: executor = Z3 model",
+                 lambda r: S.games(r), check_game, weight=0.25),
+        Property("turn-rules", "turns", "one proposed turn: executor legality and result = rules",
+                 lambda r: S.turn_cases(r), check_turn),
+        Property("pick-orders", "turns", "pick orders played one card a turn give the expected tableau",
+                 lambda r: S.tables(r), check_pick_order),
+    ]
+    props += _later_properties()
+    return props
+
+
+PROPERTIES: list[Property] = []
+
+
+def all_properties() -> list[Property]:
+    if not PROPERTIES:
+        PROPERTIES.extend(_properties())
+    return PROPERTIES
+
+
+# --------------------------------------------------------------------------- executor games
+
+
+@dataclass(frozen=True)
+class GameCase:
+    players: int
+    seed: int
+    policies: tuple[str, ...]
+
+
+def game_cases(rules: Ruleset) -> st.SearchStrategy[GameCase]:
+    from spec.policies import POLICIES
+
+    names = sorted(POLICIES)
+
+    @st.composite
+    def build(draw: st.DrawFn) -> GameCase:
+        players = S.players_of(rules, draw(st.sampled_from(S.seat_counts(rules))))
+        seed = draw(st.integers(0, 2**32 - 1))
+        pols = tuple(draw(st.sampled_from(names)) for _ in range(players))
+        return GameCase(players, seed, pols)
+
+    return build()
+
+
+@lru_cache(maxsize=64)
+def _game_turn_model(rules: Ruleset, players: int) -> Any:
+    from spec.model.game import build_game
+
+    return build_game(rules, players)
+
+
+_STEPS = [0]  # seat-turns checked by the last game (the runner counts them as cases)
+
+
+def check_executor_game(case: GameCase, rules: Ruleset) -> None:
+    """A played game: every card accounted for at every step; the whole record satisfies the model."""
+    import spec.executor as ex
+    from spec.model import facts as F
+
+    where = f"game players={case.players} seed={case.seed} policies={','.join(case.policies)}"
+    steps = 0
+    for state in ex.iter_game(case.players, case.seed, rules, list(case.policies)):
+        acc = ex.accounting(state)
+        if not acc.ok:
+            raise Mismatch(f"{where}, round {state.round_index + 1} after turn {state.turn} ({state.phase})",
+                           "every card of the deck accounted for", "; ".join(acc.problems()), ["R-DECK"],
+                           expected_by="rules.deck")
+        if state.phase == "turn":
+            steps += len(state.hands)
+    _STEPS[0] = steps
+    if rules.dummy_2p:
+        return  # the turn model does not cover the dummy variant; its accounting is checked above
+    record = ex.play_game(case.players, case.seed, rules, list(case.policies))
+    gm = _game_turn_model(rules, case.players)
+    res = F.check(gm.model, F.record_facts(gm, record, tableaux=True, scores=True, end=True), track=False)
+    if res.status == "sat":
+        return
+    core = F.check(gm.model, F.record_facts(gm, record, tableaux=True, scores=True, end=True), track=True)
+    labels = [lab.split("|")[1] for lab in core.core_labels if lab.startswith("FACT|")]
+    raise Mismatch(where, f"the model's turn constraints ({res.status})",
+                   f"record breaks them at {', '.join(labels[:4]) or '?'}",
+                   core.core or [res.reason], expected_by="Z3 turn model", actual_by="executor record")
+
+
+def _later_properties() -> list[Property]:
+    return [
+        Property("executor-games", "executor", "played games: cards accounted every step; record "
+                 "satisfies the Z3 turn model step by step", game_cases, check_executor_game,
+                 requires=("spec.executor", "spec.model.game", "spec.model.facts"),
+                 weight=0.015, extra={"count": "steps"}),
+        Property("turn-machine", "executor", "state machine: any legal turn, chopsticks, round end; "
+                 "invariants after every step", _machine_for, _no_check,
+                 requires=("spec.executor",), kind="machine", weight=1.0,
+                 extra={"steps": 40, "no_dummy": "the machine plays plain turns, not the dummy's"}),
+    ]
+
+
+def _no_check(case: Any, rules: Ruleset) -> None:
+    del case, rules
+
+
+def _machine_for(rules: Ruleset) -> Any:
+    return make_machine(rules)
+
+
+def make_machine(rules: Ruleset) -> type[Any]:
+    """A RuleBasedStateMachine that plays a game turn by turn with the executor's parts.
+
+    The deck comes from the executor (``deal_order``), every turn from
+    ``spec.turns`` (any legal turn, chopsticks included, chosen by Hypothesis),
+    and each round is scored by ``spec.scoring`` and held against the Z3 model.
+    Invariants after every step: every card of the deck is somewhere (R-DECK),
+    every hand holds the hand size minus the turns played (R-HAND-SIZE: one
+    card net per turn, chopsticks returned), no count is negative.
+    """
+    import random
+
+    from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+    import spec.executor as ex
+
+    players_choice = sorted({S.players_of(rules, n) for n in S.seat_counts(rules)})
+
+    class TurnMachine(RuleBasedStateMachine):
+        steps_run = 0
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.ready = False
+
+        @initialize(players=st.sampled_from(players_choice), seed=st.integers(0, 2**32 - 1))
+        def deal(self, players: int, seed: int) -> None:
+            self.where = f"players={players} seed={seed}"
+            self.players, self.seats = players, rules.seats(players)
+            self.size = rules.hand_size(players)
+            deck = ex.deal_order(rules)
+            random.Random(seed).shuffle(deck)
+            self.deck = deck
+            self.round = 0
+            self.kept = [0] * self.seats
+            self.discard = [0] * len(Card)
+            self.log: list[str] = []
+            self._deal()
+            self.ready = True
+
+        def _deal(self) -> None:
+            self.hands = []
+            for _ in range(self.seats):
+                block, self.deck = self.deck[:self.size], self.deck[self.size:]
+                self.hands.append([block.count(c) for c in Card])
+            self.tabs = [[0] * len(Token) for _ in range(self.seats)]
+            self.turn = 0
+
+        def _cards(self) -> list[int]:
+            total = [self.deck.count(c) for c in Card]
+            for h in self.hands:
+                total = [a + b for a, b in zip(total, h, strict=True)]
+            for t in self.tabs:
+                total = [a + b for a, b in zip(total, Tableau(tuple(t)).card_counts(), strict=True)]
+            total[int(Card.PUDDING)] += sum(self.kept)
+            return [a + b for a, b in zip(total, self.discard, strict=True)]
+
+        def _fail(self, expected: str, actual: str, ids: list[str]) -> None:
+            raise Mismatch(f"machine {self.where}, round {self.round + 1} turn {self.turn}: "
+                           + " / ".join(self.log[-3:]), expected, actual, ids, expected_by="invariant")
+
+        @precondition(lambda self: self.ready and sum(self.hands[0]) > 0)
+        @rule(choices=st.lists(st.integers(0, 2**16), min_size=5, max_size=5))
+        def play_turn(self, choices: list[int]) -> None:
+            picks = []
+            for seat in range(self.seats):
+                options = turns.legal_turns(self.hands[seat], self.tabs[seat], rules)
+                # Bias toward chopsticks uses: they are rare among the options but hold the rules.
+                doubles = [o for o in options if len(o) == 2]
+                pool = doubles if doubles and choices[seat] % 3 == 0 else options
+                turn = pool[choices[seat] % len(pool)]
+                turns.apply_turn(self.hands[seat], self.tabs[seat], turn, rules)
+                picks.append(" ".join(turns.format_turn(turn)))
+            self.log.append(f"turn {self.turn + 1}: " + " | ".join(picks))
+            off = rules.pass_offset(self.round)
+            self.hands = [self.hands[(i - off) % self.seats] for i in range(self.seats)]
+            self.turn += 1
+            TurnMachine.steps_run += self.seats
+
+        @precondition(lambda self: self.ready and sum(self.hands[0]) == 0 and self.round < rules.rounds)
+        @rule()
+        def end_round(self) -> None:
+            tabs = [Tableau(tuple(t)) for t in self.tabs]
+            compare_round(tabs, rules)
+            for i, t in enumerate(tabs):
+                cards = list(t.card_counts())
+                self.kept[i] += cards[int(Card.PUDDING)]
+                cards[int(Card.PUDDING)] = 0
+                self.discard = [a + b for a, b in zip(self.discard, cards, strict=True)]
+            self.round += 1
+            self.log.append(f"round {self.round} scored")
+            if self.round < rules.rounds:
+                self._deal()
+            else:
+                self.tabs = [[0] * len(Token) for _ in range(self.seats)]
+
+        @precondition(lambda self: self.ready and self.round >= rules.rounds)
+        @rule(players=st.sampled_from(players_choice), seed=st.integers(0, 2**32 - 1))
+        def next_game(self, players: int, seed: int) -> None:
+            self.deal(players, seed)
+
+        @invariant()
+        def every_card_accounted(self) -> None:
+            if self.ready and self._cards() != list(rules.deck):
+                self._fail(f"deck {list(rules.deck)}", f"cards found {self._cards()}", ["R-DECK"])
+
+        @invariant()
+        def hands_shrink_by_one(self) -> None:
+            if not self.ready or self.round >= rules.rounds:
+                return
+            sizes = [sum(h) for h in self.hands]
+            want = self.size - self.turn
+            if any(n != want for n in sizes):
+                self._fail(f"every hand holds {want} cards", f"hands hold {sizes}",
+                           ["R-HAND-SIZE", "R-CHOPSTICKS-RETURN"])
+            if any(v < 0 for t in self.tabs for v in t):
+                self._fail("no negative count", f"tableaux {self.tabs}", ["R-TABLEAU"])
+
+    return TurnMachine

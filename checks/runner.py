@@ -1,0 +1,376 @@
+"""Run the properties under Hypothesis, programmatically, and report.
+
+Each property runs once per named ruleset (``--ruleset`` narrows it to one)
+with ``ceil(budget * weight / rulesets)`` examples each, so a family reaches
+the budget in total and every ruleset gets its share. Hypothesis is driven
+from code: the property's check is wrapped in ``@given`` with
+``derandomize=True`` by default (the same examples on every run), or
+``hypothesis.seed(S)`` with ``--seed S``; ``database=None`` so nothing leaks
+between runs. A failing example is shrunk by Hypothesis and the
+:class:`~checks.properties.Mismatch` raised by the shrunk example is the one
+reported.
+
+Edge cases are not drawn: every enumerated case runs, under one
+representative of each group of rulesets that share the relevant readings.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import hypothesis
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import strategies as st
+from hypothesis.stateful import run_state_machine_as_test
+
+from checks import edge_cases as E
+from checks.properties import (
+    _STEPS,
+    Mismatch,
+    Property,
+    all_properties,
+    compare_maki,
+    compare_pudding,
+    compare_round,
+)
+from spec.ruleset import RULESETS, Ruleset
+
+BATCH = 10
+PROFILES: dict[str, int] = {"quick": 300, "default": 2000, "long": 20000}
+
+
+@dataclass
+class Failure:
+    prop: str
+    ruleset: str
+    case: str
+    expected: str
+    actual: str
+    expected_by: str
+    actual_by: str
+    rule_ids: tuple[str, ...]
+    seed: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "property": self.prop, "ruleset": self.ruleset, "case": self.case,
+            "expected": self.expected, "actual": self.actual, "expected_by": self.expected_by,
+            "actual_by": self.actual_by, "rule_ids": list(self.rule_ids), "seed": self.seed,
+        }
+
+    def text(self) -> str:
+        return "\n".join([
+            f"FAILED {self.prop} under --ruleset {self.ruleset}",
+            f"  case:     {self.case}",
+            f"  {self.expected_by + ':':<10} {self.expected}",
+            f"  {self.actual_by + ':':<10} {self.actual}",
+            f"  rules:    {', '.join(self.rule_ids) or '(no rule id found)'}",
+            f"  reproduce: sushigo check --only {self.prop} --ruleset {self.ruleset} {self.seed}".rstrip(),
+        ])
+
+
+@dataclass
+class Outcome:
+    prop: str
+    family: str
+    description: str
+    rulesets: int = 0
+    examples: int = 0
+    seconds: float = 0.0
+    status: str = "ok"  # ok | FAIL | skipped
+    note: str = ""
+    failure: Failure | None = None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "property": self.prop, "family": self.family, "description": self.description,
+            "rulesets": self.rulesets, "examples": self.examples, "seconds": round(self.seconds, 3),
+            "result": self.status, "note": self.note,
+            "failure": self.failure.as_dict() if self.failure else None,
+        }
+
+
+@dataclass
+class Options:
+    examples: int = PROFILES["default"]
+    seed: int | None = None
+    rulesets: Sequence[Ruleset] = field(default_factory=lambda: list(RULESETS.values()))
+    only: Sequence[str] = ()
+    edge: bool = True
+    stop_early: bool = False  # stop at the first failing property (mutant runs)
+    progress: Callable[[str], None] | None = None
+
+
+def _seed_text(seed: int | None) -> str:
+    return f"--seed {seed}" if seed is not None else "(derandomized default)"
+
+
+def _settings(n: int, seed: int | None) -> settings:
+    return settings(
+        max_examples=max(1, n), derandomize=seed is None, database=None, deadline=None,
+        suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet, print_blob=False,
+        report_multiple_bugs=False, phases=[Phase.explicit, Phase.generate, Phase.shrink],
+    )
+
+
+def _failure(prop: str, rules: Ruleset, exc: Mismatch, seed: int | None) -> Failure:
+    return Failure(prop, rules.name, exc.case, str(exc.expected), str(exc.actual), exc.expected_by,
+                   exc.actual_by, exc.rule_ids, _seed_text(seed))
+
+
+def _body(prop: Property, rules: Ruleset, counter: list[int]) -> Callable[[Any], None]:
+    steps = prop.extra.get("count") == "steps"
+
+    def body(cases: list[Any]) -> None:
+        for case in cases:
+            prop.check(case, rules)
+            counter[0] += _STEPS[0] if steps else 1
+
+    return body
+
+
+def run_given(prop: Property, opts: Options) -> Outcome:
+    out = Outcome(prop.name, prop.family, prop.description)
+    missing = prop.missing()
+    if missing:
+        out.status, out.note = "skipped", f"{', '.join(missing)} not available"
+        return out
+    t0 = time.perf_counter()
+    rulesets = list(opts.rulesets)
+    per = math.ceil(opts.examples * prop.weight / max(1, len(rulesets)))
+    skipped: list[str] = []
+    for rules in rulesets:
+        if rules.dummy_2p and "no_dummy" in prop.extra:
+            skipped.append(f"{rules.name}: {prop.extra['no_dummy']}")
+            continue
+        counter = [0]
+        body = _body(prop, rules, counter)
+
+        try:
+            if prop.kind == "machine":
+                machine: Any = prop.strategy(rules)
+                # A machine's examples are whole runs; the budget counts steps (see extra).
+                steps = prop.extra.get("steps", 30)
+                mst = settings(_settings(math.ceil(per / steps), opts.seed), stateful_step_count=steps)
+                if opts.seed is not None:
+                    machine = hypothesis.seed(opts.seed)(machine)
+                machine.steps_run = 0
+                try:
+                    run_state_machine_as_test(machine, settings=mst)  # type: ignore[no-untyped-call]
+                finally:
+                    counter[0] = machine.steps_run
+            else:
+                # Cases come in fixed-size batches: Hypothesis' own cost per example
+                # (about 5 ms) is paid once per batch; the failing case is still shrunk.
+                batch = max(1, min(BATCH, per))
+                test = given(st.lists(prop.strategy(rules), min_size=batch, max_size=batch))(body)
+                test = _settings(math.ceil(per / batch), opts.seed)(test)
+                if opts.seed is not None:
+                    test = hypothesis.seed(opts.seed)(test)
+                test()
+        except Mismatch as exc:
+            out.failure = _failure(prop.name, rules, exc, opts.seed)
+            out.status = "FAIL"
+        except Exception as exc:  # a crash in the code under test is a failure, never a traceback
+            out.failure = Failure(prop.name, rules.name, "(see error)", "no error",
+                                  f"{type(exc).__name__}: {exc}", "rules", "executor", (),
+                                  _seed_text(opts.seed))
+            out.status = "FAIL"
+        out.examples += counter[0]
+        out.rulesets += 1
+        if out.failure:
+            break
+    if skipped:
+        out.note = "; ".join(skipped)
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+# --------------------------------------------------------------------------- edge cases
+
+
+def _edge_outcome(name: str, description: str, params: Sequence[str], opts: Options,
+                  cases: Callable[[Ruleset], list[E.EdgeCase]],
+                  run: Callable[[E.EdgeCase, Ruleset], None]) -> Outcome:
+    out = Outcome(name, "edge cases", description)
+    t0 = time.perf_counter()
+    chosen = {r.name for r in opts.rulesets}
+    impossible = 0
+    for rules, names in E.distinct_rulesets(params):
+        covered = [n for n in names if n in chosen]
+        if not covered:
+            continue
+        rep = RULESETS[covered[0]] if covered[0] in RULESETS else rules
+        for case in cases(rep):
+            if case.value is None:
+                impossible += 1
+                continue
+            try:
+                run(case, rep)
+            except Mismatch as exc:
+                exc.case = f"{case.kind} structure {case.structure}: {exc.case}"
+                out.failure = _failure(name, rep, exc, None)
+                out.failure.seed = ""
+                out.status = "FAIL"
+                break
+            out.examples += 1
+        out.rulesets += len(covered)
+        if out.failure:
+            break
+    if impossible:
+        out.note = f"{impossible} structures impossible within the deck (solver: unsat)"
+    out.seconds = time.perf_counter() - t0
+    return out
+
+
+def _maki(rules: Ruleset) -> list[E.EdgeCase]:
+    return [c for n in E.seat_range(rules) for c in E.maki_cases(n, rules)]
+
+
+def _pudding(rules: Ruleset) -> list[E.EdgeCase]:
+    return [c for n in E.seat_range(rules) for c in E.pudding_cases(n, rules)]
+
+
+def _run_round(case: E.EdgeCase, rules: Ruleset) -> None:
+    assert case.value is not None
+    compare_round(case.value, rules)  # type: ignore[arg-type]
+
+
+def _run_maki(case: E.EdgeCase, rules: Ruleset) -> None:
+    assert case.value is not None
+    compare_maki(case.value, rules)  # type: ignore[arg-type]
+
+
+def _run_pudding(case: E.EdgeCase, rules: Ruleset) -> None:
+    assert case.value is not None
+    compare_pudding(case.value, rules)  # type: ignore[arg-type]
+
+
+EDGE_NAMES = ("edge-maki-ties", "edge-pudding-ties", "edge-dish-counts")
+
+
+def run_edges(opts: Options) -> list[Outcome]:
+    jobs = [
+        ("edge-maki-ties", "every maki icon tie structure, 2..5 seats, scored: executor = Z3 model",
+         ("maki_first_tie", "maki_second_tie"), _maki, _run_maki),
+        ("edge-pudding-ties", "every pudding tie structure, 2..5 seats: executor = Z3 model",
+         ("pudding_penalty_rounding", "pudding_all_tied", "pudding_penalty_2p"), _pudding, _run_pudding),
+        ("edge-dish-counts", "every count of every scoring card one tableau can hold",
+         (), E.dish_cases, _run_round),
+    ]
+    outs = []
+    for name, desc, params, cases, run in jobs:
+        if opts.only and name not in opts.only:
+            continue
+        if opts.progress:
+            opts.progress(name)
+        outs.append(_edge_outcome(name, desc, params, opts, cases, run))
+        if opts.stop_early and outs[-1].failure:
+            break
+    return outs
+
+
+def run_all(opts: Options) -> list[Outcome]:
+    outs: list[Outcome] = []
+    if opts.edge:
+        outs += run_edges(opts)
+        if opts.stop_early and any(o.failure for o in outs):
+            return outs
+    for prop in all_properties():
+        if opts.only and prop.name not in opts.only:
+            continue
+        if opts.progress:
+            opts.progress(prop.name)
+        outs.append(run_given(prop, opts))
+        if opts.stop_early and outs[-1].failure:
+            break
+    return outs
+
+
+def table_rows(outs: Sequence[Outcome]) -> list[list[Any]]:
+    rows = []
+    for o in outs:
+        result = o.status if not o.note else f"{o.status}: {o.note}"
+        rows.append([o.prop, o.family, o.rulesets, o.examples, f"{o.seconds:.1f}", result])
+    return rows
+
+
+HEADERS = ["property", "family", "rulesets", "examples", "time (s)", "result"]
+
+
+def terminal_progress(enabled: bool) -> Callable[[str], None] | None:
+    if not enabled or not sys.stderr.isatty():
+        return None
+
+    def show(name: str) -> None:
+        print(f"\r\033[K  checking {name} ...", end="", file=sys.stderr, flush=True)
+
+    return show
+
+
+# --------------------------------------------------------------------------- mutants
+
+#: Cheap properties first: a mutant run stops at the first property that catches it.
+MUTANT_ORDER = ("pudding-scores", "turn-rules", "pick-orders", "round-scores", "winners",
+                "edge-pudding-ties", "edge-dish-counts", "edge-maki-ties", "turn-machine",
+                "executor-games", "game-totals")
+
+
+@dataclass
+class MutantOutcome:
+    name: str
+    pitfall: str
+    rule_id: str
+    caught_by: str | None
+    ruleset: str
+    case: str
+    seconds: float
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"mutant": self.name, "pitfall": self.pitfall, "rule_id": self.rule_id,
+                "caught_by": self.caught_by, "ruleset": self.ruleset, "case": self.case,
+                "seconds": round(self.seconds, 3)}
+
+
+def _ordered(names: Sequence[str]) -> list[str]:
+    rank = {n: k for k, n in enumerate(MUTANT_ORDER)}
+    return sorted(names, key=lambda n: rank.get(n, len(rank)))
+
+
+def run_one(name: str, opts: Options) -> Outcome:
+    if name in EDGE_NAMES:
+        sub = Options(examples=opts.examples, seed=opts.seed, rulesets=opts.rulesets, only=(name,))
+        return run_edges(sub)[0]
+    prop = next(p for p in all_properties() if p.name == name)
+    return run_given(prop, opts)
+
+
+def run_mutants(opts: Options, names: Sequence[str] = ()) -> list[MutantOutcome]:
+    from checks.mutants import MUTANT_BY_NAME, MUTANTS
+
+    chosen = [MUTANT_BY_NAME[n] for n in names] if names else list(MUTANTS)
+    props = [p.name for p in all_properties()] + list(EDGE_NAMES)
+    if opts.only:
+        props = [p for p in props if p in opts.only]
+    outs = []
+    for mutant in chosen:
+        if opts.progress:
+            opts.progress(f"mutant {mutant.name}")
+        t0 = time.perf_counter()
+        caught: Outcome | None = None
+        with mutant.active():
+            for name in _ordered(props):
+                o = run_one(name, opts)
+                if o.failure:
+                    caught = o
+                    break
+        f = caught.failure if caught else None
+        outs.append(MutantOutcome(mutant.name, mutant.pitfall, mutant.rule_id,
+                                  caught.prop if caught else None, f.ruleset if f else "",
+                                  f.case if f else "", time.perf_counter() - t0))
+    return outs
