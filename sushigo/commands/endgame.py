@@ -110,7 +110,9 @@ def show(result: EndgameResult) -> None:
         key = tuple(format_turn(pv.turn))
         rows.append([" ".join(key), fmt(pv.guarantee), fmt(mix[key]) if key in mix else "-"])
     print()
-    print_table(rows, ["first pick", "guarantee", "optimal mix"])
+    label = "value vs policy" if result.objective == "policy" else "guarantee"
+    mix_label = "best" if result.objective in ("policy", "paranoid") else "optimal mix"
+    print_table(rows, ["first pick", label, mix_label])
     print()
     line_rows = [
         [str(k + 1), *(" ".join(format_turn(t)) for t in step)] for k, step in enumerate(result.line)
