@@ -120,3 +120,18 @@ def test_play_bad_input_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
         assert err.startswith("sushigo play: error: ") and err.count("\n") == 1, err
     _, _, err = _run(capsys, "play", "--policy", "gredy")
     assert "did you mean 'greedy'" in err
+
+
+def test_many_random_games_summary_matches_the_games_played_one_by_one(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from spec.executor import play_game
+
+    code, out, _ = _run(capsys, "play", "--players", "3", "--games", "20", "--seed", "40", "--json")
+    assert code == 0
+    summary = json.loads(out)
+    games = [play_game(3, s) for s in range(40, 60)]
+    for seat in range(3):
+        assert summary["seats"][seat]["mean"] == pytest.approx(sum(g.totals[seat] for g in games) / 20)
+        share = sum(1 / len(g.winners) for g in games if seat in g.winners) / 20
+        assert summary["seats"][seat]["win_share"] == pytest.approx(share)
