@@ -93,9 +93,10 @@ def maki_terms(m: Model, prefix: str, icons: Sequence[z3.ArithRef], rules: Rules
     n = len(icons)
     first = [m.bool(f"{prefix}_p{i}_maki_first") for i in range(n)]
     second = [m.bool(f"{prefix}_p{i}_maki_second") for i in range(n)]
+    placed = [m.bool(f"{prefix}_p{i}_maki_any") for i in range(n)]
     for i in range(n):
-        # R-MAKI-ZERO: no icons, no place. R-MAKI-FIRST: most icons.
-        m.add("R-MAKI-FIRST", first[i] == z3.And(icons[i] > 0, *[icons[j] <= icons[i] for j in range(n)]),
+        m.add("R-MAKI-ZERO", placed[i] == (icons[i] > 0), f"{prefix}_p{i}")
+        m.add("R-MAKI-FIRST", first[i] == z3.And(placed[i], *[icons[j] <= icons[i] for j in range(n)]),
               f"{prefix}_p{i}")
     n_first = m.int(f"{prefix}_maki_n_first", 0, n)
     m.add("R-MAKI-FIRST", n_first == z3.Sum([z3.If(f, 1, 0) for f in first]), prefix)
@@ -104,7 +105,7 @@ def maki_terms(m: Model, prefix: str, icons: Sequence[z3.ArithRef], rules: Rules
         m.add(
             "R-MAKI-SECOND",
             second[i] == z3.And(
-                icons[i] > 0, z3.Not(first[i]), n_first == 1,
+                placed[i], z3.Not(first[i]), n_first == 1,
                 *[z3.Or(first[j], icons[j] <= icons[i]) for j in range(n)],
             ),
             f"{prefix}_p{i}",
@@ -169,12 +170,15 @@ def pudding_terms(
     for k in range(n, 1, -1):
         share = -(pen // k) if rules.pudding_penalty_rounding == "toward-zero" else (-pen) // k
         loss = z3.If(n_fewest == k, share, loss)
-    penalty = rules.pudding_penalty_applies(n)
+    share_lost = m.int(f"{prefix}_pudding_loss", None)
+    m.add("R-PUDDING-SPLIT", share_lost == loss, prefix)
+    penalty = m.bool(f"{prefix}_pudding_penalty")
+    m.add("R-PUDDING-2P", penalty == z3.BoolVal(rules.pudding_penalty_applies(n)), prefix)
     all_tied = hi == lo
     out = []
     for i, p in enumerate(puddings):
         pts = m.int(f"{prefix}_p{i}_pudding", None)
-        value = z3.If(p == hi, bonus, 0) + (z3.If(p == lo, loss, 0) if penalty else 0)
+        value = z3.If(p == hi, bonus, 0) + z3.If(z3.And(penalty, p == lo), share_lost, 0)
         if rules.pudding_all_tied == "nobody":
             m.add("R-PUDDING-ALL-TIED", pts == z3.If(all_tied, 0, value), f"{prefix}_p{i}")
         else:
