@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from solver import diff as _diff_module
 from solver.diff import (
     DiffResult,
-    diff,
     diff_game,
     matrix,
     passing_agrees,
@@ -35,6 +35,15 @@ from spec.scoring import score_round
 from spec.tableau import Tableau, parse_tableau
 from spec.turns import apply_turn, hand_counts, legal_turns
 from sushigo.cli import main
+
+# The solver's default budget is wall-clock; under a loaded machine it may run out and answer
+# "unknown". The tests want the answer itself, so they give every query a generous budget.
+TEST_TIMEOUT_MS = 600_000
+
+
+def diff(*args: Any, **kwargs: Any) -> DiffResult:
+    kwargs.setdefault("timeout_ms", TEST_TIMEOUT_MS)
+    return _diff_module.diff(*args, **kwargs)
 
 # the one parameter each single-reading variant changes
 VARIANT_PARAM = {
