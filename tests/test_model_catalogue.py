@@ -56,3 +56,16 @@ def test_counts_for_every_named_ruleset() -> None:
     assert "R-WASABI-PLACE" not in constraint_counts(RULESETS["wasabi-optional"], 4)
     with pytest.raises(ValueError, match="players"):
         constraint_counts(RULESETS["official"], 7)
+
+
+def test_named_variables() -> None:
+    gm = build_game(RULESETS["official"], 3)
+    m = gm.model
+    for name in ("p2_r1_t3_pick_squid", "p2_r1_t3_pick_wasabi_squid", "p2_r1_t3_pick2_tempura",
+                 "p0_r2_t0_hand_maki3", "p1_r0_t4_chopsticks", "p0_r1_t9_tab_pudding", "p0_puddings",
+                 "r2_p0_maki_icons", "p0_game_total"):
+        assert name in m.vars, name
+    for name in ("p0_r2_maki_icons", "p0_r2_total", "p0_r2_maki_points", "p0_r2_final_pudding"):
+        assert name in m.terms, name
+    assert "r1_pass_left" in m.bools and "game_p0_wins" in m.bools
+    assert gm.model.size()[0] == len(m.vars) + len(m.bools)

@@ -8,8 +8,8 @@ solved here; facts (a record, tableaux, scores) are added by
 Names (seats, rounds and turns count from 0): the turn model's
 ``p{i}_r{r}_t{t}_...`` (see :mod:`spec.model.turns`), the scoring model's
 ``r{r}_p{i}_total`` / ``r{r}_p{i}_maki_icons`` (aliased in ``m.terms`` as
-``p{i}_r{r}_total``...), ``p{i}_puddings``, ``game_p{i}_pudding``,
-``p{i}_game_total`` and ``game_p{i}_wins``.
+``p{i}_r{r}_total``, ``p{i}_r{r}_maki_icons``, ``p{i}_r{r}_maki_points``...),
+``p{i}_puddings``, ``game_p{i}_pudding``, ``p{i}_game_total`` and ``game_p{i}_wins``.
 """
 
 from __future__ import annotations
@@ -65,7 +65,8 @@ def build_game(rules: Ruleset = OFFICIAL, players: int = 4, rounds: int | None =
         scores = round_terms(m, f"r{r}", rm.final, rules)
         for i, d in enumerate(scores):
             for k, v in d.items():
-                m.terms[f"p{i}_r{r}_{k}"] = v
+                alias = {"icons": "maki_icons", "total": "total"}.get(k, f"{k}_points")
+                m.terms[f"p{i}_r{r}_{alias}"] = v
         gm.scores.append(scores)
     deck_constraints(m, [rm.deal for rm in gm.rounds], rules)
     seats = gm.seats

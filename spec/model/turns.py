@@ -205,5 +205,5 @@ def build_round(m: Model, rules: Ruleset, players: int, round_index: int = 0) ->
     rm.final = tabs
     for i in range(seats):
         for tn, v in zip(TOKEN_NAMES, tabs[i], strict=True):
-            m.terms[f"p{i}_r{r}_{tn}"] = v
+            m.terms[f"p{i}_r{r}_final_{tn}"] = v
     return rm
