@@ -216,3 +216,15 @@ def test_unknown_is_reported_with_its_budget() -> None:
     gm = build_game(RULESETS["official"], 5, rounds=1)
     res = check(gm.model, [("FACT", "x", [z3.BoolVal(True)])], rlimit=1)
     assert res.status == "unknown" and "rlimit 1" in res.reason
+
+
+@pytest.mark.parametrize("name", list(RULESETS))
+def test_first_round_of_a_game_under_every_named_ruleset(name: str) -> None:
+    rules = RULESETS[name]
+    players = 2 if rules.dummy_2p else 2 + len(name) % 4
+    rec = play_game(players, len(name), rules)
+    gm = build_game(rules, players, rounds=1)
+    res = check(gm.model, record_facts(gm, rec))
+    assert res.status == "sat"
+    assert [res.value(s["total"]) for s in gm.scores[0]] == list(rec.rounds[0].scores)
+    assert [tableau_of(res, f) for f in gm.rounds[0].final] == list(rec.rounds[0].tableaux)
