@@ -91,12 +91,18 @@ class Position:
     hands: tuple[Hand, ...]  # 12 counts per player
     taken: tuple[tuple[Turn, ...], ...]  # per player, this round's turns in order
     tableaux: tuple[Tab, ...]  # 15 token counts per player after ``taken``
-    puddings: tuple[int, ...]  # pudding cards from earlier rounds
-    scores: tuple[int, ...]  # points from earlier rounds
+    puddings: tuple[int, ...]  # pudding cards from earlier rounds, per seat
+    scores: tuple[int, ...]  # points from earlier rounds, per seat
+    # dummy-2p only: the dummy pile still to be drawn, top card first (seat 2 of taken/tableaux/...)
+    pile: tuple[Card, ...] | None = None
 
     @property
     def players(self) -> int:
         return len(self.hands)
+
+    @property
+    def seats(self) -> int:
+        return len(self.tableaux)
 
     @property
     def cards_left(self) -> int:
@@ -110,7 +116,9 @@ class Position:
         return {
             "rules": self.rules.name,
             "round": self.round,
-            "hands": [hand_names(h) for h in self.hands],
+            "hands": [hand_names(h) for h in self.hands] + (
+                [[c.label for c in self.pile]] if self.pile is not None else []
+            ),
             "taken": [[format_turn(t) for t in turns] for turns in self.taken],
             "puddings": list(self.puddings),
             "scores": list(self.scores),
@@ -132,7 +140,10 @@ def _int_list(data: dict[str, Any], key: str, players: int) -> tuple[int, ...]:
     if value is None:
         return (0,) * players
     if not isinstance(value, list) or len(value) != players:
-        raise InputError(f'"{key}" must list one integer per player ({players}), got {value!r}')
+        raise InputError(
+            f'"{key}" must list one integer per seat ({players}; the dummy pile counts in dummy-2p), '
+            f"got {value!r}"
+        )
     for v in value:
         if not isinstance(v, int) or isinstance(v, bool) or v < 0:
             raise InputError(f'"{key}" must hold non-negative integers, got {v!r}')
@@ -154,38 +165,44 @@ def parse_position(data: object, rules: Ruleset | None = None) -> Position:
         if not isinstance(name, str):
             raise InputError(f'"rules" must be a ruleset name, got {name!r}')
         rules = get_ruleset(name)
-    if rules.dummy_2p:
-        raise InputError(
-            "not supported for endgame: the dummy-2p variant (the dummy pile's draw order and "
-            "control are not part of a position); use official or pass-both-ways"
-        )
     rnd = data.get("round", 1)
     if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= rules.rounds:
         raise InputError(f'"round" must be 1..{rules.rounds}, got {rnd!r}')
     raw_hands = data.get("hands")
     if not isinstance(raw_hands, list) or not raw_hands:
         raise InputError(f'"hands" must list each player\'s hand, e.g. {_EXAMPLE}')
-    players = len(raw_hands)
+    seats = len(raw_hands)
+    dummy = rules.dummy_2p
+    if dummy and seats != 3:
+        raise InputError(
+            f"dummy-2p: give 3 hands (player 0, player 1, then the dummy pile top card first), not {seats}"
+        )
+    players = seats - 1 if dummy else seats
     if not rules.min_players <= players <= rules.max_players:
         raise InputError(
             f"{players} hands given; Sushi Go! takes {rules.min_players} to {rules.max_players} players"
         )
     hands = []
+    pile: tuple[Card, ...] | None = None
     for p, raw in enumerate(raw_hands):
+        what = "the dummy pile" if p >= players else f"hand of player {p}"
         if not isinstance(raw, list) or not all(isinstance(c, str) for c in raw):
-            raise InputError(f"hand of player {p} must be a list of card names, got {raw!r}")
+            raise InputError(f"{what} must be a list of card names, got {raw!r}")
         try:
-            hands.append(tuple(hand_counts(parse_card(c) for c in raw)))
+            cards = [parse_card(c) for c in raw]
         except NotationError as exc:
-            raise NotationError(f"hand of player {p}: {exc}") from exc
+            raise NotationError(f"{what}: {exc}") from exc
+        if p >= players:
+            pile = tuple(cards)
+        hands.append(tuple(hand_counts(cards)))
     sizes = [sum(h) for h in hands]
     if len(set(sizes)) != 1:
         raise InputError(f"every hand must hold the same number of cards; sizes are {sizes}")
     if sizes[0] < 1:
         raise InputError("the hands are empty: the round is over, nothing to solve")
-    raw_taken = data.get("taken", [[] for _ in range(players)])
-    if not isinstance(raw_taken, list) or len(raw_taken) != players:
-        raise InputError(f'"taken" must list the turns taken by each of the {players} players')
+    raw_taken = data.get("taken", [[] for _ in range(seats)])
+    if not isinstance(raw_taken, list) or len(raw_taken) != seats:
+        raise InputError(f'"taken" must list the turns taken at each of the {seats} seats')
     taken: list[tuple[Turn, ...]] = []
     tableaux: list[Tab] = []
     for p, turns in enumerate(raw_taken):
@@ -202,6 +219,8 @@ def parse_position(data: object, rules: Ruleset | None = None) -> Position:
                 apply_turn(hand_counts(pk.card for pk in turn), tab, turn, rules)
             except (NotationError, IllegalMoveError) as exc:
                 raise InputError(f"player {p}, turn {t + 1}: {exc}") from exc
+            if p >= players and len(turn) != 1:
+                raise InputError(f"the dummy, turn {t + 1}: it takes exactly one card per turn (R-DUMMY)")
             parsed.append(turn)
         taken.append(tuple(parsed))
         tableaux.append(tuple(tab))
@@ -216,8 +235,8 @@ def parse_position(data: object, rules: Ruleset | None = None) -> Position:
             f"hands of {sizes[0]} cards after {turns_taken} turns do not fit a {players}-player deal of "
             f"{size} cards per hand (cards in hand + turns taken must be {size})"
         )
-    puddings = _int_list(data, "puddings", players)
-    scores = _int_list(data, "scores", players)
+    puddings = _int_list(data, "puddings", seats)
+    scores = _int_list(data, "scores", seats)
     if rnd == 1 and (any(puddings) or any(scores)):
         raise InputError('round 1 has no earlier rounds: "puddings" and "scores" must be zero')
     # Every physical card: in a hand, in a tableau (a used chopsticks card went back into a hand).
@@ -230,7 +249,7 @@ def parse_position(data: object, rules: Ruleset | None = None) -> Position:
         if n > rules.copies(c):
             where = "hands, tableaux" + (", earlier puddings" if c == Card.PUDDING else "")
             raise InputError(f"{n} {c.label} cards in play ({where}) but the deck has only {rules.copies(c)}")
-    return Position(rules, rnd, tuple(hands), tuple(taken), tuple(tableaux), puddings, scores)
+    return Position(rules, rnd, tuple(hands[:players]), tuple(taken), tuple(tableaux), puddings, scores, pile)
 
 
 def parse_position_text(
@@ -345,6 +364,7 @@ def _exact(v: Number) -> str:
 class PickValue:
     turn: Turn
     guarantee: Number
+    dummy: Turn | None = None  # dummy-2p: the card given to the dummy with this pick
 
 
 @dataclass
@@ -361,6 +381,7 @@ class EndgameResult:
     nodes: int = 0
     policy: str | None = None
     reason: str | None = None
+    mix_gifts: list[Turn | None] = field(default_factory=list)  # dummy-2p: the dummy's card per mix entry
 
     @property
     def best_picks(self) -> list[Turn]:
@@ -374,9 +395,15 @@ class EndgameResult:
             "value": None if self.value is None else _num(self.value),
             "objective": self.objective,
             "first_picks": [
-                {"pick": format_turn(p.turn), "guarantee": _num(p.guarantee)} for p in self.first_picks
+                {"pick": format_turn(p.turn), "guarantee": _num(p.guarantee)}
+                | ({"dummy": format_turn(p.dummy)} if p.dummy is not None else {})
+                for p in self.first_picks
             ],
-            "mix": [{"pick": format_turn(t), "p": _num(p)} for t, p in self.mix],
+            "mix": [
+                {"pick": format_turn(t), "p": _num(p)}
+                | ({"dummy": format_turn(g)} if g is not None else {})
+                for (t, p), g in zip(self.mix, self.mix_gifts or [None] * len(self.mix), strict=True)
+            ],
             "line": [[format_turn(t) for t in step] for step in self.line],
             "status": self.status,
             "players": self.position.players,
@@ -523,6 +550,194 @@ def solve_two(
             if objective == "win":
                 d += m0.gain - m1.gain
             h0, h1, t0, t1 = m1.rest, m0.rest, m0.tab, m1.tab
+        result.line = line
+        result.status = "solved"
+    except BudgetExceeded as exc:
+        result.reason = str(exc)
+        result.value = None
+        result.first_picks, result.mix = [], []
+    result.nodes = s.nodes
+    return result
+
+
+# --------------------------------------------------------------------------- dummy-2p
+
+
+@dataclass(frozen=True)
+class DummyMove:
+    """A player's move in dummy-2p: their turn, and the card given to the dummy when in control."""
+
+    turn: Turn
+    gift: Turn | None
+    rest: Hand
+    tab: Tab
+    gain: int
+    dummy_tab: Tab | None  # the dummy's reduced tableau after the gift (None: not in control)
+
+
+class _Dummy(_TwoPlayer):
+    """Two players and the dummy (rulebook variant), with the executor's reading of it.
+
+    At turn ``t`` of the round (from 0) player ``t % 2`` controls the dummy:
+    draws the pile's top card into their hand, takes their turn from it (two
+    cards with chopsticks only if the hand then held at least 3 cards), gives
+    the dummy one card of what is left, and only then do used chopsticks rejoin
+    the hand. The dummy never uses chopsticks. Its tableau counts as a third
+    seat for maki and pudding rankings; only its maki icons and puddings can
+    change the players' scores, so that is all the search keeps of it.
+    """
+
+    def __init__(
+        self, pos: Position, objective: str, max_nodes: int, time_limit: float | None = None
+    ) -> None:
+        super().__init__(pos, objective, max_nodes, time_limit)
+        assert pos.pile is not None
+        self.size = pos.rules.hand_size(2)
+        self.pile_at = {self.size - k: c for k, c in enumerate(reversed(pos.pile), start=1)}
+        self.dmemo: dict[tuple[Hand, Hand, Tab, Tab, Tab, int], tuple[Number, Number]] = {}
+        self._dmoves: dict[tuple[Hand, Tab, Tab, int], list[DummyMove]] = {}
+
+    def dummy_reduce(self, tab: Sequence[int]) -> Tab:
+        out = list(self.gen.reduce_other(list(tab)))
+        out[_CHOP] = 0  # the dummy never uses chopsticks
+        return tuple(out)
+
+    def dmoves(self, hand: Hand, tab: Tab, dtab: Tab, draw: int) -> list[DummyMove]:
+        """Moves of one player; ``draw`` is the dummy card drawn when in control, else -1."""
+        key = (hand, tab, dtab, draw)
+        got = self._dmoves.get(key)
+        if got is not None:
+            return got
+        out: list[DummyMove] = []
+        if draw < 0:
+            out = [DummyMove(m.turn, None, m.rest, m.tab, m.gain, None) for m in self.gen.moves(hand, tab)]
+        else:
+            held = list(hand)
+            held[draw] += 1
+            seen: set[tuple[Hand, Tab, int, Tab]] = set()
+            for turn in legal_turns(held, tab, self.rules):
+                if len(turn) == 2 and sum(held) < 3:
+                    continue  # R-DUMMY: a card must be left for the dummy
+                h, t = list(held), list(tab)
+                res = apply_turn(h, t, turn, self.rules)
+                h[_CHOP] -= int(res.chopsticks)  # used chopsticks rejoin after the gift
+                rt, gain = self.gen.reduce(t)
+                stub = list(dtab)
+                for gift in legal_turns(h, stub, self.rules):
+                    hg, dt = list(h), list(stub)
+                    apply_turn(hg, dt, gift, self.rules)
+                    hg[_CHOP] += int(res.chopsticks)
+                    rd = self.dummy_reduce(dt)
+                    k = (tuple(hg), rt, gain, rd)
+                    if k not in seen:
+                        seen.add(k)
+                        out.append(DummyMove(turn, gift, tuple(hg), rt, gain, rd))
+        self._dmoves[key] = out
+        return out
+
+    def dleaf(self, t0: Tab, t1: Tab, td: Tab, d: int) -> int:
+        pos, r = self.pos, self.rules
+        tot = round_totals([t0, t1, td], r)
+        puds = [pos.puddings[k] + (t0, t1, td)[k][_PUD] for k in range(3)]
+        if pos.final_round:
+            pp = pudding_points(puds, r)
+            tot = [tot[k] + pp[k] for k in range(3)]
+        if self.objective == "diff":
+            return tot[0] - tot[1]
+        if self.objective == "own":
+            return tot[0]
+        w = winners([d + tot[0], tot[1], tot[2]], puds, r, players=2)
+        return 1 if w == [0] else -1 if w == [1] else 0
+
+    def dmatrices(
+        self, h0: Hand, h1: Hand, t0: Tab, t1: Tab, td: Tab, d: int
+    ) -> tuple[list[DummyMove], list[DummyMove], list[list[Number]], list[list[Number]]]:
+        turn = self.size - sum(h0)
+        draw = int(self.pile_at[turn])
+        ms0 = self.dmoves(h0, t0, td, draw if turn % 2 == 0 else -1)
+        ms1 = self.dmoves(h1, t1, td, draw if turn % 2 == 1 else -1)
+        mixed: list[list[Number]] = []
+        pure: list[list[Number]] = []
+        for m0 in ms0:
+            rv: list[Number] = []
+            rp: list[Number] = []
+            for m1 in ms1:
+                ntd = m0.dummy_tab if m0.dummy_tab is not None else m1.dummy_tab
+                assert ntd is not None
+                if self.objective == "win":
+                    v, p = self.dvalue(m1.rest, m0.rest, m0.tab, m1.tab, ntd, d + m0.gain - m1.gain)
+                    inc = 0
+                else:
+                    v, p = self.dvalue(m1.rest, m0.rest, m0.tab, m1.tab, ntd, 0)
+                    inc = m0.gain - m1.gain if self.objective == "diff" else m0.gain
+                rv.append(v + inc)
+                rp.append(p + inc)
+            mixed.append(rv)
+            pure.append(rp)
+        return ms0, ms1, mixed, pure
+
+    def dvalue(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab, td: Tab, d: int) -> tuple[Number, Number]:
+        key = (h0, h1, t0, t1, td, d)
+        got = self.dmemo.get(key)
+        if got is not None:
+            return got
+        self.nodes += 1
+        if self.nodes > self.max_nodes:
+            raise BudgetExceeded(f"node budget of {self.max_nodes} states exhausted")
+        if self.deadline is not None and self.nodes % 512 == 0 and time.perf_counter() > self.deadline:
+            raise BudgetExceeded("time limit reached")
+        if not any(h0):
+            res: tuple[Number, Number] = (self.dleaf(t0, t1, td, d),) * 2
+        else:
+            _, _, mixed, pure = self.dmatrices(h0, h1, t0, t1, td, d)
+            if len(mixed) == 1 and len(mixed[0]) == 1:
+                res = (mixed[0][0], pure[0][0])
+            else:
+                res = (solve(mixed).value, pure_maximin(pure)[0])
+        self.dmemo[key] = res
+        return res
+
+
+def solve_dummy(
+    pos: Position,
+    objective: str = "diff",
+    max_nodes: int = DEFAULT_MAX_NODES,
+    time_limit: float | None = None,
+) -> EndgameResult:
+    """The dummy-2p endgame: as :func:`solve_two`, a first pick in control includes the dummy's card."""
+    if objective not in OBJECTIVES:
+        raise InputError(f"objective {objective!r} unknown; choose one of {', '.join(OBJECTIVES)}")
+    s = _Dummy(pos, objective, max_nodes, time_limit)
+    t0, g0 = s.gen.reduce(list(pos.tableaux[0]))
+    t1, g1 = s.gen.reduce(list(pos.tableaux[1]))
+    td = s.dummy_reduce(pos.tableaux[2])
+    off, d = _offset(pos, objective, (g0, g1))
+    result = EndgameResult(pos, objective, "unknown")
+    try:
+        ms0, ms1, mixed, pure = s.dmatrices(pos.hands[0], pos.hands[1], t0, t1, td, d)
+        sol = solve(mixed)
+        result.value = sol.value + off
+        result.first_picks = [
+            PickValue(m.turn, min(row) + off, m.gift) for m, row in zip(ms0, pure, strict=True)
+        ]
+        result.mix = [(m.turn, p) for m, p in zip(ms0, sol.rows, strict=True) if p]
+        result.mix_gifts = [m.gift for m, p in zip(ms0, sol.rows, strict=True) if p]
+        h0, h1 = pos.hands
+        line: list[list[Turn]] = []
+        while any(h0):
+            ms0, ms1, mixed, _ = s.dmatrices(h0, h1, t0, t1, td, d)
+            sol = solve(mixed)
+            i = max(range(len(ms0)), key=lambda k: (sol.rows[k], -k))
+            j = max(range(len(ms1)), key=lambda k: (sol.cols[k], -k))
+            m0, m1 = ms0[i], ms1[j]
+            gift = m0.gift if m0.gift is not None else m1.gift
+            assert gift is not None
+            line.append([m0.turn, m1.turn, gift])
+            if objective == "win":
+                d += m0.gain - m1.gain
+            ntd = m0.dummy_tab if m0.dummy_tab is not None else m1.dummy_tab
+            assert ntd is not None
+            h0, h1, t0, t1, td = m1.rest, m0.rest, m0.tab, m1.tab, ntd
         result.line = line
         result.status = "solved"
     except BudgetExceeded as exc:
@@ -699,10 +914,14 @@ def solve_position(
     max_nodes: int = DEFAULT_MAX_NODES,
 ) -> EndgameResult:
     """Dispatch: two players zero-sum by default; paranoid for 3-5; ``policy`` for a fixed opposition."""
+    if policy is not None and pos.pile is not None:
+        raise InputError("not supported for endgame: --policy with the dummy-2p variant")
     if policy is not None:
         if objective not in (None, "own"):
             raise InputError("--policy maximises player 0's own score; use --objective own or leave it out")
         return solve_multi(pos, policy, max_nodes)
+    if pos.pile is not None:
+        return solve_dummy(pos, objective or "diff", max_nodes)
     if pos.players == 2:
         return solve_two(pos, objective or "diff", max_nodes)
     if objective not in (None, "own"):

@@ -352,7 +352,7 @@ def test_validation_errors() -> None:
     _bad(dict(HAND_WORKED, round=4), '"round" must be 1..3')
     _bad(dict(HAND_WORKED, puddings=[1, 0]), "round 1 has no earlier rounds")
     _bad(dict(HAND_WORKED, hands=[["squid"]], taken=[HAND_WORKED["taken"][0]]), "1 hands given")
-    _bad(dict(HAND_WORKED), "not supported for endgame: the dummy-2p", RULESETS["dummy-2p"])
+    _bad(dict(HAND_WORKED), "dummy-2p: give 3 hands", RULESETS["dummy-2p"])
     _bad(dict(HAND_WORKED, extra=1), "unknown key")
     many = dict(HAND_WORKED, round=3, puddings=[6, 4])  # 10 earlier + 1 taken this round > 10 copies
     _bad(many, "11 pudding cards in play")
@@ -387,7 +387,7 @@ def test_cli_text_form_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     assert "turns taken must be 10" in capsys.readouterr().err
     assert main(["endgame", "--hands", "squid / salmon", "--taken", f"{taken0} / {taken1}",
                  "--rules", "dummy-2p"]) == 2
-    assert "not supported for endgame" in capsys.readouterr().err
+    assert "dummy-2p: give 3 hands" in capsys.readouterr().err
     assert main(["endgame", "/nonexistent/pos.json"]) == 2
     assert main(["endgame", "--hands", "squid / salmon", "--taken", f"{taken0} / {taken1}",
                  "--objective", "diff", "--policy", "greedy"]) == 2

@@ -104,11 +104,16 @@ def show(result: EndgameResult) -> None:
         print(f"status: unknown ({result.reason}); raise --max-nodes to search further")
         return
     print(f"value: {fmt(result.value)}   (exact, {result.nodes} states searched)")
-    mix = {tuple(format_turn(t)): p for t, p in result.mix}
+    def pick_label(turn: tuple[Any, ...], gift: tuple[Any, ...] | None) -> str:
+        text = " ".join(format_turn(turn))
+        return text if gift is None else f"{text} (dummy: {' '.join(format_turn(gift))})"
+
+    gifts = result.mix_gifts or [None] * len(result.mix)
+    mix = {pick_label(t, g): p for (t, p), g in zip(result.mix, gifts, strict=True)}
     rows = []
     for pv in result.first_picks:
-        key = tuple(format_turn(pv.turn))
-        rows.append([" ".join(key), fmt(pv.guarantee), fmt(mix[key]) if key in mix else "-"])
+        key = pick_label(pv.turn, pv.dummy)
+        rows.append([key, fmt(pv.guarantee), fmt(mix[key]) if key in mix else "-"])
     print()
     label = "value vs policy" if result.objective == "policy" else "guarantee"
     mix_label = "best" if result.objective in ("policy", "paranoid") else "optimal mix"
@@ -117,7 +122,9 @@ def show(result: EndgameResult) -> None:
     line_rows = [
         [str(k + 1), *(" ".join(format_turn(t)) for t in step)] for k, step in enumerate(result.line)
     ]
-    print_table(line_rows, ["turn", *(f"player {p}" for p in range(pos.players))], title="principal line:")
+    heads = ["turn", *(f"player {p}" for p in range(pos.players))]
+    heads += ["dummy"] if pos.pile is not None else []
+    print_table(line_rows, heads, title="principal line:")
 
 
 def run(args: argparse.Namespace) -> int:
