@@ -399,3 +399,23 @@ def test_tokens_reexported() -> None:
     data = dict(HAND_WORKED)
     pos = parse_position(data)
     assert pos.tableaux[1][int(Token.MAKI3)] == 1
+
+
+def _swapped(pos: Position) -> Position:
+    return Position(pos.rules, pos.round, pos.hands[::-1], pos.taken[::-1], pos.tableaux[::-1],
+                    pos.puddings[::-1], pos.scores[::-1])
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_zero_sum_symmetry_on_larger_positions(seed: int) -> None:
+    # The same game seen from player 1: its value is the negation (the value of a finite zero-sum
+    # game is unique), and each side's best pure guarantee bounds it from its own side.
+    pos = random_position(500 + seed, 2, 4 + seed % 2, OFFICIAL, 1 + seed % 3)
+    mine, theirs = solve_two(pos, "diff"), solve_two(_swapped(pos), "diff")
+    assert mine.value is not None and theirs.value is not None
+    assert mine.value == -theirs.value
+    assert max(p.guarantee for p in mine.first_picks) <= mine.value
+    assert max(p.guarantee for p in theirs.first_picks) <= theirs.value
+    win_mine, win_theirs = solve_two(pos, "win"), solve_two(_swapped(pos), "win")
+    assert win_mine.value is not None and win_theirs.value is not None
+    assert win_mine.value == -win_theirs.value and -1 <= win_mine.value <= 1
