@@ -73,7 +73,7 @@ _BANKED = tuple(int(c) for c in NIGIRI) + tuple(int(t) for t in STACKS)
 
 OBJECTIVES = ("diff", "own", "win")
 POLICIES = ("greedy",)
-DEFAULT_MAX_NODES = 5_000_000
+DEFAULT_MAX_NODES = 2_000_000
 
 Hand = tuple[int, ...]
 Tab = tuple[int, ...]
@@ -232,7 +232,8 @@ def parse_position(data: object, rules: Ruleset | None = None) -> Position:
     size = rules.hand_size(players)
     if sizes[0] + turns_taken != size:
         raise InputError(
-            f"hands of {sizes[0]} cards after {turns_taken} turns do not fit a {players}-player deal of "
+            f"hands of {sizes[0]} card{'s' if sizes[0] != 1 else ''} after {turns_taken} turns do not fit "
+            f"a {players}-player deal of "
             f"{size} cards per hand (cards in hand + turns taken must be {size})"
         )
     puddings = _int_list(data, "puddings", seats)
@@ -791,10 +792,13 @@ def greedy_turn(gen: _Rules, hand: Hand, tabs: Sequence[Tab], seat: int) -> Move
 class _Multi:
     """Player 0 against the others: a paranoid coalition, or fixed policies."""
 
-    def __init__(self, pos: Position, policy: str | None, max_nodes: int) -> None:
+    def __init__(
+        self, pos: Position, policy: str | None, max_nodes: int, time_limit: float | None = None
+    ) -> None:
         self.pos = pos
         self.policy = policy
         self.max_nodes = max_nodes
+        self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.gen = _Rules(pos.rules, keep_pudding=pos.final_round)
         self.memo: dict[tuple[tuple[Hand, ...], tuple[Tab, ...]], int] = {}
         self.nodes = 0
@@ -864,6 +868,8 @@ class _Multi:
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise BudgetExceeded(f"node budget of {self.max_nodes} states exhausted")
+        if self.deadline is not None and self.nodes % 64 == 0 and time.perf_counter() > self.deadline:
+            raise BudgetExceeded("time limit reached")
         if not any(hands[0]):
             v = self.leaf(tabs)
         else:
@@ -873,12 +879,15 @@ class _Multi:
 
 
 def solve_multi(
-    pos: Position, policy: str | None = None, max_nodes: int = DEFAULT_MAX_NODES
+    pos: Position,
+    policy: str | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    time_limit: float | None = None,
 ) -> EndgameResult:
     """Paranoid (``policy=None``) or best reply to ``policy`` for player 0's own total."""
     if policy is not None and policy not in POLICIES:
         raise InputError(f"policy {policy!r} unknown; choose one of {', '.join(POLICIES)}")
-    s = _Multi(pos, policy, max_nodes)
+    s = _Multi(pos, policy, max_nodes, time_limit)
     tabs, gain0 = s.reduce_start()
     off = pos.scores[0] + gain0
     result = EndgameResult(pos, "policy" if policy else "paranoid", "unknown", policy=policy)
@@ -912,6 +921,7 @@ def solve_position(
     objective: str | None = None,
     policy: str | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
+    time_limit: float | None = None,
 ) -> EndgameResult:
     """Dispatch: two players zero-sum by default; paranoid for 3-5; ``policy`` for a fixed opposition."""
     if policy is not None and pos.pile is not None:
@@ -919,17 +929,17 @@ def solve_position(
     if policy is not None:
         if objective not in (None, "own"):
             raise InputError("--policy maximises player 0's own score; use --objective own or leave it out")
-        return solve_multi(pos, policy, max_nodes)
+        return solve_multi(pos, policy, max_nodes, time_limit)
     if pos.pile is not None:
-        return solve_dummy(pos, objective or "diff", max_nodes)
+        return solve_dummy(pos, objective or "diff", max_nodes, time_limit)
     if pos.players == 2:
-        return solve_two(pos, objective or "diff", max_nodes)
+        return solve_two(pos, objective or "diff", max_nodes, time_limit)
     if objective not in (None, "own"):
         raise InputError(
             f"with {pos.players} players the endgame is paranoid on player 0's own score; "
             "--objective diff and win are for 2 players"
         )
-    return solve_multi(pos, None, max_nodes)
+    return solve_multi(pos, None, max_nodes, time_limit)
 
 
 def greedy_first_pick(pos: Position) -> Turn:

@@ -60,6 +60,8 @@ def register(subparsers: Any) -> None:
                         help="the other players follow this policy; player 0 replies best")
     parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
                         help=f"search budget in distinct states (default {DEFAULT_MAX_NODES})")
+    parser.add_argument("--time-limit", type=float, default=300.0, metavar="SECONDS",
+                        help="search time limit (default 300); when reached the answer is unknown")
     add_rules_args(parser, default=None)
     add_json_arg(parser)
     parser.set_defaults(func=run)
@@ -101,7 +103,7 @@ def show(result: EndgameResult) -> None:
     )
     print(f"objective: {what}")
     if result.status != "solved":
-        print(f"status: unknown ({result.reason}); raise --max-nodes to search further")
+        print(f"status: unknown ({result.reason}); raise --max-nodes / --time-limit to search further")
         return
     print(f"value: {fmt(result.value)}   (exact, {result.nodes} states searched)")
     def pick_label(turn: tuple[Any, ...], gift: tuple[Any, ...] | None) -> str:
@@ -129,9 +131,9 @@ def show(result: EndgameResult) -> None:
 
 def run(args: argparse.Namespace) -> int:
     pos = load_position(args)
-    if args.max_nodes < 1:
-        raise InputError("--max-nodes must be at least 1")
-    result = solve_position(pos, args.objective, args.policy, args.max_nodes)
+    if args.max_nodes < 1 or args.time_limit <= 0:
+        raise InputError("--max-nodes and --time-limit must be positive")
+    result = solve_position(pos, args.objective, args.policy, args.max_nodes, args.time_limit)
     if args.json:
         print_json(result.to_json())
     else:
