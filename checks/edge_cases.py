@@ -61,6 +61,11 @@ class EdgeCase:
     value: tuple[Tableau, ...] | tuple[int, ...] | None  # witness; None when the deck cannot realise it
     why: str = ""
 
+    def tableaux(self) -> tuple[Tableau, ...]:
+        """The witness tableaux of a round case (maki or dish)."""
+        assert self.value is not None and all(isinstance(t, Tableau) for t in self.value)
+        return tuple(t for t in self.value if isinstance(t, Tableau))
+
 
 def _hand(rules: Ruleset, seats: int) -> int:
     return rules.hand_size(seats - 1 if rules.dummy_2p else seats)

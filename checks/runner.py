@@ -200,7 +200,7 @@ def _edge_outcome(name: str, description: str, params: Sequence[str], opts: Opti
     out = Outcome(name, "edge cases", description)
     t0 = time.perf_counter()
     chosen = {r.name for r in opts.rulesets}
-    impossible = 0
+    impossible: set[tuple[int, str]] = set()
     for rules, names in E.distinct_rulesets(params):
         covered = [n for n in names if n in chosen]
         if not covered:
@@ -208,7 +208,7 @@ def _edge_outcome(name: str, description: str, params: Sequence[str], opts: Opti
         rep = RULESETS[covered[0]] if covered[0] in RULESETS else rules
         for case in cases(rep):
             if case.value is None:
-                impossible += 1
+                impossible.add((case.seats, case.structure))
                 continue
             try:
                 run(case, rep)
@@ -223,7 +223,7 @@ def _edge_outcome(name: str, description: str, params: Sequence[str], opts: Opti
         if out.failure:
             break
     if impossible:
-        out.note = f"{impossible} structures impossible within the deck (solver: unsat)"
+        out.note = f"{len(impossible)} structures impossible within the deck (solver: unsat)"
     out.seconds = time.perf_counter() - t0
     return out
 
@@ -374,3 +374,48 @@ def run_mutants(opts: Options, names: Sequence[str] = ()) -> list[MutantOutcome]
                                   caught.prop if caught else None, f.ruleset if f else "",
                                   f.case if f else "", time.perf_counter() - t0))
     return outs
+
+
+# --------------------------------------------------------------------------- parallel
+
+
+def _task(name: str, opts: Options) -> Outcome:
+    return run_one(name, opts)
+
+
+def task_names(opts: Options) -> list[str]:
+    names = [*EDGE_NAMES] if opts.edge else []
+    names += [p.name for p in all_properties()]
+    return [n for n in names if not opts.only or n in opts.only]
+
+
+def run_parallel(opts: Options, jobs: int) -> list[Outcome]:
+    """Every property (and the edge cases) as its own task on ``jobs`` worker processes.
+
+    Results are the same as a serial run: each task is deterministic on its own
+    (derandomized or seeded per task), so the split does not change the examples.
+    """
+    names = task_names(opts)
+    if jobs <= 1 or len(names) <= 1:
+        outs = []
+        for n in names:
+            if opts.progress:
+                opts.progress(n)
+            outs.append(run_one(n, opts))
+        return outs
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    plain = Options(examples=opts.examples, seed=opts.seed, rulesets=list(opts.rulesets), only=opts.only,
+                    edge=opts.edge)
+    # Slow tasks first so the two workers finish together.
+    slow_first = sorted(names, key=lambda n: n not in ("edge-maki-ties", "round-scores", "game-totals"))
+    results: dict[str, Outcome] = {}
+    ctx = multiprocessing.get_context("fork")
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
+        futures = {pool.submit(_task, n, plain): n for n in slow_first}
+        for fut in as_completed(futures):
+            results[futures[fut]] = fut.result()
+            if opts.progress:
+                opts.progress(f"{len(results)}/{len(names)} done ({futures[fut]})")
+    return [results[n] for n in names]
