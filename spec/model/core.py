@@ -89,16 +89,11 @@ class Model:
         return len(self.vars) + len(self.bools), sum(len(cs) for _, _, cs in self.groups)
 
 
-_INT_SORT: list[z3.SortRef] = []
-
-
 def _cmp(mk: object, v: z3.ArithRef, k: int) -> z3.BoolRef:
     """``v >= k`` / ``v <= k`` built without the Python operator overhead."""
-    ctx = v.ctx
-    if not _INT_SORT:
-        _INT_SORT.append(z3.IntSort())
-    num = z3.Z3_mk_int(ctx.ref(), k, _INT_SORT[0].ast)
-    return z3.BoolRef(mk(ctx.ref(), v.as_ast(), num), ctx)  # type: ignore[operator]
+    ref = v.ctx.ref()
+    num = z3.Z3_mk_int(ref, k, z3.Z3_get_sort(ref, v.as_ast()))
+    return z3.BoolRef(mk(ref, v.as_ast(), num), v.ctx)  # type: ignore[operator]
 
 
 def core_rule_ids(core: Iterable[z3.BoolRef]) -> list[str]:
