@@ -873,9 +873,28 @@ class _Multi:
         if not any(hands[0]):
             v = self.leaf(tabs)
         else:
-            v = max(pv for _, pv, _ in self.pick_values(hands, tabs))
+            v = self.best(hands, tabs)
         self.memo[key] = v
         return v
+
+    def best(self, hands: tuple[Hand, ...], tabs: tuple[Tab, ...]) -> int:
+        """max over own moves of min over replies, skipping the rest of a move's replies as soon as
+        one holds it to the best value found so far (it cannot be the maximum then; exact)."""
+        joints = self.others(hands, tabs)
+        best: int | None = None
+        for m0 in self.gen.moves(hands[0], tabs[0]):
+            worst: int | None = None
+            for joint in joints:
+                v = m0.gain + self.value(*self.child(hands, m0, joint))
+                if worst is None or v < worst:
+                    worst = v
+                    if best is not None and worst <= best:
+                        break
+            assert worst is not None
+            if best is None or worst > best:
+                best = worst
+        assert best is not None
+        return best
 
 
 def solve_multi(
