@@ -1,0 +1,487 @@
+"""Is a scoresheet possible? (``sushigo scoresheet``)
+
+A sheet is possible when some legal game produces exactly its cells. Every
+final tableau holds exactly the hand size's number of cards (each turn adds
+one card net: a chopsticks turn adds two and gives one back), and every
+collection of such tableaux that fits in the deck together is reachable by
+legal play (deal each player's cards into the hands in the order they will
+meet them; take plain nigiri before wasabi and each stacked nigiri right
+after its wasabi). So the model is: per round and seat a tableau of K cards,
+all rounds within one deck (R-DECK), round scores with the maki ranking of
+that round, puddings summed over the rounds, pudding points and totals.
+
+Each sheet cell and each rule id is tracked by its own literal, so an unsat
+core names cells and rules; the core is then minimised by deletion and put
+into words.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import z3
+
+from solver.tableaux import SolverUnknown
+from spec.cards import Card, Token
+from spec.errors import InputError
+from spec.model.core import Model
+from spec.model.scoring import card_count_terms, pudding_terms, round_terms, size_term, tableau_vars
+from spec.ruleset import Ruleset, get_ruleset
+from spec.scoring import pudding_points, score_game
+from spec.tableau import Tableau
+
+DEFAULT_TIMEOUT_MS = 20_000
+
+#: What each rule id used here says, in our words (for explanations).
+RULE_WORDS: dict[str, str] = {
+    "R-HAND-SIZE": "every final tableau holds exactly the hand size's number of cards",
+    "R-DECK": "all rounds are dealt from one deck, so no card kind is used more often than the deck holds",
+    "R-TEMPURA": "tempura scores only per pair",
+    "R-SASHIMI": "sashimi scores only per set of three",
+    "R-DUMPLING": "dumplings score by the dumpling table",
+    "R-NIGIRI": "nigiri score egg/salmon/squid points, tripled on a wasabi",
+    "R-MAKI-ICONS": "maki icons are counted per roll",
+    "R-MAKI-FIRST": "most maki icons takes first place",
+    "R-MAKI-SECOND": "second place is paid only when first is not tied",
+    "R-MAKI-TIE-FIRST": "a tie for most maki shares the first-place points",
+    "R-MAKI-TIE-SECOND": "a tie for second shares the second-place points",
+    "R-MAKI-POINTS": "maki points go only to the first and second places",
+    "R-ROUND-TOTAL": "a round score is the sum of its categories",
+    "R-PUDDING-MOST": "most puddings earn the bonus (shared when tied)",
+    "R-PUDDING-FEWEST": "fewest puddings pay the penalty (shared when tied)",
+    "R-PUDDING-ALL-TIED": "pudding points are the most-pudding bonus plus the fewest-pudding penalty "
+                          "(when everyone is tied, as the all-tied reading says)",
+    "R-PUDDING-CARRY": "puddings are kept over the rounds and counted at the end",
+    "R-GAME-TOTAL": "a game total is the sum of the round scores and the pudding points",
+    "R-DOMAIN": "counts are whole numbers within the deck",
+}
+
+
+@dataclass(frozen=True)
+class Sheet:
+    rules: Ruleset
+    players: tuple[str, ...]
+    rounds: tuple[tuple[int, ...], ...]
+    pudding: tuple[int, ...] | None = None
+    totals: tuple[int, ...] | None = None
+
+    @property
+    def seats(self) -> int:
+        return self.rules.seats(len(self.players))
+
+    @property
+    def hand_size(self) -> int:
+        return self.rules.hand_size(len(self.players))
+
+    def seat_name(self, i: int) -> str:
+        return self.players[i] if i < len(self.players) else "the dummy"
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rules": self.rules.name, "players": list(self.players),
+                               "rounds": [list(r) for r in self.rounds]}
+        if self.pudding is not None:
+            out["pudding"] = list(self.pudding)
+        if self.totals is not None:
+            out["totals"] = list(self.totals)
+        return out
+
+
+def _int_row(value: object, n: int, where: str) -> tuple[int, ...]:
+    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
+        raise InputError(f"{where} must be a list of {n} whole numbers, got {value!r}")
+    if len(value) != n:
+        raise InputError(f"{where} has {len(value)} cells but the sheet has {n} players")
+    return tuple(value)
+
+
+def parse_sheet(data: object, rules: Ruleset | None = None) -> Sheet:
+    """A sheet from its JSON; ``rules`` (from the command line) overrides the file's ``rules``."""
+    if not isinstance(data, dict):
+        raise InputError('a scoresheet is a JSON object like {"players": [...], "rounds": [[...], ...]}')
+    unknown = set(data) - {"rules", "players", "rounds", "pudding", "totals", "source", "note"}
+    if unknown:
+        raise InputError(f"unknown scoresheet field(s) {sorted(unknown)}; "
+                         "fields: rules, players, rounds, pudding, totals")
+    if rules is None:
+        name = data.get("rules", "official")
+        if not isinstance(name, str):
+            raise InputError(f'"rules" must be a ruleset name, got {name!r}')
+        rules = get_ruleset(name)
+    players = data.get("players")
+    if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
+        raise InputError(f'"players" must be a list of player names, got {players!r}')
+    if len(set(players)) != len(players):
+        raise InputError(f'"players" has a repeated name: {players!r}')
+    rules.hand_size(len(players))  # raises a RulesError for a wrong player count
+    rounds = data.get("rounds")
+    if not isinstance(rounds, list) or not rounds:
+        raise InputError(f'"rounds" must be a list of rows of round scores, got {rounds!r}')
+    if len(rounds) > rules.rounds:
+        raise InputError(f"the sheet has {len(rounds)} rounds but the game has {rules.rounds}")
+    n = len(players)
+    rows = tuple(_int_row(r, n, f"round {k + 1}") for k, r in enumerate(rounds))
+    pudding = None
+    if data.get("pudding") is not None:
+        if len(rows) != rules.rounds:
+            raise InputError(f"a pudding row needs all {rules.rounds} rounds; the sheet has {len(rows)}")
+        pudding = _int_row(data["pudding"], n, "pudding")
+    totals = _int_row(data["totals"], n, "totals") if data.get("totals") is not None else None
+    return Sheet(rules, tuple(players), rows, pudding, totals)
+
+
+def sheet_from_record(record: Any, names: Sequence[str] | None = None) -> Sheet:
+    """The sheet a scorekeeper writes for a game record (:class:`spec.record.GameRecord`)."""
+    n = record.players
+    players = tuple(names) if names is not None else tuple(f"P{i + 1}" for i in range(n))
+    return Sheet(
+        record.rules, players, tuple(tuple(r.scores[:n]) for r in record.rounds),
+        tuple(record.pudding[:n]) if record.pudding is not None else None, tuple(record.totals[:n]),
+    )
+
+
+@dataclass(frozen=True)
+class Cell:
+    row: str  # "round 2", "pudding", "total"
+    seat: int
+    value: int
+
+    def describe(self, sheet: Sheet) -> str:
+        return f"{self.row}: {sheet.seat_name(self.seat)} {self.value}"
+
+
+@dataclass
+class SheetModel:
+    sheet: Sheet
+    model: Model
+    tabs: list[list[list[z3.ArithRef]]]  # [round][seat] -> 15 counts
+    round_totals: list[list[z3.ArithRef]]
+    puddings: list[z3.ArithRef]
+    pudding_pts: list[z3.ArithRef] | None
+    game_totals: list[z3.ArithRef]
+    cells: list[tuple[Cell, z3.BoolRef]] = field(default_factory=list)
+
+
+def build(sheet: Sheet) -> SheetModel:
+    rules = sheet.rules
+    seats, k = sheet.seats, sheet.hand_size
+    m = Model()
+    tabs: list[list[list[z3.ArithRef]]] = []
+    totals: list[list[z3.ArithRef]] = []
+    for r in range(len(sheet.rounds)):
+        row = [tableau_vars(m, f"tab_r{r + 1}_p{i}", rules) for i in range(seats)]
+        for i, t in enumerate(row):
+            m.add("R-HAND-SIZE", size_term(t) == k, f"round {r + 1}, {sheet.seat_name(i)}")
+        terms = round_terms(m, f"r{r + 1}", row, rules)
+        tabs.append(row)
+        totals.append([d["total"] for d in terms])
+    used = [card_count_terms(t) for row in tabs for t in row]
+    for card in Card:
+        m.add("R-DECK", z3.Sum([u[int(card)] for u in used]) <= rules.copies(card), card.label)
+    puddings = []
+    for i in range(seats):
+        p = m.int(f"puddings_p{i}", 0)
+        kept = z3.Sum([row[i][int(Token.PUDDING)] for row in tabs])
+        m.add("R-PUDDING-CARRY", p == kept, sheet.seat_name(i))
+        puddings.append(p)
+    pud_pts = pudding_terms(m, "game", puddings, rules) if len(sheet.rounds) == rules.rounds else None
+    game_totals = []
+    for i in range(seats):
+        g = m.int(f"game_p{i}_total", None)
+        parts = [row[i] for row in totals] + ([pud_pts[i]] if pud_pts is not None else [])
+        m.add("R-GAME-TOTAL", g == z3.Sum(parts), sheet.seat_name(i))
+        game_totals.append(g)
+    sm = SheetModel(sheet, m, tabs, totals, puddings, pud_pts, game_totals)
+    for r, values in enumerate(sheet.rounds):
+        for i, v in enumerate(values):
+            sm.cells.append((Cell(f"round {r + 1}", i, v), totals[r][i] == v))
+    if sheet.pudding is not None and pud_pts is not None:
+        for i, v in enumerate(sheet.pudding):
+            sm.cells.append((Cell("pudding", i, v), pud_pts[i] == v))
+    if sheet.totals is not None:
+        for i, v in enumerate(sheet.totals):
+            sm.cells.append((Cell("total", i, v), game_totals[i] == v))
+    return sm
+
+
+@dataclass(frozen=True)
+class Witness:
+    rounds: tuple[tuple[Tableau, ...], ...]  # [round][seat]
+    puddings: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    status: str  # "possible" | "impossible" | "unknown"
+    witness: Witness | None = None
+    cells: tuple[Cell, ...] = ()
+    rule_ids: tuple[str, ...] = ()
+    explanation: tuple[str, ...] = ()
+    reason: str | None = None
+
+    def to_json(self, sheet: Sheet) -> dict[str, Any]:
+        out: dict[str, Any] = {"possible": {"possible": True, "impossible": False}.get(self.status)}
+        if self.witness is not None:
+            names = [sheet.seat_name(i) for i in range(sheet.seats)]
+            out["witness"] = {
+                "seats": names,
+                "rounds": [[str(t) for t in row] for row in self.witness.rounds],
+                "puddings": list(self.witness.puddings),
+            }
+        if self.status == "impossible":
+            out["explanation"] = list(self.explanation)
+            out["core"] = {
+                "cells": [{"row": c.row, "player": sheet.seat_name(c.seat), "value": c.value}
+                          for c in self.cells],
+                "rules": list(self.rule_ids),
+            }
+        if self.status == "unknown":
+            out["reason"] = self.reason
+        return out
+
+
+class _Tracked:
+    """One solver; every rule id, every sheet cell and every card's cross-round deck limit is
+    guarded by its own literal, so a check under a subset of literals is a check of a
+    subset of the sheet and the rules, and an unsat core names cells and rules."""
+
+    def __init__(self, sm: SheetModel, timeout_ms: int) -> None:
+        self.sm = sm
+        self.timeout_ms = timeout_ms
+        s = z3.Solver()
+        s.set("timeout", timeout_ms)
+        self.rules: dict[str, z3.BoolRef] = {}
+        self.deck: dict[Card, z3.BoolRef] = {}
+        for rid, label, cs in sm.model.groups:
+            if rid == "R-DOMAIN":
+                s.add(*cs)  # variable domains: never part of an explanation
+                continue
+            if rid == "R-DECK":
+                lit = self.deck.setdefault(Card[label.upper()], z3.Bool(f"rule:R-DECK:{label}"))
+            else:
+                lit = self.rules.setdefault(rid, z3.Bool(f"rule:{rid}"))
+            s.add(z3.Implies(lit, z3.And(*cs)))
+        # Each round alone within the deck: implied by R-DECK, added so that the cross-round
+        # limits can be left out at first (they are what makes the full problem slow).
+        per_round = self.rules.setdefault("R-DECK", z3.Bool("rule:R-DECK"))
+        for row in sm.tabs:
+            used = [card_count_terms(t) for t in row]
+            for card in Card:
+                cap = sm.sheet.rules.copies(card)
+                s.add(z3.Implies(per_round, z3.Sum([u[int(card)] for u in used]) <= cap))
+        self.cells: list[tuple[Cell, z3.BoolRef]] = []
+        for k, (cell, c) in enumerate(sm.cells):
+            lit = z3.Bool(f"cell:{k}")
+            s.add(z3.Implies(lit, c))
+            self.cells.append((cell, lit))
+        self.s = s
+
+    def check(self, lits: Sequence[z3.BoolRef], timeout_ms: int | None = None) -> z3.CheckSatResult:
+        self.s.set("timeout", timeout_ms or self.timeout_ms)
+        return self.s.check(*lits)
+
+
+def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Verdict:
+    """Possible (with a witness re-scored by :func:`spec.scoring.score_game`), impossible (with
+    an explanation from a minimised unsat core), or unknown (with the reason and the budget)."""
+    sm = build(sheet)
+    tr = _Tracked(sm, timeout_ms)
+    budget = f"timeout {timeout_ms} ms per solver call"
+    rules = list(tr.rules.values())
+    cells = tr.cells
+    # Local checks first: each round's row alone, the pudding row alone. Most wrong sheets
+    # fail one of these, and their cores come in milliseconds.
+    rows: dict[str, list[z3.BoolRef]] = {}
+    for cell, lit in cells:
+        rows.setdefault(cell.row, []).append(lit)
+    for row, lits in rows.items():
+        if row != "total" and tr.check(rules + lits, timeout_ms=min(timeout_ms, 5_000)) == z3.unsat:
+            return _impossible(tr, list(tr.s.unsat_core()))
+    # The whole sheet, untracked: tracking literals slow the search for a witness several-fold.
+    plain = sm.model.solver(timeout_ms=timeout_ms)
+    plain.add(*[c for _, c in sm.cells])
+    r = plain.check()
+    if r == z3.sat:
+        witness = _witness(sm, plain.model())
+        _rescore(sheet, witness)
+        return Verdict("possible", witness=witness)
+    # Impossible (or too hard untracked): the tracked solver for the core, adding each card's
+    # cross-round deck limit only once a witness breaks it.
+    active: list[z3.BoolRef] = []
+    everything = rules + [lit for _, lit in cells]
+    for _ in range(len(Card) + 1):
+        r2 = tr.check(everything + active)
+        if r2 == z3.unknown:
+            return Verdict("unknown", reason=f"{tr.s.reason_unknown()} ({budget})")
+        if r2 == z3.unsat:
+            return _impossible(tr, list(tr.s.unsat_core()))
+        witness = _witness(sm, tr.s.model())
+        over = _over_deck(sheet, witness)
+        if not over:
+            _rescore(sheet, witness)
+            return Verdict("possible", witness=witness)
+        active += [tr.deck[c] for c in over]
+    raise AssertionError("every deck limit was added and the witness still breaks one")
+
+
+def _over_deck(sheet: Sheet, w: Witness) -> list[Card]:
+    used = [0] * len(Card)
+    for row in w.rounds:
+        for t in row:
+            for c, n in enumerate(t.card_counts()):
+                used[c] += n
+    return [c for c in Card if used[int(c)] > sheet.rules.copies(c)]
+
+
+def _impossible(tr: _Tracked, core: list[z3.BoolRef]) -> Verdict:
+    core, minimal = _minimise(tr, core)
+    by_name = {str(lit): cell for cell, lit in tr.cells}
+    cells = tuple(by_name[str(b)] for b in core if str(b) in by_name)
+    names = {str(b) for b in core}
+    rids = [rid for rid, lit in tr.rules.items() if str(lit) in names]
+    if any(str(lit) in names for lit in tr.deck.values()) and "R-DECK" not in rids:
+        rids.append("R-DECK")
+    sheet = tr.sm.sheet
+    words = explain(sheet, cells, rids)
+    if not minimal:
+        words.append("(the solver could not finish shrinking this explanation: it may name more than needed)")
+    return Verdict("impossible", cells=cells, rule_ids=tuple(rids), explanation=tuple(words))
+
+
+def _minimise(tr: _Tracked, core: list[z3.BoolRef]) -> tuple[list[z3.BoolRef], bool]:
+    """Deletion: drop each literal whose removal keeps the rest unsat. (core, proved minimal)"""
+    kept = list(core)
+    minimal = True
+    for lit in list(core):
+        if not any(b.eq(lit) for b in kept):
+            continue
+        trial = [b for b in kept if not b.eq(lit)]
+        r = tr.check(trial, timeout_ms=min(tr.timeout_ms, 5_000))
+        if r == z3.unknown:
+            minimal = False
+        elif r == z3.unsat:
+            # z3's own core of the smaller set may be smaller still
+            smaller = {str(b) for b in tr.s.unsat_core()}
+            kept = [b for b in trial if str(b) in smaller]
+    return kept, minimal
+
+
+def _witness(sm: SheetModel, mdl: z3.ModelRef) -> Witness:
+    rounds = tuple(
+        tuple(Tableau(tuple(mdl.eval(v, model_completion=True).as_long() for v in t)) for t in row)
+        for row in sm.tabs
+    )
+    puds = tuple(mdl.eval(p, model_completion=True).as_long() for p in sm.puddings)
+    return Witness(rounds, puds)
+
+
+def _rescore(sheet: Sheet, w: Witness) -> None:
+    """The witness must give back the sheet through the executor's scoring, or this is a bug."""
+    problem = _mismatch(sheet, w)
+    if problem:
+        raise AssertionError(problem)
+
+
+def _mismatch(sheet: Sheet, w: Witness) -> str | None:
+    """What the witness, re-scored by :func:`spec.scoring.score_game`, gets wrong (None: nothing)."""
+    game = score_game(w.rounds, sheet.rules, players=len(sheet.players))
+    n = len(sheet.players)
+    for r, row in enumerate(sheet.rounds):
+        got = [s.total for s in game.rounds[r][:n]]
+        if list(row) != got:
+            return f"witness re-scores round {r + 1} to {got}, sheet says {list(row)}"
+    if sheet.pudding is not None and (game.pudding is None or list(game.pudding[:n]) != list(sheet.pudding)):
+        return f"witness pudding {game.pudding} differs from the sheet {sheet.pudding}"
+    if sheet.totals is not None and list(game.totals[:n]) != list(sheet.totals):
+        return f"witness totals {game.totals} differ from the sheet {sheet.totals}"
+    for t in (t for row in w.rounds for t in row):
+        if t.size != sheet.hand_size:
+            return f"witness tableau {t} holds {t.size} cards, not {sheet.hand_size}"
+    if _over_deck(sheet, w):
+        return f"witness uses more {', '.join(c.label for c in _over_deck(sheet, w))} than the deck holds"
+    return None
+
+
+# --- explanations ----------------------------------------------------------------------
+
+
+@lru_cache(maxsize=64)
+def round_maximum(rules: Ruleset, players: int) -> int:
+    """The highest round score one player can make at this table (maki points included), proved."""
+    seats, k = rules.seats(players), rules.hand_size(players)
+    m = Model()
+    row = [tableau_vars(m, f"mx_p{i}", rules) for i in range(seats)]
+    for t in row:
+        m.add("R-HAND-SIZE", size_term(t) == k)
+    used = [card_count_terms(t) for t in row]
+    for card in Card:
+        m.add("R-DECK", z3.Sum([u[int(card)] for u in used]) <= rules.copies(card))
+    terms = round_terms(m, "mx", row, rules)
+    opt = m.solver(optimize=True, timeout_ms=DEFAULT_TIMEOUT_MS)
+    assert isinstance(opt, z3.Optimize)
+    h = opt.maximize(terms[0]["total"])
+    if opt.check() != z3.sat:
+        raise SolverUnknown("no round maximum found", f"timeout {DEFAULT_TIMEOUT_MS} ms")
+    return int(h.value().as_long())
+
+
+@lru_cache(maxsize=64)
+def pudding_rows(rules: Ruleset, seats: int) -> frozenset[tuple[int, ...]]:
+    """Every pudding-points row some pudding counts give (brute force over the counts)."""
+    cap = rules.copies(Card.PUDDING)
+    out = set()
+    for counts in itertools.product(range(cap + 1), repeat=seats):
+        if sum(counts) <= cap:
+            out.add(tuple(pudding_points(counts, rules)))
+    return frozenset(out)
+
+
+def explain(sheet: Sheet, cells: Sequence[Cell], rule_ids: Sequence[str]) -> list[str]:
+    out: list[str] = []
+    n, k = len(sheet.players), sheet.hand_size
+    rows = {c.row for c in cells}
+    if len(cells) == 1 and cells[0].row.startswith("round"):
+        c = cells[0]
+        hi = round_maximum(sheet.rules, n)
+        if c.value > hi:
+            out.append(f"{c.row}: {sheet.seat_name(c.seat)} {c.value} with {k} cards is above the "
+                       f"{n}-player round maximum of {hi}")
+        elif c.value < 0:
+            out.append(f"{c.row}: {sheet.seat_name(c.seat)} {c.value} is negative; round scores never are")
+        else:
+            out.append(f"{c.row}: no tableau of {k} cards scores exactly {c.value} for "
+                       f"{sheet.seat_name(c.seat)} at a {n}-player table")
+    elif rows == {"pudding"} and sheet.pudding is not None:
+        seats = sheet.seats
+        possible = pudding_rows(sheet.rules, seats)
+        sums = sorted({sum(p[:n]) for p in possible})
+        total = sum(sheet.pudding)
+        if total not in sums:
+            penalty = sheet.rules.pudding_penalty_applies(seats)
+            why = (" but the fewest-pudding penalty must be paid unless everyone is tied" if penalty
+                   else " (no fewest-pudding penalty is paid at this table)")
+            out.append(f"pudding row sums to {total:+d} with {seats} seats{why}; possible sums: "
+                       f"{', '.join(f'{x:+d}' for x in sums)}")
+        else:
+            out.append(f"pudding row {list(sheet.pudding)} is not produced by any pudding counts "
+                       f"with {seats} seats and {sheet.rules.copies(Card.PUDDING)} pudding cards")
+    elif "total" in rows and sheet.totals is not None:
+        for c in cells:
+            if c.row != "total":
+                continue
+            i = c.seat
+            parts = [r[i] for r in sheet.rounds]
+            pud = sheet.pudding[i] if sheet.pudding is not None else None
+            expect = sum(parts) + (pud or 0)
+            if pud is not None and expect != c.value:
+                out.append(f"totals row does not add up: {sheet.seat_name(i)} has {c.value}, but the rounds "
+                           f"{' + '.join(map(str, parts))} and pudding {pud:+d} make {expect}")
+    if not out:
+        listed = "; ".join(c.describe(sheet) for c in cells) or "(no cell: the rules alone)"
+        out.append(f"these cells cannot all hold together: {listed}")
+    for rid in rule_ids:
+        out.append(f"{rid}: {RULE_WORDS.get(rid, rid)}")
+    return out

@@ -1,0 +1,57 @@
+"""``sushigo scoresheet FILE``: could a legal game have produced this scoresheet?"""
+
+from __future__ import annotations
+
+import argparse
+
+from solver.scoresheet import check_sheet, parse_sheet
+from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
+
+ORDER = 60
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "scoresheet",
+        help="decide whether a scoresheet can come from a legal game",
+        description='Input JSON: {"rules": "official", "players": ["Ana", "Ben", "Cy"], '
+        '"rounds": [[r1 scores], [r2], [r3]], "pudding": [...] (optional, pudding points), '
+        '"totals": [...] (optional)}. Exit 0 possible (with a witness game), 1 impossible '
+        "(with an explanation) or unknown, 2 bad input.",
+    )
+    p.add_argument("file", metavar="FILE", help="the scoresheet JSON, or - for standard input")
+    p.add_argument("--timeout", type=int, default=20, metavar="SECONDS",
+                   help="solver budget per call (default 20)")
+    add_rules_args(p, default=None)
+    add_json_arg(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    data = load_json(args.file)
+    file_rules = data.get("rules") if isinstance(data, dict) else None
+    rules = rules_from_args(args, file_rules)
+    sheet = parse_sheet(data, rules)
+    verdict = check_sheet(sheet, timeout_ms=max(1, args.timeout) * 1000)
+    if args.json:
+        print_json(verdict.to_json(sheet))
+        return 0 if verdict.status == "possible" else 1
+    if verdict.status == "possible" and verdict.witness is not None:
+        w = verdict.witness
+        print(f"possible under {sheet.rules.describe()}: a legal game gives exactly this sheet. Witness:")
+        names = [sheet.seat_name(i) for i in range(sheet.seats)]
+        rows = []
+        for r, row in enumerate(w.rounds):
+            for i, t in enumerate(row):
+                score = sheet.rounds[r][i] if i < len(sheet.players) else "-"
+                rows.append([f"round {r + 1}", names[i], score, str(t)])
+        print_table(rows, ["round", "player", "score", "tableau"])
+        print("puddings at the end: " + ", ".join(f"{names[i]} {n}" for i, n in enumerate(w.puddings)))
+        return 0
+    if verdict.status == "impossible":
+        print(f"impossible under {sheet.rules.describe()}:")
+        for line in verdict.explanation:
+            print(f"  {line}")
+        return 1
+    print(f"unknown: {verdict.reason}")
+    return 1

@@ -1,0 +1,84 @@
+"""``sushigo table``: the tableaux of a whole table from its round scores."""
+
+from __future__ import annotations
+
+import argparse
+
+from solver.table import answer_json, parse_query, query_from_options, solve
+from spec.cards import Card
+from spec.errors import InputError
+from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
+
+ORDER = 55
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser(
+        "table",
+        help="tables of tableaux that give every player's round score",
+        description="Find tables (one tableau per seat, each of the hand size, all within the deck) "
+        "giving exactly these round scores, maki ranking included. Prints a witness, the number "
+        "of tables (or a lower bound and 'more'), and what holds in every solution.",
+    )
+    p.add_argument("--scores", metavar="S1,S2,...", help="round score per player, in seat order")
+    p.add_argument("--names", metavar="A,B,...", help="player names (default P1, P2, ...)")
+    p.add_argument("--has", action="append", default=[], metavar="P:TABLEAU",
+                   help="player P (from 1) holds at least these tokens, e.g. '2:sashimi*3' (repeatable)")
+    p.add_argument("--count", action="append", default=[], metavar="P:NAME=N",
+                   help="player P holds exactly N of this card (a card name counts its stacks too) "
+                        "or stack, e.g. '1:squid=2' (repeatable)")
+    p.add_argument("--icons", action="append", default=[], metavar="P:N",
+                   help="player P has exactly N maki icons (repeatable)")
+    p.add_argument("--input", metavar="FILE",
+                   help='JSON instead of the options: {"rules": ..., "scores": [...], "names": [...], '
+                        '"known": [{"player": 1, "has": "...", "counts": {"squid": 2}, "icons": 5}]}')
+    p.add_argument("--limit", type=int, default=20, metavar="N",
+                   help="count tables up to N (default 20); beyond, report 'N or more'")
+    add_rules_args(p, default=None)
+    add_json_arg(p)
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.limit < 1:
+        raise InputError(f"--limit must be 1 or more, got {args.limit}")
+    if args.input:
+        data = load_json(args.input)
+        if not isinstance(data, dict):
+            raise InputError(f"{args.input}: expected a JSON object with \"scores\"")
+        rules = rules_from_args(args, data.get("rules"))
+        q = parse_query(data, rules)
+    else:
+        if not args.scores:
+            raise InputError("give --scores S1,S2,... (or --input FILE)")
+        try:
+            scores = [int(x) for x in args.scores.split(",")]
+        except ValueError as exc:
+            raise InputError(f"--scores {args.scores!r} must be whole numbers separated by commas") from exc
+        names = [x.strip() for x in args.names.split(",")] if args.names else []
+        q = query_from_options(rules_from_args(args), scores, names, args.has, args.count, args.icons)
+    a = solve(q, limit=args.limit)
+    if args.json:
+        print_json(answer_json(q, a))
+        return 0 if a.status == "possible" else 1
+    if a.status == "impossible":
+        print(f"impossible: no table of {q.seats} tableaux gives the scores {list(q.scores)} "
+              f"under {q.rules.describe()}")
+        return 1
+    if a.status == "unknown" or a.witness is None:
+        print(f"unknown: {a.reason}")
+        return 1
+    names = [q.seat_name(i) for i in range(q.seats)]
+    rows = [[names[i], q.scores[i] if i < len(q.scores) else "-", str(t)] for i, t in enumerate(a.witness)]
+    print_table(rows, ["player", "score", "tableau"], title="A witness table:")
+    print(f"\ntables: {a.count}" + ("" if a.complete else " or more (counting stopped at --limit)"))
+    for f in a.maki:
+        print({"first": f"{names[f.seat]} must have won maki (first place) in every solution",
+               "second": f"{names[f.seat]} must have come second in maki in every solution",
+               "none": f"{names[f.seat]} won no maki points in every solution"}[f.place])
+    if any(any(row) for row in a.minimum):
+        cols = [c for c in Card if any(r[int(c)] for r in a.minimum)]
+        rows = [[names[i]] + [str(row[int(c)]) for c in cols] for i, row in enumerate(a.minimum) if any(row)]
+        print_table(rows, ["at least"] + [c.label for c in cols],
+                    title="\nCards every solution gives them (proved minimum):")
+    return 0
