@@ -74,7 +74,7 @@ def _card_taken(v: list[z3.ArithRef], c: int) -> z3.ArithRef:
     return v[c] + v[_STACK[c]] if c in _STACK else v[c]
 
 
-def _seat_turn(
+def seat_turn(
     m: Model, rules: Ruleset, name: str, h: list[z3.ArithRef], tab: list[z3.ArithRef], chopsticks: bool = True
 ) -> tuple[SeatTurn, list[z3.ArithRef], list[z3.ArithRef]]:
     """One seat's turn on hand ``h`` and tableau ``tab``: (the turn, the tableau after, the cards left).
@@ -173,10 +173,10 @@ def build_round(m: Model, rules: Ruleset, players: int, round_index: int = 0) ->
                 m.add("R-HAND-SIZE", z3.Sum(h) == size - t, name)
             if i == ctrl:
                 h = [h[c] + draws[t][c] for c in range(len(Card))]
-            st, new, left = _seat_turn(m, rules, name, h, tabs[i])
+            st, new, left = seat_turn(m, rules, name, h, tabs[i])
             tabs[i] = new
             if i == ctrl:
-                gift, tabs[n], left = _seat_turn(m, rules, f"p{n}_r{r}_t{t}", left, tabs[n], chopsticks=False)
+                gift, tabs[n], left = seat_turn(m, rules, f"p{n}_r{r}_t{t}", left, tabs[n], chopsticks=False)
             left[_CHOP] = left[_CHOP] + st.uses
             row.append(st)
             lefts.append(left)
