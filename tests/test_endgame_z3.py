@@ -60,3 +60,18 @@ def test_certification_is_for_short_endgames() -> None:
     with pytest.raises(InputError, match="up to 3 turns"):
         pos = random_position(1, 2, 4)
         certify_guarantee(pos, solve_two(pos).first_picks[0].turn, 0)
+
+
+def test_cli_certify(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    from sushigo.cli import main
+
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(random_position(2, 2, 3, OFFICIAL, 3).to_json()))
+    assert main(["endgame", str(path), "--certify", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [p["certified"] for p in out["first_picks"]] == ["proved"] * len(out["first_picks"])
+    path.write_text(json.dumps(random_position(2, 2, 4).to_json()))
+    assert main(["endgame", str(path), "--certify"]) == 2
+    assert "up to 3 turns" in capsys.readouterr().err

@@ -10,8 +10,10 @@ from solver.endgame import (
     DEFAULT_MAX_NODES,
     OBJECTIVES,
     POLICIES,
+    Certificate,
     EndgameResult,
     Position,
+    certify_guarantee,
     parse_position,
     parse_position_text,
     solve_position,
@@ -60,6 +62,9 @@ def register(subparsers: Any) -> None:
                         help="the other players follow this policy; player 0 replies best")
     parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
                         help=f"search budget in distinct states (default {DEFAULT_MAX_NODES})")
+    parser.add_argument("--certify", action="store_true",
+                        help="2 players, up to 3 turns left, diff/own: prove each first pick's "
+                        "guarantee with Z3")
     parser.add_argument("--time-limit", type=float, default=300.0, metavar="SECONDS",
                         help="search time limit (default 300); when reached the answer is unknown")
     add_rules_args(parser, default=None)
@@ -133,9 +138,30 @@ def run(args: argparse.Namespace) -> int:
     pos = load_position(args)
     if args.max_nodes < 1 or args.time_limit <= 0:
         raise InputError("--max-nodes and --time-limit must be positive")
+    if args.certify:
+        if pos.players != 2 or pos.pile is not None or args.policy is not None or pos.cards_left > 3:
+            raise InputError(
+                "--certify covers 2-player positions (not dummy-2p, no --policy) of up to 3 turns"
+            )
+        if args.objective not in (None, "diff", "own"):
+            raise InputError("--certify covers the diff and own objectives")
     result = solve_position(pos, args.objective, args.policy, args.max_nodes, args.time_limit)
+    certs: list[Certificate] = []
+    if args.certify:
+        if result.status == "solved":
+            certs = [certify_guarantee(pos, pv.turn, int(pv.guarantee), result.objective)
+                     for pv in result.first_picks]
     if args.json:
-        print_json(result.to_json())
+        out = result.to_json()
+        for entry, cert in zip(out["first_picks"], certs, strict=False):
+            entry["certified"] = cert.status
+        print_json(out)
     else:
         show(result)
-    return 0 if result.status == "solved" else 1
+        if certs:
+            print()
+            rows = [[" ".join(format_turn(c.turn)), str(c.guarantee), c.status, str(c.leaves)] for c in certs]
+            print_table(rows, ["first pick", "guarantee", "Z3", "final tables"],
+                        title="Z3 certificate (>= g forced, <= g forced by the opponent, >= g+1 unsat):")
+    ok = result.status == "solved" and all(c.status == "proved" for c in certs)
+    return 0 if ok else 1
