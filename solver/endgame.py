@@ -34,6 +34,9 @@ What is solved (``objective``):
   this whatever the others do.
 * any player count, ``policy``: player 0's best own total when every other
   player follows a fixed policy (``greedy``, see :func:`greedy_turn`).
+* dummy-2p (:func:`solve_dummy`): as two players, with the dummy pile given as
+  a third hand in draw order; a move of the player controlling the dummy is the
+  pair (own turn, card given to the dummy).
 
 The *guarantee* of a first pick is the pure-strategy maximin: play that pick,
 then at every later turn pick purely while the opponents (who see each pick
@@ -51,7 +54,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -1023,8 +1026,6 @@ def random_position(
         tuple(scores),
     )
 
-
-Solver = Callable[[Position], EndgameResult]
 
 
 # --------------------------------------------------------------------------- Z3 certificates
