@@ -537,8 +537,120 @@ def check_executor_game(case: GameCase, rules: Ruleset) -> None:
                    core.core or [res.reason], expected_by="Z3 turn model", actual_by="executor record")
 
 
+# --------------------------------------------------------------------------- solver answers
+
+
+@dataclass(frozen=True)
+class PuzzleCase:
+    hands: tuple[tuple[int, ...], ...]
+    opponents: tuple[int, ...]
+
+
+def puzzle_cases(rules: Ruleset) -> st.SearchStrategy[PuzzleCase]:
+    """Small ``best`` puzzles: 2-3 turns, hands of 2-4 cards from the deck, 0-2 opponents' maki icons."""
+    specials = [Card.CHOPSTICKS, Card.WASABI, *NIGIRI, Card.MAKI3, Card.TEMPURA, Card.DUMPLING]
+
+    @st.composite
+    def build(draw: st.DrawFn) -> PuzzleCase:
+        left = list(rules.deck)
+        turns_n = draw(st.integers(2, 3))
+        size = draw(st.integers(turns_n, 4))
+        hands = []
+        for t in range(turns_n):
+            hand = [0] * len(Card)
+            for c in draw(st.lists(st.sampled_from(specials), min_size=size - t, max_size=size - t)):
+                if left[int(c)] > 0:
+                    left[int(c)] -= 1
+                    hand[int(c)] += 1
+            if sum(hand) == 0:
+                hand[int(Card.EGG)] = 1
+            hands.append(tuple(hand))
+        opp = tuple(draw(st.lists(st.integers(0, 6), max_size=2)))
+        return PuzzleCase(tuple(hands), opp)
+
+    return build()
+
+
+def _brute_best(puzzle: Any, rules: Ruleset) -> int:
+    """Every play of the puzzle through the executor's turn rules: the best final score."""
+    from solver.search import tableau_score
+
+    best = -1
+
+    def go(t: int, tab: list[int]) -> None:
+        nonlocal best
+        if t == len(puzzle.hands):
+            best = max(best, tableau_score(tab, puzzle.opponents_maki, rules))
+            return
+        for turn in turns.legal_turns(puzzle.hands[t], tab, rules):
+            nt = list(tab)
+            turns.apply_turn(list(puzzle.hands[t]), nt, turn, rules)
+            go(t + 1, nt)
+
+    go(0, [0] * len(Token))
+    return best
+
+
+def check_best(case: PuzzleCase, rules: Ruleset) -> None:
+    """``best``: the Z3 engine and the search engine agree, replay to their score, and no play beats them."""
+    from solver.best import solve_z3
+    from solver.search import Puzzle, replay_puzzle, solve_search
+
+    puzzle = Puzzle(case.hands, case.opponents, rules)
+    text = ("puzzle hands " + " / ".join(
+        " ".join(c.label for c in Card for _ in range(h[int(c)])) for h in case.hands)
+        + f" opponents_maki {list(case.opponents)}")
+    search = solve_search(puzzle)
+    z = solve_z3(puzzle, timeout=20.0)
+    brute = _brute_best(puzzle, rules)
+    for res in (search, z):
+        if res.status != "optimal":
+            continue  # an honest unknown is not a disagreement
+        replayed = replay_puzzle(puzzle, res.picks)[-1]
+        if replayed != res.score:
+            raise Mismatch(text, f"picks replay to {replayed}", f"{res.engine} says {res.score}",
+                           ["R-PICK"], expected_by="executor", actual_by=f"best ({res.engine})")
+        if res.score != brute:
+            raise Mismatch(text, f"best play {brute}", f"{res.engine} optimum {res.score}", ["R-ROUND-TOTAL"],
+                           expected_by="every executor play", actual_by=f"best ({res.engine})")
+
+
+@dataclass(frozen=True)
+class TableauxCase:
+    score: int
+    cards: int
+    maki_points: int
+
+
+def tableaux_cases(rules: Ruleset) -> st.SearchStrategy[TableauxCase]:
+    pts = sorted({0, rules.maki_first_points, rules.maki_second_points, rules.maki_first_points // 2})
+    return st.builds(TableauxCase, st.integers(0, 24), st.integers(0, 5), st.sampled_from(pts))
+
+
+def check_tableaux(case: TableauxCase, rules: Ruleset) -> None:
+    """Every tableau ``tableaux`` lists has the size asked and re-scores (executor) to the score asked."""
+    from solver.tableaux import enumerate_tableaux
+
+    en = enumerate_tableaux(case.score, case.cards, case.maki_points, rules, limit=40)
+    for t in en.tableaux:
+        got = sum(scoring.dish_points(t.counts, rules)) + case.maki_points
+        icons = scoring.maki_icons(t.counts, rules)
+        if t.size != case.cards or got != case.score or (case.maki_points > 0 and icons == 0):
+            raise Mismatch(f"tableaux score={case.score} cards={case.cards} maki_points={case.maki_points}: "
+                           f"{format_tableau(t)}", f"{case.cards} cards scoring {case.score}",
+                           f"{t.size} cards scoring {got} ({icons} icons)",
+                           ["R-ROUND-TOTAL", "R-HAND-SIZE", "R-MAKI-ZERO"],
+                           expected_by="executor re-score", actual_by="tableaux")
+
+
 def _later_properties() -> list[Property]:
     return [
+        Property("solver-best", "solver", "best: Z3 = search = the best of every executor play; picks "
+                 "replay to the score", puzzle_cases, check_best,
+                 requires=("solver.best", "solver.search"), weight=0.5,
+                 extra={"no_dummy": "puzzles are one player's turns; the dummy changes nothing"}),
+        Property("solver-tableaux", "solver", "tableaux: every listed tableau re-scores to its score",
+                 tableaux_cases, check_tableaux, requires=("solver.tableaux",), weight=0.5),
         Property("executor-games", "executor", "played games: cards accounted every step; record "
                  "satisfies the Z3 turn model step by step", game_cases, check_executor_game,
                  requires=("spec.executor", "spec.model.game", "spec.model.facts"),
