@@ -159,6 +159,8 @@ def round_cases(rules: Ruleset, n: int, seed: int | None) -> list[RoundCase]:
                 cases.append(tuple(picks_of_tableau(t) for t in ec.tableaux()))
     for ec in E.dish_cases(rules):
         cases.append(tuple(picks_of_tableau(t) for t in ec.tableaux()))
+    others: tuple[tuple[Card, ...], ...] = ((),) * (min(E.seat_range(rules)) - 1)
+    cases += [(order, *others) for order in E.wasabi_orders()]
     cases += [t.picks for t in _collect(S.tables(rules), n, seed)]
     return cases
 

@@ -154,6 +154,12 @@ def dish_cases(rules: Ruleset = OFFICIAL) -> list[EdgeCase]:
     return out
 
 
+def wasabi_orders(max_len: int = 4) -> list[tuple[Card, ...]]:
+    """Every pick order of up to ``max_len`` wasabi and nigiri: where placement lives (340 orders)."""
+    alphabet = (Card.WASABI, Card.EGG, Card.SALMON, Card.SQUID)
+    return [o for n in range(1, max_len + 1) for o in itertools.product(alphabet, repeat=n)]
+
+
 def seat_range(rules: Ruleset) -> list[int]:
     if rules.dummy_2p:
         return [rules.seats(rules.min_players)]

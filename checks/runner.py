@@ -29,16 +29,21 @@ from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
 
 from checks import edge_cases as E
+from checks import strategies as S
 from checks.properties import (
     _STEPS,
     Mismatch,
     Property,
     all_properties,
+    check_pick_order,
     compare_maki,
     compare_pudding,
     compare_round,
 )
+from checks.strategies import tableau_of_picks
+from spec.cards import Card, Token
 from spec.ruleset import RULESETS, Ruleset
+from spec.tableau import Tableau
 
 BATCH = 10
 PROFILES: dict[str, int] = {"quick": 300, "default": 2000, "long": 20000}
@@ -253,7 +258,21 @@ def _run_pudding(case: E.EdgeCase, rules: Ruleset) -> None:
     compare_pudding(case.value, rules)  # type: ignore[arg-type]
 
 
-EDGE_NAMES = ("edge-maki-ties", "edge-pudding-ties", "edge-dish-counts")
+def _wasabi(rules: Ruleset) -> list[E.EdgeCase]:
+    empty = Tableau((0,) * len(Token))
+    seats = min(E.seat_range(rules))
+    rest = [empty] * (seats - 1)
+    return [E.EdgeCase("wasabi", S.format_picks(o), seats, (tableau_of_picks(o, rules), *rest))
+            for o in E.wasabi_orders()]
+
+
+def _run_wasabi(case: E.EdgeCase, rules: Ruleset) -> None:
+    # The executor plays the order one card a turn (check_pick_order), then the table is scored.
+    check_pick_order(S.Table((tuple(Card[w.upper()] for w in case.structure.split()),)), rules)
+    compare_round(case.tableaux(), rules)
+
+
+EDGE_NAMES = ("edge-maki-ties", "edge-pudding-ties", "edge-dish-counts", "edge-wasabi-orders")
 
 
 def run_edges(opts: Options) -> list[Outcome]:
@@ -264,6 +283,8 @@ def run_edges(opts: Options) -> list[Outcome]:
          ("pudding_penalty_rounding", "pudding_all_tied", "pudding_penalty_2p"), _pudding, _run_pudding),
         ("edge-dish-counts", "every count of every scoring card one tableau can hold",
          (), E.dish_cases, _run_round),
+        ("edge-wasabi-orders", "every order of up to 4 wasabi and nigiri picks, played and scored",
+         ("wasabi_placement", "wasabi_same_turn"), _wasabi, _run_wasabi),
     ]
     outs = []
     for name, desc, params, cases, run in jobs:
@@ -319,7 +340,7 @@ def terminal_progress(enabled: bool) -> Callable[[str], None] | None:
 
 #: Cheap properties first: a mutant run stops at the first property that catches it.
 MUTANT_ORDER = ("pudding-scores", "turn-rules", "pick-orders", "round-scores", "winners", "turn-machine",
-                "edge-pudding-ties", "edge-dish-counts", "edge-maki-ties",
+                "edge-pudding-ties", "edge-dish-counts", "edge-wasabi-orders", "edge-maki-ties",
                 "executor-games", "game-totals")
 
 
