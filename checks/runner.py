@@ -69,14 +69,15 @@ class Failure:
         }
 
     def text(self) -> str:
-        return "\n".join([
-            f"FAILED {self.prop} under --ruleset {self.ruleset}",
-            f"  case:     {self.case}",
-            f"  {self.expected_by + ':':<10} {self.expected}",
-            f"  {self.actual_by + ':':<10} {self.actual}",
-            f"  rules:    {', '.join(self.rule_ids) or '(no rule id found)'}",
-            f"  reproduce: sushigo check --only {self.prop} --ruleset {self.ruleset} {self.seed}".rstrip(),
-        ])
+        seed = f" {self.seed}" if self.seed.startswith("--seed") else ""
+        rows = [("case:", self.case), (self.expected_by + ":", self.expected),
+                (self.actual_by + ":", self.actual),
+                ("rules:", ", ".join(self.rule_ids) or "(no rule id found)"),
+                ("seed:", self.seed or "(enumerated case: no seed)")]
+        width = max(len(k) for k, _ in rows)
+        return "\n".join([f"FAILED {self.prop} under --ruleset {self.ruleset}",
+                          *[f"  {k:<{width}} {v}" for k, v in rows],
+                          f"  reproduce: sushigo check --only {self.prop} --ruleset {self.ruleset}{seed}"])
 
 
 @dataclass
