@@ -6,11 +6,12 @@ round score is exactly S when the player's maki points are M; M > 0 needs at
 least one maki icon, M = 0 allows maki rolls that won nothing.
 
 Enumeration: the Z3 model (:mod:`spec.model.scoring`) holds every constraint.
-Models are enumerated with blocking clauses over the *scoring* tokens only
-(tempura, sashimi, dumpling, nigiri and stacks); the tokens whose points are
-fixed whatever their number (maki rolls, whose points are the given M,
-pudding, chopsticks, a lone wasabi) are then expanded in closed form within
-their limits. Every scoring assignment the solver returns has at least one
+Models are enumerated with blocking clauses over the *scoring* keys only
+(full tempura pairs, full sashimi sets, dumpling, nigiri and stacks); the
+cards whose points are fixed whatever their number (a tempura or sashimi
+beyond full sets, maki rolls, whose points are the given M, pudding,
+chopsticks, a lone wasabi) are then expanded in closed form within their
+limits. Every scoring assignment the solver returns has at least one
 such completion, because the solver proved the whole tableau exists.
 """
 
@@ -107,13 +108,15 @@ class TableauModel:
     filters: Filters
 
 
-def build(cards: int, maki_points: int = 0, rules: Ruleset = OFFICIAL, filters: Filters | None = None,
-          prefix: str = "t") -> TableauModel:
+def build(
+    cards: int, maki_points: int = 0, rules: Ruleset = OFFICIAL, filters: Filters | None = None
+) -> TableauModel:
     if cards < 0:
         raise InputError(f"--cards must be 0 or more, got {cards}")
     if maki_points < 0:
         raise InputError(f"--maki-points must be 0 or more, got {maki_points}")
     filters = filters or Filters()
+    prefix = "t"
     m = Model()
     c = tableau_vars(m, prefix, rules)
     used = card_count_terms(c)
@@ -124,6 +127,12 @@ def build(cards: int, maki_points: int = 0, rules: Ruleset = OFFICIAL, filters: 
     if maki_points > 0:
         # R-MAKI-ZERO: maki points are only ever paid to a player with at least one icon.
         m.add("R-MAKI-ZERO", icons_term(c, rules) >= 1, prefix)
+    # Enumeration keys: a tempura or sashimi beyond full sets adds a card but no points, so those
+    # leftovers are expanded in closed form, like the other cards worth nothing by themselves.
+    t_sets = m.int("t_tempura_sets", 0)
+    s_sets = m.int("t_sashimi_sets", 0)
+    m.add("R-TEMPURA", t_sets == c[int(Token.TEMPURA)] / rules.tempura_set, prefix)
+    m.add("R-SASHIMI", s_sets == c[int(Token.SASHIMI)] / rules.sashimi_set, prefix)
     total = m.int(f"{prefix}_total", None)
     m.add("R-ROUND-TOTAL", total == d["tempura"] + d["sashimi"] + d["dumpling"] + d["nigiri"] + maki_points,
           prefix)
@@ -168,29 +177,49 @@ def _fillers(room: int, wasabi_left: int, need_icon: bool, lo: tuple[int, ...], 
     return tuple(out)
 
 
-def _completions(tm: TableauModel, scoring: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+def _completions(tm: TableauModel, part: tuple[int, ...]) -> list[tuple[int, ...]]:
+    """Every tableau with these scoring keys: the tempura and sashimi left over beyond full sets
+    (worth nothing) and the filler tokens are expanded here, within the same bounds."""
     rules = tm.rules
-    size = sum(n * t.size for n, t in zip(scoring, SCORING, strict=True))
-    stacks = sum(n for n, t in zip(scoring, SCORING, strict=True) if t.size == 2)
     lo, hi = tm.filters.bounds(rules)
-    return _fillers(tm.cards - size, rules.copies(Card.WASABI) - stacks, tm.maki_points > 0, lo, hi,
-                    rules.maki_icons)
+    t_sets, s_sets, *rest = part
+    fixed = dict(zip(SCORING[2:], rest, strict=True))
+    size = sum(n * t.size for t, n in fixed.items())
+    stacks = sum(n for t, n in fixed.items() if t.size == 2)
+    out: list[tuple[int, ...]] = []
+    for t_left in range(rules.tempura_set):
+        tem = t_sets * rules.tempura_set + t_left
+        if not lo[int(Token.TEMPURA)] <= tem <= hi[int(Token.TEMPURA)]:
+            continue
+        for s_left in range(rules.sashimi_set):
+            sas = s_sets * rules.sashimi_set + s_left
+            if not lo[int(Token.SASHIMI)] <= sas <= hi[int(Token.SASHIMI)]:
+                continue
+            room = tm.cards - size - tem - sas
+            for f in _fillers(room, rules.copies(Card.WASABI) - stacks, tm.maki_points > 0, lo, hi,
+                              rules.maki_icons):
+                counts = [0] * N_TOKENS
+                counts[int(Token.TEMPURA)] = tem
+                counts[int(Token.SASHIMI)] = sas
+                for t, n in fixed.items():
+                    counts[int(t)] = n
+                for t, n in zip(FILLER, f, strict=True):
+                    counts[int(t)] = n
+                out.append(tuple(counts))
+    return out
 
 
-def _merge(scoring: tuple[int, ...], filler: tuple[int, ...]) -> Tableau:
-    counts = [0] * N_TOKENS
-    for t, n in zip(SCORING, scoring, strict=True):
-        counts[int(t)] = n
-    for t, n in zip(FILLER, filler, strict=True):
-        counts[int(t)] = n
-    return Tableau(tuple(counts))
+def _keys(tm: TableauModel) -> list[z3.ArithRef]:
+    """What the enumeration blocks on: full tempura and sashimi sets, then the other scoring tokens."""
+    return [tm.model.vars["t_tempura_sets"], tm.model.vars["t_sashimi_sets"],
+            *[tm.counts[int(t)] for t in SCORING[2:]]]
 
 
 def scoring_parts(tm: TableauModel, score: int) -> Iterator[tuple[int, ...]]:
     """Every assignment of the scoring tokens that some tableau scoring ``score`` extends."""
     s = _solver(tm)
     s.add(tm.total == score)
-    keys = [tm.counts[int(t)] for t in SCORING]
+    keys = _keys(tm)
     while check(s):
         mdl = s.model()
         values = tuple(mdl.eval(k, model_completion=True).as_long() for k in keys)
@@ -222,8 +251,7 @@ def enumerate_tableaux(score: int, cards: int, maki_points: int = 0, rules: Rule
     for part in scoring_parts(tm, score):
         fills = _completions(tm, part)
         count += len(fills)
-        for f in fills:
-            found.append(_merge(part, f))
+        found.extend(Tableau(f) for f in fills)
     found.sort(key=_order)
     shown = found if limit is None else found[:limit]
     return Enumeration(score, cards, maki_points, count, tuple(shown), len(shown) == count)
@@ -239,7 +267,7 @@ def counts_by_score(cards: int, maki_points: int = 0, rules: Ruleset = OFFICIAL,
     """Number of tableaux per score, for every score: one solver, one scope per score."""
     tm = build(cards, maki_points, rules, filters)
     s = _solver(tm)
-    keys = [tm.counts[int(t)] for t in SCORING]
+    keys = _keys(tm)
     hi = maximum(tm)
     out: dict[int, int] = {}
     if hi is None:
