@@ -654,7 +654,7 @@ def _later_properties() -> list[Property]:
         Property("executor-games", "executor", "played games: cards accounted every step; record "
                  "satisfies the Z3 turn model step by step", game_cases, check_executor_game,
                  requires=("spec.executor", "spec.model.game", "spec.model.facts"),
-                 weight=0.02, extra={"count": "steps"}),
+                 weight=0.008, extra={"count": "steps"}),
         Property("turn-machine", "executor", "state machine: any legal turn, chopsticks, round end; "
                  "invariants after every step", _machine_for, _no_check,
                  requires=("spec.executor",), kind="machine", weight=1.0,
