@@ -1,0 +1,300 @@
+"""The best score over all deals: how much can one player make when the deal and every other
+player's picks are free?
+
+Structure that makes this a small model:
+
+* Every turn adds exactly one card to a tableau, net: one pick, or two picks
+  and a chopsticks card leaving. So after a round each tableau holds exactly
+  hand-size cards (a wasabi stack counts two).
+* Conversely every tuple of tableaux of hand-size cards, within the deck, is
+  reachable: give each seat an order of its cards (plain nigiri first, each
+  wasabi immediately followed by the nigiri it holds, free wasabi last), and
+  deal pile p the cards that the seats holding it will take: on turn t pile p
+  is held by seat p + t * offset, which takes its card number t. Every pick is
+  then one card from the hand held, and every wasabi lands as planned, under
+  every ruleset (no chopsticks turn is needed).
+
+So the question is a choice of token counts per seat and round: each round's
+tableaux have hand-size cards, all rounds together stay within the deck
+(cards are not returned between rounds), and the rankings (maki, pudding) are
+the Z3 terms of :mod:`spec.model.scoring`. Player 0 is the player; the others
+absorb the rest of the deal, which matters most with five players (105 of 108
+cards are dealt), where they cannot all avoid maki.
+
+Certification as everywhere: a value v is found, then "total >= v + 1" must be
+unsat. The witness becomes a full game record (deals and turns), which
+:func:`spec.executor.replay` re-executes to the same score.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import z3
+
+from solver.search import STATUS_OPTIMAL, STATUS_UNKNOWN
+from spec.cards import NIGIRI, STACK_OF, Card, Token
+from spec.errors import RulesError
+from spec.model.core import Model
+from spec.model.scoring import (
+    card_count_terms,
+    dish_terms,
+    icons_term,
+    maki_terms,
+    pudding_terms,
+    size_term,
+    tableau_vars,
+)
+from spec.record import FORMAT, base_rules_name
+from spec.ruleset import Ruleset
+from spec.scoring import score_game
+from spec.tableau import Tableau, format_tableau
+
+KINDS = ("round", "game")
+
+
+@dataclass(frozen=True)
+class AllDealsResult:
+    """The best total of player 0 (optionally while another player finishes higher)."""
+
+    players: int
+    kind: str  # "round" | "game"
+    losing: bool  # the best total that still finishes below another player
+    score: int | None
+    status: str
+    seconds: float
+    tableaux: tuple[tuple[Tableau, ...], ...]  # per round, per seat
+    totals: tuple[int, ...]  # per seat (round or game totals)
+    record: dict[str, Any] | None  # witness game (every round dealt; only round 1 counts for "round")
+    reason: str | None = None
+
+    def as_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "players": self.players,
+            "kind": self.kind,
+            "losing": self.losing,
+            "score": self.score,
+            "status": self.status,
+            "totals": list(self.totals),
+            "tableaux": [[format_tableau(t) for t in rnd] for rnd in self.tableaux],
+        }
+        if self.reason:
+            out["reason"] = self.reason
+        return out
+
+
+Tabs = list[list[list[z3.ArithRef]]]  # per round, per seat, 15 token counts
+
+
+def _model(players: int, kind: str, losing: bool, rules: Ruleset) -> tuple[Model, Tabs, list[z3.ArithRef]]:
+    if rules.dummy_2p:
+        raise RulesError("the best over all deals is not defined for the dummy-2p variant; "
+                         "use a plain ruleset")
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {KINDS}")
+    m = Model()
+    seats = rules.seats(players)
+    size = rules.hand_size(players)
+    rounds = rules.rounds if kind == "game" else 1
+    tabs = [[tableau_vars(m, f"tab_r{r}_p{i}", rules) for i in range(seats)] for r in range(rounds)]
+    used: list[z3.ArithRef] = [z3.IntVal(0)] * len(Card)
+    for r in range(rounds):
+        for i in range(seats):
+            m.add("R-HAND-SIZE", size_term(tabs[r][i]) == size, f"r{r}_p{i}")
+            used = [u + c for u, c in zip(used, card_count_terms(tabs[r][i]), strict=True)]
+    m.add("R-DECK", [u <= rules.copies(c) for u, c in zip(used, Card, strict=True)], "all rounds")
+    # Only the player (and, for "losing", one seat that beats them: by symmetry seat 1) need
+    # their dishes scored; every seat's maki icons and puddings enter the rankings.
+    scored = (0, 1) if losing else (0,)
+    round_totals: list[list[z3.ArithRef]] = []
+    for r in range(rounds):
+        icons = []
+        for i in range(seats):
+            ic = m.int(f"r{r}_p{i}_maki_icons", 0)
+            m.add("R-MAKI-ICONS", ic == icons_term(tabs[r][i], rules), f"r{r}_p{i}")
+            icons.append(ic)
+        maki = maki_terms(m, f"r{r}", icons, rules)
+        row = []
+        for i in scored:
+            d = dish_terms(m, f"r{r}_p{i}", tabs[r][i], rules)
+            t = m.int(f"r{r}_p{i}_total", None)
+            m.add("R-ROUND-TOTAL", t == d["tempura"] + d["sashimi"] + d["dumpling"] + d["nigiri"] + maki[i],
+                  f"r{r}_p{i}")
+            _cuts(m, f"r{r}_p{i}", tabs[r][i], d, rules)
+            row.append(t)
+        round_totals.append(row)
+    totals: list[z3.ArithRef] = []
+    if kind == "game":
+        puddings = [z3.Sum([tabs[r][i][Token.PUDDING] for r in range(rounds)]) for i in range(seats)]
+        pud = pudding_terms(m, "end", puddings, rules)
+        for k, i in enumerate(scored):
+            t = m.int(f"p{i}_game_total", None)
+            m.add("R-GAME-TOTAL", t == z3.Sum([round_totals[r][k] for r in range(rounds)]) + pud[i], f"p{i}")
+            totals.append(t)
+        # Rounds are interchangeable (the deck is shared, puddings add up): order them.
+        for r in range(rounds - 1):
+            m.add("Q-SYMMETRY", round_totals[r][0] >= round_totals[r + 1][0], f"round {r}")
+    else:
+        totals = [round_totals[0][k] for k in range(len(scored))]
+    if losing:
+        m.add("Q-LOSES", totals[1] > totals[0], "seat 1 finishes higher (any seat, by symmetry)")
+    return m, tabs, totals
+
+
+def _cuts(
+    m: Model, label: str, tab: Sequence[z3.ArithRef], d: dict[str, z3.ArithRef], rules: Ruleset
+) -> None:
+    """Valid bounds of points per card (a set's points spread over its cards, the best dumpling
+    ratio), so the arithmetic solver's relaxation sees what a card is worth."""
+    best_dumpling = max(rules.dumpling_score(k) / k for k in range(1, len(rules.dumpling_points)))
+    num, den = best_dumpling.as_integer_ratio()
+    m.add("Q-CUTS", [
+        rules.tempura_set * d["tempura"] <= rules.tempura_points * tab[Token.TEMPURA],
+        rules.sashimi_set * d["sashimi"] <= rules.sashimi_points * tab[Token.SASHIMI],
+        den * d["dumpling"] <= num * tab[Token.DUMPLING],
+        d["tempura"] >= 0, d["sashimi"] >= 0, d["dumpling"] >= 0,
+    ], label)
+
+
+def _read_tableaux(model: z3.ModelRef, tabs: Tabs) -> tuple[tuple[Tableau, ...], ...]:
+    return tuple(
+        tuple(Tableau(tuple(model.eval(v, model_completion=True).as_long() for v in seat)) for seat in rnd)
+        for rnd in tabs
+    )
+
+
+def pick_order(tableau: Tableau) -> list[Card]:
+    """An order to take a tableau's cards so every nigiri lands where the tableau says, under every
+    ruleset: plain nigiri before any wasabi, each wasabi directly followed by its nigiri, free wasabi
+    and the rest afterwards."""
+    order: list[Card] = []
+    for c in NIGIRI:
+        order += [c] * tableau[Token(int(c))]
+    for c in NIGIRI:
+        order += [Card.WASABI, c] * tableau[STACK_OF[c]]
+    order += [Card.WASABI] * tableau[Token.WASABI]
+    for c in Card:
+        if c not in NIGIRI and c != Card.WASABI:
+            order += [c] * tableau[Token(int(c))]
+    return order
+
+
+def witness_record(tableaux: Sequence[Sequence[Tableau]], players: int, rules: Ruleset) -> dict[str, Any]:
+    """A full game record whose deals and turns produce exactly ``tableaux`` (per round, per seat).
+
+    Missing rounds (the "round" question solves one) are filled with any cards left in the deck,
+    dealt the same way, so the record is a complete game the executor can replay.
+    """
+    seats = rules.seats(players)
+    size = rules.hand_size(players)
+    left = list(rules.deck)
+    for done in tableaux:
+        for tab in done:
+            for c, n in enumerate(tab.card_counts()):
+                left[c] -= n
+    full: list[list[Tableau]] = [list(r) for r in tableaux]
+    while len(full) < rules.rounds:
+        rnd = []
+        for _ in range(seats):
+            counts = [0] * len(Token)
+            need = size
+            for c in Card:  # fill with whatever is left, plain cards only
+                take = min(need, left[int(c)])
+                counts[int(c)] += take
+                left[int(c)] -= take
+                need -= take
+            rnd.append(Tableau(tuple(counts)))
+        full.append(rnd)
+    rounds_json = []
+    for r, rnd in enumerate(full):
+        off = rules.pass_offset(r)
+        orders = [pick_order(tab) for tab in rnd]
+        hands: list[list[str]] = [[] for _ in range(seats)]
+        turns: list[list[list[str]]] = []
+        for t in range(size):
+            step = []
+            for i in range(seats):
+                card = orders[i][t]
+                hands[(i - t * off) % seats].append(card.label)  # the pile seat i holds on turn t
+                step.append([card.label])
+            turns.append(step)
+        rounds_json.append({"hands": hands, "turns": turns, "tableaux": [format_tableau(tab) for tab in rnd],
+                            "scores": []})
+    game = score_game(full, rules, players)
+    for r, rnd_score in enumerate(game.rounds):
+        rounds_json[r]["scores"] = [s.total for s in rnd_score]
+    return {
+        "format": FORMAT,
+        "rules": base_rules_name(rules),
+        "readings": rules.readings(),
+        "seed": None,
+        "players": players,
+        "policies": ["witness"] * players,
+        "rounds": rounds_json,
+        "puddings": list(game.puddings),
+        "pudding": list(game.pudding) if game.pudding is not None else None,
+        "totals": list(game.totals),
+        "winners": list(game.winners),
+    }
+
+
+def verify_witness(record: dict[str, Any], rules: Ruleset, kind: str, score: int) -> tuple[int, ...]:
+    """Replay the witness with the executor; the player's round-1 or game total must be ``score``."""
+    from spec.executor import replay
+
+    res = replay(record, rules)
+    if not res.ok or res.score is None:
+        raise AssertionError(f"witness does not replay: {res.error}")
+    if kind == "round":
+        totals = tuple(s.total for s in res.score.rounds[0])
+    else:
+        totals = tuple(res.score.totals)
+    if totals[0] != score:
+        raise AssertionError(f"witness replays to {totals[0]}, not {score}")
+    return totals
+
+
+def best_over_deals(
+    players: int, kind: str, rules: Ruleset, losing: bool = False, timeout: float = 120.0
+) -> AllDealsResult:
+    """Highest round (kind="round") or game total of player 0 over every deal and every line of
+    play; with ``losing``, the highest such total while another player finishes strictly higher."""
+    start = time.perf_counter()
+    m, tabs, totals = _model(players, kind, losing, rules)
+    s = m.solver()
+    assert isinstance(s, z3.Solver)
+    deadline = start + timeout
+    best: int | None = None
+    best_model: z3.ModelRef | None = None
+    status = STATUS_UNKNOWN
+    reason: str | None = None
+    while True:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            reason = "time budget exhausted"
+            break
+        s.set("timeout", max(1, int(left * 1000)))
+        r = s.check()
+        if r == z3.sat:
+            best_model = s.model()
+            best = best_model.eval(totals[0], model_completion=True).as_long()
+            s.add(totals[0] >= best + 1)  # the unsat answer here certifies best
+        elif r == z3.unsat:
+            status = STATUS_OPTIMAL if best is not None else STATUS_UNKNOWN
+            reason = None if best is not None else "no game satisfies the question"
+            break
+        else:
+            reason = f"solver gave up: {s.reason_unknown()}"
+            break
+    elapsed = time.perf_counter() - start
+    if best_model is None or best is None:
+        return AllDealsResult(players, kind, losing, None, status, elapsed, (), (), None, reason)
+    tableaux = _read_tableaux(best_model, tabs)
+    record = witness_record(tableaux, players, rules)
+    replayed = verify_witness(record, rules, kind, best)
+    if losing:
+        assert max(replayed[1:]) > replayed[0]
+    return AllDealsResult(players, kind, losing, best, status, elapsed, tableaux, replayed, record, reason)

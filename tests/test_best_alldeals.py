@@ -1,0 +1,132 @@
+"""sushigo best over all deals (form 3): the round maximum against a brute-force enumeration,
+witness games replayed by the executor, and a hand-built game as a lower bound for the game form.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+
+import pytest
+
+from solver.alldeals import best_over_deals, pick_order, witness_record
+from solver.search import STATUS_OPTIMAL
+from spec.cards import Card, Token
+from spec.errors import RulesError
+from spec.executor import replay
+from spec.ruleset import OFFICIAL, RULESETS, Ruleset
+from spec.scoring import score_round
+from spec.tableau import Tableau, parse_tableau
+from sushigo.cli import main
+
+# Tokens that can score in a round, and what they cost in cards of the deck. A maki card is worth
+# the same whatever its icons (the others can hold no maki in a single round: at most 5 * 7 = 35 of
+# the 82 non-maki cards are needed), so one maki1 card stands for "some maki"; pudding, chopsticks
+# and free wasabi score nothing and fill the rest of the tableau.
+_SCORING = [Token.TEMPURA, Token.SASHIMI, Token.DUMPLING, Token.EGG, Token.SALMON, Token.SQUID,
+            Token.WASABI_EGG, Token.WASABI_SALMON, Token.WASABI_SQUID, Token.MAKI1]
+
+
+def brute_round_max(players: int, rules: Ruleset) -> int:
+    """Every multiset of scoring tokens that fits a hand-size tableau within the deck, scored by
+    spec.scoring.score_round against an opponent with an empty tableau."""
+    size = rules.hand_size(players)
+
+    @cache
+    def go(k: int, left: int, copies: tuple[int, ...], chosen: tuple[int, ...]) -> int:
+        if k == len(_SCORING):
+            counts = [0] * len(Token)
+            for tok, n in zip(_SCORING, chosen, strict=True):
+                counts[int(tok)] = n
+            return score_round([Tableau(tuple(counts)), Tableau((0,) * len(Token))], rules)[0].total
+        tok = _SCORING[k]
+        cap = 1 if tok == Token.MAKI1 else left // tok.size
+        best = -1
+        for n in range(cap + 1):
+            need = list(copies)
+            ok = True
+            for c in tok.cards:
+                need[int(c)] -= n
+                ok = ok and need[int(c)] >= 0
+            if not ok or n * tok.size > left:
+                break
+            best = max(best, go(k + 1, left - n * tok.size, tuple(need), (*chosen, n)))
+        return best
+
+    return go(0, size, tuple(rules.deck), ())
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_round_max_matches_brute_force(players: int) -> None:
+    res = best_over_deals(players, "round", OFFICIAL)
+    assert res.status == STATUS_OPTIMAL
+    assert res.score == brute_round_max(players, OFFICIAL)
+    assert res.record is not None and replay(res.record, OFFICIAL).ok
+
+
+def test_round_max_hand_worked() -> None:
+    # 2 players, 10 cards: five wasabi+squid stacks (5 * 9 = 45), or four stacks, a maki and a
+    # squid (36 + 6 + 3 = 45): 45. 5 players, 7 cards: a maki (6) and three stacks (27): 33.
+    assert best_over_deals(2, "round", OFFICIAL).score == 45
+    assert best_over_deals(5, "round", OFFICIAL).score == 33
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_round_losing_witness_really_loses(players: int) -> None:
+    best = best_over_deals(players, "round", OFFICIAL)
+    lose = best_over_deals(players, "round", OFFICIAL, losing=True)
+    assert lose.status == STATUS_OPTIMAL
+    assert lose.score is not None and best.score is not None and lose.score < best.score
+    assert max(lose.totals[1:]) > lose.totals[0] == lose.score
+
+
+@pytest.mark.parametrize("rules", ["french", "wasabi-strict", "pass-both-ways"])
+def test_round_max_other_rulesets(rules: str) -> None:
+    r = RULESETS[rules]
+    res = best_over_deals(3, "round", r)
+    assert res.score == brute_round_max(3, r)
+    assert res.record is not None and replay(res.record, r).ok
+
+
+def test_game_beats_a_hand_built_game() -> None:
+    # A 2-player game worked by hand: round 1 wasabi+squid*5 (45); round 2 wasabi+salmon (6),
+    # sashimi*6 (20), maki1 (first: 6), pudding (0) = 32; round 3 sashimi*6 (20), tempura*4 (10) = 30;
+    # puddings 1 vs 0: +6. Total 45 + 32 + 30 + 6 = 113. The other player takes whatever is left.
+    mine = ["wasabi+squid*5", "wasabi+salmon sashimi*6 maki1 pudding", "sashimi*6 tempura*4"]
+    theirs = ["tempura*10", "dumpling*10", "egg*5 salmon*5"]
+    record = witness_record([[parse_tableau(a), parse_tableau(b)] for a, b in zip(mine, theirs, strict=True)],
+                            2, OFFICIAL)
+    replayed = replay(record, OFFICIAL)
+    assert replayed.ok and replayed.score is not None and replayed.score.totals[0] == 113
+    res = best_over_deals(2, "game", OFFICIAL, timeout=8)
+    assert res.score is not None and res.score >= 113
+    assert res.record is not None and replay(res.record, OFFICIAL).ok
+
+
+def test_pick_order_lays_every_nigiri_as_planned() -> None:
+    tab = parse_tableau("egg salmon wasabi+squid wasabi+egg wasabi chopsticks")
+    order = pick_order(tab)
+    assert order[:2] == [Card.EGG, Card.SALMON]  # plain nigiri before any wasabi
+    assert len(order) == tab.size
+
+
+def test_dummy_variant_is_refused() -> None:
+    with pytest.raises(RulesError):
+        best_over_deals(2, "round", RULESETS["dummy-2p"])
+
+
+def test_cli_round_table_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code = main(["best", "--players", "2", "--round", "--json"])
+    out = capsys.readouterr().out
+    assert code == 0
+    doc = json.loads(out)
+    (row,) = doc["results"]
+    assert row["best"]["score"] == 45 and row["best"]["status"] == "optimal"
+    assert replay(row["best"]["witness"], OFFICIAL).ok
+
+
+def test_cli_form3_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["best", "--players", "7", "--round"]) == 2
+    assert "players" in capsys.readouterr().err
+    assert main(["best"]) == 2
+    assert "--round / --game" in capsys.readouterr().err
