@@ -152,14 +152,18 @@ def games(draw: st.DrawFn, rules: Ruleset) -> Game:
 
 @st.composite
 def pudding_counts(draw: st.DrawFn, rules: Ruleset) -> tuple[int, ...]:
-    """Pudding cards per seat at the end of a game; ties are made likely on purpose."""
+    """Pudding cards per seat at the end of a game, within the deck's copies.
+
+    Each seat takes one of 1..3 drawn levels, so ties (for most, for fewest,
+    everyone) are the common case, as they are where the pudding rules differ.
+    """
     n = draw(st.sampled_from(seat_counts(rules)))
     cap = rules.copies(Card.PUDDING)
-    hi = draw(st.integers(0, cap))
-    out: list[int] = []
-    for _ in range(n):
-        room = min(hi, cap - sum(out))
-        out.append(draw(st.integers(0, max(room, 0))))
+    levels = draw(st.lists(st.integers(0, cap), min_size=1, max_size=3))
+    out = [draw(st.sampled_from(levels)) for _ in range(n)]
+    while sum(out) > cap:
+        k = out.index(max(out))
+        out[k] -= 1
     return tuple(out)
 
 

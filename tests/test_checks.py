@@ -117,15 +117,26 @@ def test_quick_run_of_every_property_passes() -> None:
 
 
 def test_a_mutant_failure_names_case_rules_and_seed() -> None:
-    mutant = next(m for m in MUTANTS if m.name == "pudding-floor-division")
+    mutant = next(m for m in MUTANTS if m.name == "pudding-penalty-2p")
     opts = R.Options(examples=200, rulesets=[OFFICIAL], only=("pudding-scores",), edge=False, seed=3)
     with mutant.active():
         [out] = R.run_all(opts)
     assert out.failure is not None
-    assert "R-PUDDING-SPLIT" in out.failure.rule_ids
-    assert out.failure.case.startswith("puddings [")
+    assert "R-PUDDING-2P" in out.failure.rule_ids
     assert out.failure.seed == "--seed 3"
-    # The failing case itself: 4 or more tied for fewest, where -6 // n and -(6 // n) differ.
+    assert "--seed 3" in out.failure.text()
+    # The shrunk case: two players with different pudding counts (RULES.md: no penalty with 2 players).
+    counts = json.loads(out.failure.case.split("puddings ")[1].split(" (")[0])
+    assert len(counts) == 2 and counts[0] != counts[1]
+    assert out.failure.expected_by == "Z3 model" and out.failure.actual_by == "executor"
+
+
+def test_the_floor_division_mutant_is_caught_by_the_enumerated_ties() -> None:
+    mutant = next(m for m in MUTANTS if m.name == "pudding-floor-division")
+    with mutant.active():
+        [out] = R.run_edges(R.Options(rulesets=[OFFICIAL], only=("edge-pudding-ties",)))
+    assert out.failure is not None and "R-PUDDING-SPLIT" in out.failure.rule_ids
+    # Only 4 or more tied for fewest tell -6 // n from -(6 // n) apart (n = 4: -2 against -1).
     counts = json.loads(out.failure.case.split("puddings ")[1].split(" (")[0])
     assert counts.count(min(counts)) >= 4
 
