@@ -643,8 +643,33 @@ def check_tableaux(case: TableauxCase, rules: Ruleset) -> None:
                            expected_by="executor re-score", actual_by="tableaux")
 
 
+def mixed_cases(rules: Ruleset) -> st.SearchStrategy[tuple[Ruleset, S.Table, tuple[int, ...]]]:
+    """Any combination of the contested readings (not only the named rulesets), a table and puddings."""
+    del rules
+
+    @st.composite
+    def build(draw: st.DrawFn) -> tuple[Ruleset, S.Table, tuple[int, ...]]:
+        mixed = draw(S.rulesets())
+        return mixed, draw(S.tables(mixed)), draw(S.pudding_counts(mixed))
+
+    return build()
+
+
+def check_mixed(case: tuple[Ruleset, S.Table, tuple[int, ...]], rules: Ruleset) -> None:
+    del rules
+    mixed, table, puds = case
+    try:
+        compare_round(table.tableaux(mixed), mixed)
+        compare_pudding(puds, mixed)
+    except Mismatch as exc:
+        exc.case = f"readings {mixed.name}: {exc.case}"
+        raise
+
+
 def _later_properties() -> list[Property]:
     return [
+        Property("mixed-readings", "scoring", "any combination of readings: round and pudding scores, "
+                 "executor = Z3 model", mixed_cases, check_mixed, weight=0.25, extra={"once": True}),
         Property("solver-best", "solver", "best: Z3 = search = the best of every executor play; picks "
                  "replay to the score", puzzle_cases, check_best,
                  requires=("solver.best", "solver.search"), weight=0.5,
