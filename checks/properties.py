@@ -753,8 +753,10 @@ def make_machine(rules: Ruleset) -> type[Any]:
             return [a + b for a, b in zip(total, self.discard, strict=True)]
 
         def _fail(self, expected: str, actual: str, ids: list[str]) -> None:
-            raise Mismatch(f"machine {self.where}, round {self.round + 1} turn {self.turn}: "
-                           + " / ".join(self.log[-3:]), expected, actual, ids, expected_by="invariant")
+            steps = " / ".join(self.log[-3:])
+            raise Mismatch(f"machine {self.where}, round {self.round + 1} turn {self.turn}"
+                           + (f": {steps}" if steps else " (after the deal)"), expected, actual, ids,
+                           expected_by="invariant")
 
         @precondition(lambda self: self.ready and sum(self.hands[0]) > 0)
         @rule(choices=st.lists(st.integers(0, 2**16), min_size=5, max_size=5))
