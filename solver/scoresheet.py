@@ -301,13 +301,18 @@ def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Verdict:
         if row != "total" and tr.check(rules + lits, timeout_ms=min(timeout_ms, 5_000)) == z3.unsat:
             return _impossible(tr, list(tr.s.unsat_core()))
     # The whole sheet, untracked: tracking literals slow the search for a witness several-fold.
-    plain = sm.model.solver(timeout_ms=timeout_ms)
-    plain.add(*[c for _, c in sm.cells])
-    r = plain.check()
-    if r == z3.sat:
-        witness = _witness(sm, plain.model())
-        _rescore(sheet, witness)
-        return Verdict("possible", witness=witness)
+    # Search times are heavy-tailed: restart with another random seed and a longer budget.
+    for attempt, share in enumerate((8, 4, 2)):
+        plain = sm.model.solver(timeout_ms=max(1, timeout_ms // share))
+        plain.set("random_seed", attempt)
+        plain.add(*[c for _, c in sm.cells])
+        r = plain.check()
+        if r == z3.sat:
+            witness = _witness(sm, plain.model())
+            _rescore(sheet, witness)
+            return Verdict("possible", witness=witness)
+        if r == z3.unsat:
+            break
     # Impossible (or too hard untracked): the tracked solver for the core, adding each card's
     # cross-round deck limit only once a witness breaks it.
     active: list[z3.BoolRef] = []
