@@ -434,6 +434,11 @@ def fingerprint(rules: Ruleset, rcases: Sequence[RoundCase], answers: Sequence[l
         is_round = pname in ROUND_READINGS
         cases: Sequence[Any] = rcases if is_round else pcases
         got: Sequence[list[int] | None] = answers if is_round else pud_answers
+        if is_round:
+            # Maki readings are read on maki-only rounds, so a bug in another category
+            # (a misplaced wasabi) does not hide which reading the target follows.
+            keep = [k for k, c in enumerate(cases) if c and all(_CATEGORY[x] == "maki" for p in c for x in p)]
+            cases, got = [cases[k] for k in keep], [got[k] for k in keep]
 
         def score(c: Any, r: Ruleset, is_round: bool = is_round) -> list[int]:
             return reference_round(c, r) if is_round else scoring.pudding_points(c, r)
