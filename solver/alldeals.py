@@ -31,6 +31,7 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 import z3
@@ -54,6 +55,7 @@ from spec.scoring import score_game
 from spec.tableau import Tableau, format_tableau
 
 KINDS = ("round", "game")
+_CLIMB_SECONDS = 5.0  # the climb from below gets this long before bisection takes over
 
 
 @dataclass(frozen=True)
@@ -257,38 +259,107 @@ def verify_witness(record: dict[str, Any], rules: Ruleset, kind: str, score: int
     return totals
 
 
+def _per_card_cap(rules: Ruleset) -> Fraction:
+    """Most points one card can bring in a round's dishes (a set's or a stack's points per card)."""
+    sq = max(rules.nigiri_points)
+    return max(
+        Fraction(rules.tempura_points, rules.tempura_set),
+        Fraction(rules.sashimi_points, rules.sashimi_set),
+        max(Fraction(rules.dumpling_score(k), k) for k in range(1, len(rules.dumpling_points))),
+        Fraction(sq), Fraction(sq * rules.wasabi_multiplier, 2),
+    )
+
+
+def upper_bound(players: int, kind: str, rules: Ruleset, timeout: float) -> int:
+    """A proved upper bound on the player's total, to start the bisection from.
+
+    A round's total is at most hand-size cards at the best points per card plus first-place maki.
+    A game's is at most rounds x the (solved) round maximum plus the pudding bonus: every round is
+    played from a subset of the deck, and pudding points never exceed the bonus.
+    """
+    size = rules.hand_size(players)
+    trivial = int(size * _per_card_cap(rules)) + rules.maki_first_points
+    if kind == "round":
+        return trivial
+    rnd = best_over_deals(players, "round", rules, False, timeout)
+    per_round = rnd.score if rnd.status == STATUS_OPTIMAL and rnd.score is not None else trivial
+    return rules.rounds * per_round + rules.pudding_most_points
+
+
+def _maximise(
+    m: Model, total: z3.ArithRef, hi: int, deadline: float
+) -> tuple[str, z3.ModelRef | None, int | None, str | None]:
+    """Highest value of ``total``: a short climb from below, then bisection against ``hi``.
+
+    Climbing (each model asks for one point more) finds good games fast but can stall near the
+    top; bisection's unsat answers close the gap from above. Optimal only once "total >= best + 1"
+    was answered unsat by a Solver.
+    """
+    best: int | None = None
+    best_model: z3.ModelRef | None = None
+    climb = m.solver()
+    assert isinstance(climb, z3.Solver)
+    climb_until = time.perf_counter() + _CLIMB_SECONDS
+    while True:
+        left = min(deadline, climb_until) - time.perf_counter()
+        if left <= 0:
+            break
+        climb.set("timeout", max(1, int(left * 1000)))
+        r = climb.check()
+        if r == z3.sat:
+            best_model = climb.model()
+            best = best_model.eval(total, model_completion=True).as_long()
+            climb.add(total >= best + 1)
+        elif r == z3.unsat:
+            if best is None:
+                return STATUS_UNKNOWN, None, None, "no game satisfies the question"
+            return STATUS_OPTIMAL, best_model, best, None
+        else:
+            break
+    lo = -1 if best is None else best
+    unsat_from: int | None = None  # smallest bound answered unsat: nothing reaches it
+    while lo < hi:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return STATUS_UNKNOWN, best_model, best, f"time budget exhausted (open range {lo + 1}..{hi})"
+        mid = (lo + hi + 1) // 2
+        s = m.solver()
+        assert isinstance(s, z3.Solver)
+        s.set("timeout", max(1, int(left * 1000)))
+        s.add(total >= mid)
+        r = s.check()
+        if r == z3.sat:
+            best_model = s.model()
+            best = lo = best_model.eval(total, model_completion=True).as_long()
+        elif r == z3.unsat:
+            hi = mid - 1
+            unsat_from = mid if unsat_from is None else min(unsat_from, mid)
+        else:
+            why = "time budget exhausted" if time.perf_counter() >= deadline else s.reason_unknown()
+            return STATUS_UNKNOWN, best_model, best, f"{why} (open range {lo + 1}..{hi})"
+    if best is None:
+        return STATUS_UNKNOWN, None, None, "no game satisfies the question"
+    if unsat_from is None:
+        # The model reached the a-priori bound: still ask the solver for the certificate.
+        s = m.solver()
+        assert isinstance(s, z3.Solver)
+        s.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
+        s.add(total >= best + 1)
+        if s.check() != z3.unsat:
+            return STATUS_UNKNOWN, best_model, best, "could not prove one point more unreachable"
+    return STATUS_OPTIMAL, best_model, best, None
+
+
 def best_over_deals(
     players: int, kind: str, rules: Ruleset, losing: bool = False, timeout: float = 120.0
 ) -> AllDealsResult:
     """Highest round (kind="round") or game total of player 0 over every deal and every line of
     play; with ``losing``, the highest such total while another player finishes strictly higher."""
     start = time.perf_counter()
-    m, tabs, totals = _model(players, kind, losing, rules)
-    s = m.solver()
-    assert isinstance(s, z3.Solver)
     deadline = start + timeout
-    best: int | None = None
-    best_model: z3.ModelRef | None = None
-    status = STATUS_UNKNOWN
-    reason: str | None = None
-    while True:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            reason = "time budget exhausted"
-            break
-        s.set("timeout", max(1, int(left * 1000)))
-        r = s.check()
-        if r == z3.sat:
-            best_model = s.model()
-            best = best_model.eval(totals[0], model_completion=True).as_long()
-            s.add(totals[0] >= best + 1)  # the unsat answer here certifies best
-        elif r == z3.unsat:
-            status = STATUS_OPTIMAL if best is not None else STATUS_UNKNOWN
-            reason = None if best is not None else "no game satisfies the question"
-            break
-        else:
-            reason = f"solver gave up: {s.reason_unknown()}"
-            break
+    hi = upper_bound(players, kind, rules, timeout / 4)
+    m, tabs, totals = _model(players, kind, losing, rules)
+    status, best_model, best, reason = _maximise(m, totals[0], hi, deadline)
     elapsed = time.perf_counter() - start
     if best_model is None or best is None:
         return AllDealsResult(players, kind, losing, None, status, elapsed, (), (), None, reason)
