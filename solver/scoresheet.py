@@ -34,7 +34,10 @@ from spec.ruleset import Ruleset, get_ruleset
 from spec.scoring import pudding_points, score_game
 from spec.tableau import Tableau
 
-DEFAULT_TIMEOUT_MS = 20_000
+DEFAULT_TIMEOUT_MS = 120_000  # a wall-clock safety net only
+#: The budget of the main solver calls, in Z3 resource units (deterministic across machines and
+#: load, unlike a timeout); about 10 s of CPU here. Local row checks and core shrinking get less.
+DEFAULT_RLIMIT = 300_000_000
 
 #: What each rule id used here says, in our words (for explanations).
 RULE_WORDS: dict[str, str] = {
@@ -248,9 +251,10 @@ class _Tracked:
     guarded by its own literal, so a check under a subset of literals is a check of a
     subset of the sheet and the rules, and an unsat core names cells and rules."""
 
-    def __init__(self, sm: SheetModel, timeout_ms: int) -> None:
+    def __init__(self, sm: SheetModel, timeout_ms: int, rlimit: int) -> None:
         self.sm = sm
         self.timeout_ms = timeout_ms
+        self.rlimit = rlimit
         s = z3.Solver()
         s.set("timeout", timeout_ms)
         self.rules: dict[str, z3.BoolRef] = {}
@@ -279,17 +283,18 @@ class _Tracked:
             self.cells.append((cell, lit))
         self.s = s
 
-    def check(self, lits: Sequence[z3.BoolRef], timeout_ms: int | None = None) -> z3.CheckSatResult:
-        self.s.set("timeout", timeout_ms or self.timeout_ms)
+    def check(self, lits: Sequence[z3.BoolRef], rlimit: int | None = None) -> z3.CheckSatResult:
+        self.s.set("timeout", self.timeout_ms)
+        self.s.set("rlimit", rlimit or self.rlimit)
         return self.s.check(*lits)
 
 
-def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Verdict:
+def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT) -> Verdict:
     """Possible (with a witness re-scored by :func:`spec.scoring.score_game`), impossible (with
     an explanation from a minimised unsat core), or unknown (with the reason and the budget)."""
     sm = build(sheet)
-    tr = _Tracked(sm, timeout_ms)
-    budget = f"timeout {timeout_ms} ms per solver call"
+    tr = _Tracked(sm, timeout_ms, rlimit)
+    budget = f"rlimit {rlimit} per solver call, timeout {timeout_ms} ms"
     rules = list(tr.rules.values())
     cells = tr.cells
     # Local checks first: each round's row alone, the pudding row alone. Most wrong sheets
@@ -298,12 +303,12 @@ def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> Verdict:
     for cell, lit in cells:
         rows.setdefault(cell.row, []).append(lit)
     for row, lits in rows.items():
-        if row != "total" and tr.check(rules + lits, timeout_ms=min(timeout_ms, 5_000)) == z3.unsat:
+        if row != "total" and tr.check(rules + lits, rlimit=max(1, rlimit // 10)) == z3.unsat:
             return _impossible(tr, list(tr.s.unsat_core()))
     # The whole sheet, untracked: tracking literals slow the search for a witness several-fold.
     # Search times are heavy-tailed: restart with another random seed and a longer budget.
-    for attempt, share in enumerate((8, 4, 2)):
-        plain = sm.model.solver(timeout_ms=max(1, timeout_ms // share))
+    for attempt, share in enumerate((4, 2, 1)):
+        plain = sm.model.solver(timeout_ms=timeout_ms, rlimit=max(1, rlimit // share))
         plain.set("random_seed", attempt)
         plain.add(*[c for _, c in sm.cells])
         r = plain.check()
@@ -364,7 +369,7 @@ def _minimise(tr: _Tracked, core: list[z3.BoolRef]) -> tuple[list[z3.BoolRef], b
         if not any(b.eq(lit) for b in kept):
             continue
         trial = [b for b in kept if not b.eq(lit)]
-        r = tr.check(trial, timeout_ms=min(tr.timeout_ms, 5_000))
+        r = tr.check(trial, rlimit=max(1, tr.rlimit // 6))
         if r == z3.unknown:
             minimal = False
         elif r == z3.unsat:

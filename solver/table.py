@@ -24,7 +24,8 @@ from spec.model.scoring import card_count_terms, round_terms, size_term, tableau
 from spec.ruleset import Ruleset
 from spec.tableau import Tableau, tableau_from_json
 
-DEFAULT_TIMEOUT_MS = 20_000
+DEFAULT_TIMEOUT_MS = 120_000  # wall-clock safety net only
+DEFAULT_RLIMIT = 300_000_000  # Z3 resource units per call (deterministic, about 10 s of CPU)
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ class TableAnswer:
 def _check(s: z3.Solver, *assumptions: z3.BoolRef) -> bool:
     r = s.check(*assumptions)
     if r == z3.unknown:
-        raise SolverUnknown(s.reason_unknown(), f"timeout {DEFAULT_TIMEOUT_MS} ms per call")
+        raise SolverUnknown(s.reason_unknown(), f"rlimit {DEFAULT_RLIMIT} per call")
     return bool(r == z3.sat)
 
 
@@ -160,7 +161,7 @@ def solve(q: TableQuery, limit: int = 20, timeout_ms: int = DEFAULT_TIMEOUT_MS) 
     """One witness, the number of tables (exact up to ``limit``), maki places and minimum cards
     that hold in every solution (each proved by an unsat check)."""
     tm = build(q)
-    s = tm.model.solver(timeout_ms=timeout_ms)
+    s = tm.model.solver(timeout_ms=timeout_ms, rlimit=DEFAULT_RLIMIT)
     assert isinstance(s, z3.Solver)
     try:
         if not _check(s):

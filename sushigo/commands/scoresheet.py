@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from solver.scoresheet import check_sheet, parse_sheet
+from solver.scoresheet import DEFAULT_RLIMIT, check_sheet, parse_sheet
 from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
 
 ORDER = 60
@@ -20,8 +20,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(with an explanation) or unknown, 2 bad input.",
     )
     p.add_argument("file", metavar="FILE", help="the scoresheet JSON, or - for standard input")
-    p.add_argument("--timeout", type=int, default=20, metavar="SECONDS",
-                   help="solver budget per call (default 20)")
+    p.add_argument("--rlimit", type=int, default=DEFAULT_RLIMIT, metavar="N",
+                   help=f"Z3 resource budget per main solver call (default {DEFAULT_RLIMIT}, about 10 s)")
+    p.add_argument("--timeout", type=int, default=120, metavar="SECONDS",
+                   help="wall-clock safety net per solver call (default 120)")
     add_rules_args(p, default=None)
     add_json_arg(p)
     p.set_defaults(func=run)
@@ -32,7 +34,7 @@ def run(args: argparse.Namespace) -> int:
     file_rules = data.get("rules") if isinstance(data, dict) else None
     rules = rules_from_args(args, file_rules)
     sheet = parse_sheet(data, rules)
-    verdict = check_sheet(sheet, timeout_ms=max(1, args.timeout) * 1000)
+    verdict = check_sheet(sheet, timeout_ms=max(1, args.timeout) * 1000, rlimit=max(1, args.rlimit))
     if args.json:
         print_json(verdict.to_json(sheet))
         return 0 if verdict.status == "possible" else 1
