@@ -179,13 +179,17 @@ def _run_alldeals(args: argparse.Namespace) -> int:
     else:
         counts = list(range(rules.min_players, rules.max_players + 1))
     kinds = [k for k, on in (("round", args.round is not None), ("game", args.game)) if on]
-    rows, docs = [], []
+    rows, docs, notes = [], [], []
     all_optimal = True
     for kind in kinds:
         for n in counts:
             best = best_over_deals(n, kind, rules, False, args.timeout)
             lose = best_over_deals(n, kind, rules, True, args.timeout)
             all_optimal = all_optimal and best.status == lose.status == STATUS_OPTIMAL
+            for what, res in (("best", best), ("best losing", lose)):
+                if res.status != STATUS_OPTIMAL:
+                    notes.append(f"{kind}, {n} players, {what}: unknown ({res.reason}); best found "
+                                 f"{_cell(res.score)}; budget {args.timeout:g} s")
             rows.append([kind, n, _cell(best.score), best.status, _cell(lose.score), lose.status,
                          " | ".join(str(t) for t in (best.tableaux[0] if best.tableaux else ())[:1]) or "-",
                          f"{best.seconds + lose.seconds:.1f}"])
@@ -202,6 +206,8 @@ def _run_alldeals(args: argparse.Namespace) -> int:
                     "'best losing': highest total while another player finishes higher")
         print("optimal = the solver proved best+1 unreachable; every witness game was replayed by "
               "the executor to the same score")
+        for note in notes:
+            print(note)
     return 0 if all_optimal else 1
 
 
