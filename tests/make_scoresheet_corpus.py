@@ -11,6 +11,9 @@ verdict:
   (solver.brute.formula_counts) plus the most maki points any reading pays.
 * ``pudding-row``: no pudding counts give that row (brute force over every count vector).
 * ``totals-sum``: the totals cell is not the sum of its column (rounds + pudding).
+* ``unreachable-cell``: a round cell below the bound that no tableau of K cards reaches with any
+  maki share the ruleset pays (brute force: formula_counts for each share, every share found by
+  spec.scoring.maki_points over small icon vectors).
 
 Cells altered by a small amount have ``check: "tool"``: the label is the tool's own, kept
 for the record; the tests check such entries by re-scoring the witness or by the altered
@@ -28,7 +31,7 @@ from solver.brute import formula_counts
 from spec.cards import Card
 from spec.executor import play_game
 from spec.ruleset import Ruleset, get_ruleset
-from spec.scoring import pudding_points
+from spec.scoring import maki_points, pudding_points
 
 OUT = pathlib.Path(__file__).with_name("scoresheet_corpus.json")
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli")
@@ -45,6 +48,19 @@ GAMES: tuple[tuple[str, int, int], ...] = (
 def round_bound(rules: Ruleset, players: int) -> int:
     k = rules.hand_size(players)
     return max(formula_counts(k, 0, rules)) + rules.maki_first_points
+
+
+def maki_shares(rules: Ruleset, seats: int) -> set[int]:
+    return {p for icons in itertools.product(range(4), repeat=seats) for p in maki_points(icons, rules)}
+
+
+def unreachable_cell(rules: Ruleset, players: int) -> int | None:
+    """The lowest round score that no tableau reaches with any maki share."""
+    k, seats = rules.hand_size(players), rules.seats(players)
+    shares = maki_shares(rules, seats)
+    reach = {s for m in shares for s in formula_counts(k, m, rules)}
+    missing = [v for v in range(round_bound(rules, players)) if v not in reach]
+    return min(missing) if missing else None
 
 
 def pudding_rows(rules: Ruleset, seats: int, players: int) -> set[tuple[int, ...]]:
@@ -98,6 +114,16 @@ def main() -> None:
             check, expect, what = "tool", None, f"round {r + 1}, {NAMES[who]}"
         cases.append({"id": f"{name}-{players}p-seed{seed}-altered", "source": f"{src}, {what} altered",
                       "check": check, "expect": expect, "altered": what, "sheet": bad})
+        value = unreachable_cell(rules, players)
+        if value is not None:
+            bad = json.loads(json.dumps(sheet))
+            r = (seed + 2) % rules.rounds
+            bad["rounds"][r][who] = value
+            bad["totals"] = None
+            what = f"round {r + 1}, {NAMES[who]}"
+            cases.append({"id": f"{name}-{players}p-seed{seed}-unreachable",
+                          "source": f"{src}, {what} set to {value}", "check": "unreachable-cell",
+                          "expect": "impossible", "altered": what, "sheet": bad})
     # tool-labelled entries get their label from the tool (documented as such)
     from solver.scoresheet import check_sheet, parse_sheet
 

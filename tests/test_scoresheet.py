@@ -19,14 +19,15 @@ from solver.scoresheet import check_sheet, parse_sheet
 from spec.cards import Card
 from spec.errors import InputError
 from spec.ruleset import get_ruleset
-from spec.scoring import pudding_points, score_game
+from spec.scoring import maki_points, pudding_points, score_game
 from sushigo.cli import main
 
 CORPUS = json.loads((pathlib.Path(__file__).with_name("scoresheet_corpus.json")).read_text())["cases"]
 
 
 def _fast(case: dict[str, Any]) -> bool:
-    return len(case["sheet"]["players"]) <= 3 or case["check"] in ("above-round-max", "pudding-row")
+    return len(case["sheet"]["players"]) <= 3 or case["check"] in ("above-round-max", "pudding-row",
+                                                                   "unreachable-cell")
 
 
 def test_corpus_size() -> None:
@@ -46,6 +47,11 @@ def _independent(case: dict[str, Any]) -> str | None:
         rows = {tuple(pudding_points(c, rules)[:n]) for c in itertools.product(range(cap + 1), repeat=seats)
                 if sum(c) <= cap}
         return "impossible" if tuple(sheet["pudding"]) not in rows else None
+    if case["check"] == "unreachable-cell":
+        k, seats = rules.hand_size(n), rules.seats(n)
+        shares = {p for icons in itertools.product(range(4), repeat=seats) for p in maki_points(icons, rules)}
+        reach = {s for m in shares for s in formula_counts(k, m, rules)}
+        return "impossible" if any(v not in reach for r in sheet["rounds"] for v in r) else None
     if case["check"] == "totals-sum":
         sums = [sum(r[i] for r in sheet["rounds"]) + sheet["pudding"][i] for i in range(n)]
         return "impossible" if sums != sheet["totals"] else None
