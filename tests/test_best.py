@@ -362,3 +362,25 @@ def test_cli_round_json_form(tmp_path: object, capsys: pytest.CaptureFixture[str
     assert code == 0
     assert json.loads(out)["actual"] == rnd["scores"][2]
     assert parse_turn(["squid"])  # notation shared with the executor's record
+
+
+def test_cli_unknown_exits_1_with_the_budget(tmp_path: object, capsys: pytest.CaptureFixture[str]) -> None:
+    import pathlib
+
+    rng = random.Random(8)
+    deck = [c for c in Card for _ in range(OFFICIAL.copies(c))]
+    rng.shuffle(deck)
+    hands, i = [], 0
+    for n in range(10, 0, -1):
+        hands.append([c.label for c in deck[i:i + n]])
+        i += n
+    path = pathlib.Path(str(tmp_path)) / "p.json"
+    path.write_text(json.dumps({"hands": hands, "opponents_maki": [5]}))
+    code, out, _ = run_cli(["best", str(path), "--json", "--timeout", "0.0001"], capsys)
+    doc = json.loads(out)
+    if code == 1:
+        assert doc["status"] == "unknown" and doc["budget_seconds"] == 0.0001 and doc["reason"]
+    else:
+        assert code == 0 and doc["status"] == "optimal"
+    code, _, err = run_cli(["best", str(path), "--timeout", "0"], capsys)
+    assert code == 2 and "--timeout" in err
