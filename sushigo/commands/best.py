@@ -106,6 +106,8 @@ def _status_line(res: BestResult) -> str:
     if res.status == STATUS_OPTIMAL:
         how = f"proved: {res.score + 1} is unreachable" if res.engine == "z3" else "exhaustive search"
         return f"best score {res.score} (optimal; {how}; {res.engine}, {res.seconds:.2f} s)"
+    if not res.picks:
+        return f"no answer (unknown: {res.reason}; budget {res.budget:g} s)"
     return (f"best score found {res.score} (unknown: {res.reason}; budget {res.budget:g} s; "
             "a higher score was not ruled out)")
 
