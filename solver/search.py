@@ -126,7 +126,7 @@ def parse_puzzle(data: object, rules: Ruleset) -> Puzzle:
     """A puzzle from its JSON form ``{"rules", "hands", "opponents_maki"}`` (rules already resolved)."""
     if not isinstance(data, dict):
         raise InputError(f'a puzzle is a JSON object with "hands", got {type(data).__name__}')
-    unknown = set(data) - {"rules", "readings", "hands", "opponents_maki"}
+    unknown = set(data) - {"rules", "hands", "opponents_maki"}
     if unknown:
         raise InputError(
             f"unknown puzzle field(s) {', '.join(sorted(map(repr, unknown)))}; "
