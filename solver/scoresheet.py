@@ -423,7 +423,7 @@ def round_maximum(rules: Ruleset, players: int) -> int:
     """The highest round score one player can make at this table (maki points included), proved."""
     seats, k = rules.seats(players), rules.hand_size(players)
     m = Model()
-    row = [tableau_vars(m, f"mx_p{i}", rules) for i in range(seats)]
+    row = [tableau_vars(m, f"mx_tab_p{i}", rules) for i in range(seats)]
     for t in row:
         m.add("R-HAND-SIZE", size_term(t) == k)
     used = [card_count_terms(t) for t in row]

@@ -21,13 +21,26 @@ class Model:
     vars: dict[str, z3.ArithRef] = field(default_factory=dict)
     bools: dict[str, z3.BoolRef] = field(default_factory=dict)
     terms: dict[str, z3.ArithRef] = field(default_factory=dict)
+    _bounds: dict[str, tuple[builtins.int | None, builtins.int | None]] = field(
+        default_factory=dict, repr=False
+    )
 
     def int(self, name: str, lo: builtins.int | None = 0, hi: builtins.int | None = None) -> z3.ArithRef:
-        """A named integer variable (bounds go in as rule R-DOMAIN)."""
+        """A named integer variable (bounds go in as rule R-DOMAIN).
+
+        Asking again for a name returns the same variable; asking with other
+        bounds is a naming clash (two meanings under one name) and raises.
+        """
         if name in self.vars:
+            if self._bounds.get(name) != (lo, hi):
+                raise ValueError(
+                    f"model variable {name!r} requested with bounds {(lo, hi)} but exists with "
+                    f"{self._bounds.get(name)}: two quantities share one name; use distinct prefixes"
+                )
             return self.vars[name]
         v = z3.Int(name)
         self.vars[name] = v
+        self._bounds[name] = (lo, hi)
         bounds = []
         # Straight to the C API: the operator path coerces and sort-checks each
         # operand, which dominates building a whole-game model.
