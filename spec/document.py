@@ -49,7 +49,7 @@ class ScoreDocument:
 
 
 def _where(round_index: int | None, seat: int) -> str:
-    return f"seat {seat}" if round_index is None else f"round {round_index + 1}, seat {seat}"
+    return f"player {seat}" if round_index is None else f"round {round_index + 1}, player {seat}"
 
 
 def parse_tableaux(values: Sequence[object], round_index: int | None = None) -> tuple[Tableau, ...]:

@@ -70,11 +70,11 @@ def test_french_round_table(capsys: pytest.CaptureFixture[str]) -> None:
     assert code == 0 and err == ""
     for word in ("round 1", "tempura", "sashimi", "dumpling", "nigiri", "maki", "total"):
         assert word in out
-    rows = {line.split()[1]: line.split() for line in out.splitlines() if line.startswith("seat ")}
+    rows = {line.split()[1]: line.split() for line in out.splitlines() if line.startswith("player ")}
     assert rows["0"][2:8] == ["5", "0", "6", "6", "6", "23"]
     assert rows["1"][2:8] == ["0", "10", "0", "1", "3", "14"]
     assert rows["2"][2:8] == ["0", "0", "15", "0", "0", "15"]
-    assert "winner: seat 0 with 23 points" in out
+    assert "winner: player 0 with 23 points" in out
 
 
 def test_game_document_scores_puddings(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -86,7 +86,7 @@ def test_game_document_scores_puddings(capsys: pytest.CaptureFixture[str], tmp_p
     assert data["winners"] == [1]
     code, out, _ = run(capsys, path)
     assert code == 0
-    assert "game" in out and "pudding" in out and "winner: seat 1 with 17 points" in out
+    assert "game" in out and "pudding" in out and "winner: player 1 with 17 points" in out
 
 
 def test_rules_from_document_then_command_line(
@@ -125,7 +125,7 @@ def test_shared_and_no_winner(capsys: pytest.CaptureFixture[str], tmp_path: Path
     assert code == 0 and "winners (shared" in out
     assert score_json(capsys, path, "--rules", "winner-tie-none")["winners"] == []
     code, out, _ = run(capsys, path, "--rules", "winner-tie-none")
-    assert code == 0 and "no winner: seats 0, 1" in out
+    assert code == 0 and "no winner: players 0, 1" in out
     assert score_json(capsys, path, "--rules", "dutch")["totals"] == [9, 9]
 
 
@@ -140,7 +140,7 @@ def test_dummy_2p_scores_three_seats(capsys: pytest.CaptureFixture[str], tmp_pat
     data = score_json(capsys, path)
     assert data["totals"] == [12, 13, 21] and data["winners"] == [1]
     code, out, _ = run(capsys, path)
-    assert code == 0 and "dummy" in out and "winner: seat 1 with 13 points" in out
+    assert code == 0 and "dummy" in out and "winner: player 1 with 13 points" in out
     assert score_json(capsys, path, "--rules", "official")["winners"] == [2]
 
 
@@ -159,13 +159,13 @@ def bad(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
 
 def test_unknown_card_suggests_nearest(capsys: pytest.CaptureFixture[str]) -> None:
     msg = bad(capsys, "tempura sqiud", "egg")
-    assert "seat 0" in msg and "'sqiud'" in msg and "did you mean 'squid'" in msg
+    assert "player 0" in msg and "'sqiud'" in msg and "did you mean 'squid'" in msg
 
 
 def test_unknown_card_in_document(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     path = write(tmp_path, {"rounds": [["egg", "tempura"], ["egg", ["dumplng"]]]})
     msg = bad(capsys, path)
-    assert "round 2, seat 1" in msg and "did you mean 'dumpling'" in msg
+    assert "round 2, player 1" in msg and "did you mean 'dumpling'" in msg
 
 
 def test_too_many_copies_over_the_whole_document(
@@ -214,13 +214,13 @@ def test_malformed_json_on_stdin(capsys: pytest.CaptureFixture[str], monkeypatch
 def test_more_cards_than_the_hand(capsys: pytest.CaptureFixture[str]) -> None:
     # 4 players hold 8 cards; 4 stacks are 8 cards, one more egg makes 9
     msg = bad(capsys, "wasabi+squid*4 egg", "egg", "egg", "egg")
-    assert "seat 0" in msg and "9 cards" in msg and "only 8" in msg
+    assert "player 0" in msg and "9 cards" in msg and "only 8" in msg
 
 
 def test_hand_size_in_document_names_round(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     rounds = [["egg", "egg"], ["tempura*11", "egg"]]
     msg = bad(capsys, write(tmp_path, {"rounds": rounds}))
-    assert "round 2, seat 0: 11 cards" in msg and "only 10" in msg
+    assert "round 2, player 0: 11 cards" in msg and "only 10" in msg
 
 
 def test_too_many_rounds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -236,7 +236,7 @@ def test_too_many_rounds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
         ({"rules": "official"}, 'no "rounds"'),
         ({"rounds": [["egg", "egg"]], "round": 1}, "unknown key 'round'"),
         ({"rounds": ["egg egg"]}, "round 1 must be a list"),
-        ({"rounds": [["egg", 3]]}, "round 1, seat 1 must be a tableau"),
+        ({"rounds": [["egg", 3]]}, "round 1, player 1 must be a tableau"),
         ({"rules": 7, "rounds": [["egg", "egg"]]}, '"rules" must be a ruleset name'),
         ({"rules": "offical", "rounds": [["egg", "egg"]]}, "did you mean 'official'"),
         ({"format": "sushigo-record/1", "rounds": []}, "sushigo replay"),

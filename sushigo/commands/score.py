@@ -70,7 +70,7 @@ def load(args: argparse.Namespace) -> ScoreDocument:
 
 
 def _seat_label(seat: int, doc: ScoreDocument) -> str:
-    return "dummy" if seat >= doc.players else f"seat {seat}"
+    return "dummy" if seat >= doc.players else f"player {seat}"
 
 
 def _winners_line(score: GameScore, doc: ScoreDocument) -> str:
@@ -78,15 +78,15 @@ def _winners_line(score: GameScore, doc: ScoreDocument) -> str:
         seats = ", ".join(str(k) for k in score.winners)
         if len(score.winners) == 1:
             k = score.winners[0]
-            return f"winner: seat {seats} with {score.totals[k]} points"
+            return f"winner: player {seats} with {score.totals[k]} points"
         return (
-            f"winners (shared, tied on points and puddings): seats {seats} "
+            f"winners (shared, tied on points and puddings): players {seats} "
             f"with {score.totals[score.winners[0]]} points"
         )
     best = max(score.totals[:doc.players])
     tied = [k for k in range(doc.players) if score.totals[k] == best]
     return (
-        f"no winner: seats {', '.join(map(str, tied))} are still tied after the pudding tie-break "
+        f"no winner: players {', '.join(map(str, tied))} are still tied after the pudding tie-break "
         f"(winner_tie={doc.rules.winner_tie})"
     )
 
