@@ -302,7 +302,10 @@ def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int 
     rows: dict[str, list[z3.BoolRef]] = {}
     for cell, lit in cells:
         rows.setdefault(cell.row, []).append(lit)
-    for row, lits in rows.items():
+    # Each row alone in a small model of its own first: far cheaper than a row on the tracked
+    # whole-sheet model, which only runs when a row looks wrong.
+    plausible = _rows_plausible(sheet, timeout_ms, max(1, rlimit // STAGE_SHARE))
+    for row, lits in rows.items() if not plausible else ():
         if row != "total" and tr.check(rules + lits, rlimit=max(1, rlimit // 10)) == z3.unsat:
             return _impossible(tr, list(tr.s.unsat_core()))
     # A constructive pre-pass: the rounds one at a time (see :func:`_staged`). It finds a
@@ -350,6 +353,7 @@ STAGE_PLANS: tuple[tuple[str, int | None, int], ...] = (
     ("given", 0, 4), ("given", 1, 5), ("easiest", 0, 6), ("easiest", 1, 7),
 )
 STAGE_SHARE = 60
+LAST_BOOST = 4
 
 
 def _staged_search(sheet: Sheet, timeout_ms: int, rlimit: int) -> Witness | None:
@@ -403,26 +407,17 @@ def _staged(sheet: Sheet, order: Sequence[int], slack: int | None, seed: int, ti
     constants. Incomplete (None when a round fails), never wrong: the result is re-scored.
     """
     rules = sheet.rules
-    seats, k = sheet.seats, sheet.hand_size
+    seats = sheet.seats
     full = len(sheet.rounds) == rules.rounds
     left = [rules.copies(c) for c in Card]
     kept = [0] * seats
     found: dict[int, tuple[Tableau, ...]] = {}
     for step, r in enumerate(order):
         last = step == len(order) - 1
-        m = Model()
-        row = [tableau_vars(m, f"st_tab_p{i}", rules) for i in range(seats)]
-        for t in row:
-            m.add("R-HAND-SIZE", size_term(t) == k)
-        terms = round_terms(m, "st", row, rules)
-        used = [card_count_terms(t) for t in row]
-        for c in Card:
-            cap = left[int(c)]
-            if not last and slack is not None:
-                cap = min(cap, -(-cap // (len(order) - step)) + slack)
-            m.add("R-DECK", z3.Sum([u[int(c)] for u in used]) <= cap)
-        for i, v in enumerate(sheet.rounds[r]):
-            m.add("cell", terms[i]["total"] == v)
+        caps = list(left)
+        if not last and slack is not None:
+            caps = [min(x, -(-x // (len(order) - step)) + slack) for x in left]
+        m, row = _round_model(sheet, r, caps)
         if target is not None:
             # spread each player's final puddings evenly over the rounds
             done = step + 1
@@ -445,7 +440,7 @@ def _staged(sheet: Sheet, order: Sequence[int], slack: int | None, seed: int, ti
         elif last and sheet.totals is not None:
             if any(sum(rw[i] for rw in sheet.rounds) != v for i, v in enumerate(sheet.totals)):
                 return None
-        s = m.solver(timeout_ms=timeout_ms, rlimit=rlimit)
+        s = m.solver(timeout_ms=timeout_ms, rlimit=rlimit * (LAST_BOOST if last else 1))
         s.set("random_seed", seed)
         if s.check() != z3.sat:
             return None
@@ -457,6 +452,39 @@ def _staged(sheet: Sheet, order: Sequence[int], slack: int | None, seed: int, ti
             for kind, n in enumerate(tab.card_counts()):
                 left[kind] -= n
     return Witness(tuple(found[r] for r in range(len(sheet.rounds))), tuple(kept))
+
+
+def _round_model(sheet: Sheet, r: int, caps: Sequence[int]) -> tuple[Model, list[list[z3.ArithRef]]]:
+    """Round ``r`` of the sheet alone: its tableaux (at most ``caps[card]`` cards of each kind
+    together), its maki ranking and its row of scores."""
+    rules = sheet.rules
+    m = Model()
+    row = [tableau_vars(m, f"st_tab_p{i}", rules) for i in range(sheet.seats)]
+    for t in row:
+        m.add("R-HAND-SIZE", size_term(t) == sheet.hand_size)
+    terms = round_terms(m, "st", row, rules)
+    used = [card_count_terms(t) for t in row]
+    for c in Card:
+        m.add("R-DECK", z3.Sum([u[int(c)] for u in used]) <= caps[int(c)])
+    for i, v in enumerate(sheet.rounds[r]):
+        m.add("cell", terms[i]["total"] == v)
+    return m, row
+
+
+def _rows_plausible(sheet: Sheet, timeout_ms: int, rlimit: int) -> bool:
+    """Each round's row alone has a table (a small untracked model each) and the pudding row
+    comes from some pudding counts. False (or out of budget) only sends the check to the
+    tracked row checks, which name the cells of an impossible row."""
+    rules = sheet.rules
+    deck = [rules.copies(c) for c in Card]
+    for r in range(len(sheet.rounds)):
+        m, _ = _round_model(sheet, r, deck)
+        if m.solver(timeout_ms=timeout_ms, rlimit=rlimit).check() != z3.sat:
+            return False
+    if sheet.pudding is not None:
+        n = len(sheet.players)
+        return tuple(sheet.pudding) in {p[:n] for p in pudding_rows(rules, sheet.seats)}
+    return True
 
 
 def _over_deck(sheet: Sheet, w: Witness) -> list[Card]:
