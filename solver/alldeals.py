@@ -143,7 +143,27 @@ def _model(players: int, kind: str, losing: bool, rules: Ruleset) -> tuple[Model
         totals = [round_totals[0][k] for k in range(len(scored))]
     if losing:
         m.add("Q-LOSES", totals[1] > totals[0], "seat 1 finishes higher (any seat, by symmetry)")
+        _pair_cuts(m, rounds, kind == "game", rules)
     return m, tabs, totals
+
+
+def _pair_cuts(m: Model, rounds: int, game: bool, rules: Ruleset) -> None:
+    """Valid bounds on what the loser and the winner take together from each ranking: one first
+    and one second place of maki per round (a tie for first shares its points unless every tied
+    player gets them all), one pudding bonus. The arithmetic relaxation cannot see these through
+    the ranking terms, and without them it lets both seats count the same points."""
+    first, second = rules.maki_first_points, rules.maki_second_points
+    pair_maki = max(first + second,
+                    2 * first if rules.maki_first_tie == "each" else first,
+                    2 * second if rules.maki_second_tie == "each" else second)
+    for r in range(rounds):
+        mk = [m.int(f"r{r}_p{i}_maki", None) for i in (0, 1)]
+        m.add("Q-CUTS", [mk[0] + mk[1] <= pair_maki, mk[0] >= 0, mk[1] >= 0,
+                         mk[0] <= first, mk[1] <= first], f"maki r{r}")
+    if game:
+        most = rules.pudding_most_points
+        pd = [m.int(f"end_p{i}_pudding", None) for i in (0, 1)]
+        m.add("Q-CUTS", [pd[0] + pd[1] <= most, pd[0] <= most, pd[1] <= most], "pudding")
 
 
 def _cuts(
@@ -158,6 +178,7 @@ def _cuts(
         rules.sashimi_set * d["sashimi"] <= rules.sashimi_points * tab[Token.SASHIMI],
         den * d["dumpling"] <= num * tab[Token.DUMPLING],
         d["tempura"] >= 0, d["sashimi"] >= 0, d["dumpling"] >= 0,
+        d["dumpling"] <= max(rules.dumpling_points),
     ], label)
 
 
@@ -286,6 +307,15 @@ def upper_bound(players: int, kind: str, rules: Ruleset, timeout: float) -> int:
     return rules.rounds * per_round + rules.pudding_most_points
 
 
+def _solver(m: Model) -> z3.Solver:
+    """A solver for the model's groups. The model is linear integer arithmetic throughout; the
+    QF_LIA solver narrowed the open losing-game ranges far more than the default one within the same
+    budget (3 players, 60 s: 89..94 against 79..104), and it answers the same questions."""
+    s = z3.SolverFor("QF_LIA")
+    s.add(*m.constraints())
+    return s
+
+
 def _maximise(
     m: Model, total: z3.ArithRef, hi: int, deadline: float
 ) -> tuple[str, z3.ModelRef | None, int | None, str | None]:
@@ -297,8 +327,7 @@ def _maximise(
     """
     best: int | None = None
     best_model: z3.ModelRef | None = None
-    climb = m.solver()
-    assert isinstance(climb, z3.Solver)
+    climb = _solver(m)
     climb_until = time.perf_counter() + _CLIMB_SECONDS
     while True:
         left = min(deadline, climb_until) - time.perf_counter()
@@ -323,8 +352,7 @@ def _maximise(
         if left <= 0:
             return STATUS_UNKNOWN, best_model, best, f"time budget exhausted (open range {lo + 1}..{hi})"
         mid = (lo + hi + 1) // 2
-        s = m.solver()
-        assert isinstance(s, z3.Solver)
+        s = _solver(m)
         s.set("timeout", max(1, int(left * 1000)))
         s.add(total >= mid)
         r = s.check()
@@ -341,8 +369,7 @@ def _maximise(
         return STATUS_UNKNOWN, None, None, "no game satisfies the question"
     if unsat_from is None:
         # The model reached the a-priori bound: still ask the solver for the certificate.
-        s = m.solver()
-        assert isinstance(s, z3.Solver)
+        s = _solver(m)
         s.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
         s.add(total >= best + 1)
         if s.check() != z3.unsat:

@@ -5,18 +5,19 @@ witness games replayed by the executor, and a hand-built game as a lower bound f
 from __future__ import annotations
 
 import json
+import random
 from functools import cache
 
 import pytest
 
-from solver.alldeals import best_over_deals, pick_order, witness_record
+from solver.alldeals import _model, best_over_deals, pick_order, witness_record
 from solver.search import STATUS_OPTIMAL
-from spec.cards import Card, Token
+from spec.cards import STACK_OF, Card, Token
 from spec.errors import RulesError
 from spec.executor import replay
 from spec.ruleset import OFFICIAL, RULESETS, Ruleset
-from spec.scoring import score_round
-from spec.tableau import Tableau, parse_tableau
+from spec.scoring import score_game, score_round
+from spec.tableau import Tableau, format_tableau, parse_tableau
 from sushigo.cli import main
 
 # Tokens that can score in a round, and what they cost in cards of the deck. A maki card is worth
@@ -130,3 +131,62 @@ def test_cli_form3_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert "players" in capsys.readouterr().err
     assert main(["best"]) == 2
     assert "--round / --game" in capsys.readouterr().err
+
+
+def _random_game(players: int, rules: Ruleset, rng: random.Random) -> list[list[Tableau]]:
+    """Seat-round tableaux dealt from one deck, maki and pudding favoured so that rankings tie
+    often, and some wasabi stacked on a nigiri."""
+    left = [c for c in Card for _ in range(rules.copies(c))]
+    hot = {Card.MAKI1, Card.MAKI2, Card.MAKI3, Card.PUDDING}
+    game = []
+    for _ in range(rules.rounds):
+        rnd = []
+        for _ in range(rules.seats(players)):
+            bias = rng.random()
+            left.sort(key=lambda c: rng.random() - (bias if c in hot else 0.0))
+            taken, left = left[:rules.hand_size(players)], left[rules.hand_size(players):]
+            counts = [0] * len(Token)
+            for c in taken:
+                counts[int(c)] += 1
+            for c, stack in STACK_OF.items():
+                n = min(counts[Token.WASABI], counts[int(c)], rng.randint(0, 2))
+                counts[Token.WASABI] -= n
+                counts[int(c)] -= n
+                counts[int(stack)] += n
+            rnd.append(Tableau(tuple(counts)))
+        game.append(rnd)
+    return game
+
+
+@pytest.mark.parametrize("rules_name", ["official", "french", "dutch", "maki-first-half", "maki-second-each",
+                                        "pudding-all-tied-both", "pudding-floor", "pudding-penalty-2p"])
+def test_losing_model_admits_every_real_losing_game(rules_name: str) -> None:
+    # The losing question carries extra cuts (the loser's and the winner's maki and pudding points
+    # together, points per card) that only speed up the proofs: they must never exclude a real game.
+    # Random games are scored by spec.scoring; the seats are renamed so seat 1 beats seat 0 and the
+    # rounds ordered by seat 0's round score (the model's symmetry breaking), then every tableau is
+    # fixed in the model, which must accept the game with the same totals.
+    rules = RULESETS[rules_name]
+    rng = random.Random(f"alldeals-cuts-{rules_name}")
+    checked = 0
+    for players in (2, 3, 4, 5) * 3:
+        game = _random_game(players, rules, rng)
+        totals = score_game(game, rules, players).totals
+        loser = min(range(players), key=lambda i: totals[i])
+        winner = max(range(players), key=lambda i: totals[i])
+        if totals[winner] == totals[loser]:
+            continue
+        order = [loser, winner] + [i for i in range(players) if i not in (loser, winner)]
+        round_scores = [score_round(rnd, rules)[loser].total for rnd in game]
+        by_round = sorted(range(rules.rounds), key=lambda r: -round_scores[r])
+        fixed = [[game[r][i] for i in order] for r in by_round]
+        m, tabs, model_totals = _model(players, "game", True, rules)
+        s = m.solver()
+        for r, rnd in enumerate(fixed):
+            for i, tab in enumerate(rnd):
+                s.add([v == n for v, n in zip(tabs[r][i], tab.counts, strict=True)])
+        assert str(s.check()) == "sat", (rules_name, players, [[format_tableau(t) for t in r] for r in fixed])
+        got = [s.model().eval(t).as_long() for t in model_totals]
+        assert got == [totals[loser], totals[winner]]
+        checked += 1
+    assert checked >= 8
