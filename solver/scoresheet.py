@@ -298,12 +298,11 @@ def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int 
     rules = list(tr.rules.values())
     cells = tr.cells
     # Local checks first: each round's row alone, the pudding row alone. Most wrong sheets
-    # fail one of these, and their cores come in milliseconds.
+    # fail one of these. Each row is tried in a small model of its own: far cheaper than a
+    # row on the tracked whole-sheet model, which runs (for the core) only when one looks wrong.
     rows: dict[str, list[z3.BoolRef]] = {}
     for cell, lit in cells:
         rows.setdefault(cell.row, []).append(lit)
-    # Each row alone in a small model of its own first: far cheaper than a row on the tracked
-    # whole-sheet model, which only runs when a row looks wrong.
     plausible = _rows_plausible(sheet, timeout_ms, max(1, rlimit // STAGE_SHARE))
     for row, lits in rows.items() if not plausible else ():
         if row != "total" and tr.check(rules + lits, rlimit=max(1, rlimit // 10)) == z3.unsat:
