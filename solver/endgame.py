@@ -488,16 +488,20 @@ class _TwoPlayer:
             pure.append(row_p)
         return ms0, ms1, mixed, pure
 
-    def value(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab, d: int) -> tuple[Number, Number]:
-        key = (h0, h1, t0, t1, d)
-        got = self.memo.get(key)
-        if got is not None:
-            return got
+    def _visit(self) -> None:
+        """Count a new state against the node and time budgets."""
         self.nodes += 1
         if self.nodes > self.max_nodes:
             raise BudgetExceeded(f"node budget of {self.max_nodes} states exhausted")
         if self.deadline is not None and self.nodes % 512 == 0 and time.perf_counter() > self.deadline:
             raise BudgetExceeded("time limit reached")
+
+    def value(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab, d: int) -> tuple[Number, Number]:
+        key = (h0, h1, t0, t1, d)
+        got = self.memo.get(key)
+        if got is not None:
+            return got
+        self._visit()
         if not any(h0):
             res: tuple[Number, Number] = (self.leaf(t0, t1, d),) * 2
         else:
@@ -685,11 +689,7 @@ class _Dummy(_TwoPlayer):
         got = self.dmemo.get(key)
         if got is not None:
             return got
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise BudgetExceeded(f"node budget of {self.max_nodes} states exhausted")
-        if self.deadline is not None and self.nodes % 512 == 0 and time.perf_counter() > self.deadline:
-            raise BudgetExceeded("time limit reached")
+        self._visit()
         if not any(h0):
             res: tuple[Number, Number] = (self.dleaf(t0, t1, td, d),) * 2
         else:
