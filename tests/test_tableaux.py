@@ -123,3 +123,10 @@ def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:
     data = json.loads(capsys.readouterr().out)
     assert data["maximum"] == 9
     assert data["unreachable"] == [s for s in range(10) if s not in formula_counts(2)]
+
+
+@pytest.mark.parametrize("cards", ["-1", "109"])
+def test_cli_cards_beyond_the_deck_is_bad_input(capsys: pytest.CaptureFixture[str], cards: str) -> None:
+    # The deck holds 108 cards (rulebook component list): no tableau can hold more.
+    assert main(["tableaux", "--score", "10", "--cards", cards]) == 2
+    assert "0 to 108 cards" in capsys.readouterr().err

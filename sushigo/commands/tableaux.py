@@ -53,6 +53,12 @@ def run(args: argparse.Namespace) -> int:
     filters = parse_filters(args.must, args.without)
     if args.limit is not None and args.limit < 0:
         raise InputError(f"--limit must be 0 or more, got {args.limit}")
+    if not 0 <= args.cards <= rules.deck_size():
+        raise InputError(
+            f"--cards {args.cards}: a tableau holds 0 to {rules.deck_size()} cards (the whole deck); "
+            f"a real round deals {min(s for _, s in rules.hand_sizes)} to "
+            f"{max(s for _, s in rules.hand_sizes)}"
+        )
     try:
         if args.unreachable:
             return _unreachable(args, rules, filters)
