@@ -64,6 +64,13 @@ RULE_WORDS: dict[str, str] = {
 }
 
 
+def _catalogue_words(rule_id: str) -> str:
+    """The rule catalogue's statement for an id this module has no shorter words for."""
+    from spec.model.catalogue import RULE_CATALOGUE
+
+    return RULE_CATALOGUE.get(rule_id, rule_id)
+
+
 @dataclass(frozen=True)
 class Sheet:
     rules: Ruleset
@@ -644,5 +651,5 @@ def explain(sheet: Sheet, cells: Sequence[Cell], rule_ids: Sequence[str]) -> lis
         listed = "; ".join(c.describe(sheet) for c in cells) or "(no cell: the rules alone)"
         out.append(f"these cells cannot all hold together: {listed}")
     for rid in rule_ids:
-        out.append(f"{rid}: {RULE_WORDS.get(rid, rid)}")
+        out.append(f"{rid}: {RULE_WORDS.get(rid) or _catalogue_words(rid)}")
     return out

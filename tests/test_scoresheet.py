@@ -169,3 +169,18 @@ def test_rounds_compete_for_one_deck() -> None:
     v = check_sheet(one)
     assert v.status == "possible" and v.witness is not None
     _assert_gives(one, v.witness)
+
+
+def test_every_rule_named_in_an_explanation_is_stated_in_words(capsys: pytest.CaptureFixture[str],
+                                                               tmp_path: pathlib.Path) -> None:
+    # 2 players: rounds add to 26 for b, and pudding gives at most +6 with no penalty
+    # (rulebook: no pudding penalty with 2 players), so a total of 99 is impossible.
+    path = tmp_path / "sheet.json"
+    path.write_text(json.dumps({"players": ["a", "b"], "rounds": [[10, 20], [1, 2], [3, 4]],
+                                "totals": [14, 99]}))
+    assert main(["scoresheet", str(path)]) == 1
+    lines = [ln.strip() for ln in capsys.readouterr().out.splitlines() if ln.strip().startswith("R-")]
+    assert lines, "the explanation names the rules involved"
+    for line in lines:
+        rid, _, words = line.partition(": ")
+        assert words and words != rid, line
