@@ -93,8 +93,12 @@ Tabs = list[list[list[z3.ArithRef]]]  # per round, per seat, 15 token counts
 
 def _model(players: int, kind: str, losing: bool, rules: Ruleset) -> tuple[Model, Tabs, list[z3.ArithRef]]:
     if rules.dummy_2p:
-        raise RulesError("the best over all deals is not defined for the dummy-2p variant; "
-                         "use a plain ruleset")
+        # The model lets every seat draft freely from passed hands; the dummy's face-down pile (drawn in
+        # a fixed order) and the controller's gift each turn are not encoded, so no answer is given.
+        raise RulesError("the best over all deals is not supported for the dummy-2p variant yet: the "
+                         "all-deals model does not encode the dummy pile's draw order or the card the "
+                         "controller gives the dummy each turn; use a plain ruleset (for one recorded "
+                         "dummy-2p round, give the record with --round and --seat)")
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}")
     m = Model()

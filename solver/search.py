@@ -367,7 +367,7 @@ def make_hindsight(
     from spec.errors import RulesError
 
     if rules.dummy_2p:
-        raise RulesError("hindsight for the dummy-2p variant is not supported; use a plain ruleset")
+        raise RulesError("dummy-2p rounds have their own hindsight: solver.best_dummy (exhaustive search)")
     n = len(deal)
     if not rules.min_players <= n <= rules.max_players:
         raise InputError(f"a round has {rules.min_players} to {rules.max_players} seats, got {n}")

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from solver.best import ENGINES, solve_hindsight, solve_puzzle
+from solver.best_dummy import DummyHindsight, dummy_hindsight_from_json, solve_dummy_hindsight
 from solver.search import (
     STATUS_OPTIMAL,
     BestResult,
@@ -91,10 +92,14 @@ def run(args: argparse.Namespace) -> int:
             rnd = int(args.round)
         except ValueError as exc:
             raise InputError(f"--round must be a round number, got {args.round!r}") from exc
+        if rules.dummy_2p:
+            return _show_dummy(args, dummy_hindsight_from_json(data, rnd, args.seat, rules))
         h = hindsight_from_record(data, rnd, args.seat, rules)
         return _show_hindsight(args, h, solve_hindsight(h, args.engine, args.timeout))
     if args.round is not None or args.seat is not None:
         raise InputError("--round and --seat apply to a game record; a round JSON names its own \"seat\"")
+    if "deal" in data and rules.dummy_2p:
+        return _show_dummy(args, dummy_hindsight_from_json(data, None, None, rules))
     if "deal" in data:
         h = parse_hindsight(data, rules)
         return _show_hindsight(args, h, solve_hindsight(h, args.engine, args.timeout))
@@ -148,6 +153,23 @@ def _show_hindsight(args: argparse.Namespace, h: Hindsight, res: BestResult) -> 
         print(_status_line(res))
         print(f"actual score {res.extra['actual']} (recorded picks)")
     return 0 if res.status == STATUS_OPTIMAL else 1
+
+
+def _show_dummy(args: argparse.Namespace, h: DummyHindsight) -> int:
+    """Form 2 under dummy-2p: always the exhaustive search (``--engine`` and ``--timeout`` unused)."""
+    res = solve_dummy_hindsight(h)
+    if args.json:
+        print_json(res.as_json())
+        return 0
+    rows = [[t + 1, " ".join(format_turn(turn)), "-" if gift is None else " ".join(gift)]
+            for t, (turn, gift) in enumerate(zip(res.picks, res.extra["gifts"], strict=True))]
+    print_table(rows, ["turn", "picks", "to the dummy"],
+                title=f"seat {h.seat} of 2 (dummy-2p), round {h.round_index + 1}, rules "
+                f"{h.rules.describe()}; the other player's picks and gifts to the dummy as recorded; "
+                "engine: search")
+    print(_status_line(res))
+    print(f"actual score {res.extra['actual']} (recorded picks)")
+    return 0
 
 
 def _seat_view(h: Hindsight, picks: tuple[Turn, ...]) -> tuple[list[list[int]], list[int]]:
