@@ -37,7 +37,7 @@ from typing import Any
 import z3
 
 from solver.search import STATUS_OPTIMAL, STATUS_UNKNOWN
-from spec.cards import NIGIRI, STACK_OF, Card, Token
+from spec.cards import Card, Token
 from spec.errors import RulesError
 from spec.model.core import Model
 from spec.model.scoring import (
@@ -49,9 +49,8 @@ from spec.model.scoring import (
     size_term,
     tableau_vars,
 )
-from spec.record import FORMAT, base_rules_name
+from spec.record import record_from_tableaux
 from spec.ruleset import Ruleset
-from spec.scoring import score_game
 from spec.tableau import Tableau, format_tableau
 
 KINDS = ("round", "game")
@@ -193,22 +192,6 @@ def _read_tableaux(model: z3.ModelRef, tabs: Tabs) -> tuple[tuple[Tableau, ...],
     )
 
 
-def pick_order(tableau: Tableau) -> list[Card]:
-    """An order to take a tableau's cards so every nigiri lands where the tableau says, under every
-    ruleset: plain nigiri before any wasabi, each wasabi directly followed by its nigiri, free wasabi
-    and the rest afterwards."""
-    order: list[Card] = []
-    for c in NIGIRI:
-        order += [c] * tableau[Token(int(c))]
-    for c in NIGIRI:
-        order += [Card.WASABI, c] * tableau[STACK_OF[c]]
-    order += [Card.WASABI] * tableau[Token.WASABI]
-    for c in Card:
-        if c not in NIGIRI and c != Card.WASABI:
-            order += [c] * tableau[Token(int(c))]
-    return order
-
-
 def witness_record(tableaux: Sequence[Sequence[Tableau]], players: int, rules: Ruleset) -> dict[str, Any]:
     """A full game record whose deals and turns produce exactly ``tableaux`` (per round, per seat).
 
@@ -235,37 +218,7 @@ def witness_record(tableaux: Sequence[Sequence[Tableau]], players: int, rules: R
                 need -= take
             rnd.append(Tableau(tuple(counts)))
         full.append(rnd)
-    rounds_json = []
-    for r, rnd in enumerate(full):
-        off = rules.pass_offset(r)
-        orders = [pick_order(tab) for tab in rnd]
-        hands: list[list[str]] = [[] for _ in range(seats)]
-        turns: list[list[list[str]]] = []
-        for t in range(size):
-            step = []
-            for i in range(seats):
-                card = orders[i][t]
-                hands[(i - t * off) % seats].append(card.label)  # the pile seat i holds on turn t
-                step.append([card.label])
-            turns.append(step)
-        rounds_json.append({"hands": hands, "turns": turns, "tableaux": [format_tableau(tab) for tab in rnd],
-                            "scores": []})
-    game = score_game(full, rules, players)
-    for r, rnd_score in enumerate(game.rounds):
-        rounds_json[r]["scores"] = [s.total for s in rnd_score]
-    return {
-        "format": FORMAT,
-        "rules": base_rules_name(rules),
-        "readings": rules.readings(),
-        "seed": None,
-        "players": players,
-        "policies": ["witness"] * players,
-        "rounds": rounds_json,
-        "puddings": list(game.puddings),
-        "pudding": list(game.pudding) if game.pudding is not None else None,
-        "totals": list(game.totals),
-        "winners": list(game.winners),
-    }
+    return record_from_tableaux(full, rules, players, policy="witness")
 
 
 def verify_witness(record: dict[str, Any], rules: Ruleset, kind: str, score: int) -> tuple[int, ...]:

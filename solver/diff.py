@@ -61,6 +61,7 @@ from spec.model.scoring import (
     tableau_vars,
     winner_terms,
 )
+from spec.record import record_from_tableaux
 from spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, PARAMETERS, RULESETS, Ruleset, format_value
 from spec.scoring import pudding_points, score_game, score_round, winners
 from spec.tableau import Tableau, format_tableau
@@ -1089,75 +1090,6 @@ def diff_game(data: dict[str, Any], a: Ruleset, b: Ruleset) -> GameDiff:
         raise InputError(f"the record's {record.players} players cannot play its own rules "
                          f"{record.rules.name!r}; check \"players\" and \"rules\"")
     return GameDiff(record.players, game_side(data, a), game_side(data, b))
-
-
-# --------------------------------------------------------------------------- a full game as a record
-
-
-def _pick_order(tableau: Tableau) -> list[Card]:
-    """An order of single picks that lands exactly this tableau under every reading.
-
-    Plain nigiri come before any wasabi (so automatic placement never stacks
-    them), each stack is its wasabi then its nigiri, free wasabis come last.
-    No turn uses chopsticks, so ``wasabi_same_turn`` never matters.
-    """
-    c = tableau.counts
-    order: list[Card] = []
-    for nig in NIGIRI:
-        order += [nig] * c[int(nig)]
-    for card in Card:
-        if card not in NIGIRI and card != Card.WASABI:
-            order += [card] * c[int(card)]
-    for stack in (Token.WASABI_EGG, Token.WASABI_SALMON, Token.WASABI_SQUID):
-        nig = stack.cards[1]
-        order += [Card.WASABI, nig] * c[int(stack)]
-    order += [Card.WASABI] * c[int(Token.WASABI)]
-    return order
-
-
-def record_from_tableaux(game: Sequence[Sequence[Tableau]], rules: Ruleset, players: int) -> dict[str, Any]:
-    """A game record (``sushigo-record/1``) whose deal and picks produce these tableaux.
-
-    Each tableau must hold exactly a hand's worth of cards. At turn ``t`` seat
-    ``s`` holds the hand dealt to seat ``s - offset * t``, so the card it picks
-    then is dealt into that hand. In ``dummy_2p`` the pile holds the dummy's
-    cards in the order it gets them: each turn the controller draws the top card
-    and gives that same card to the dummy.
-    """
-    seats = rules.seats(players)
-    size = rules.hand_size(players)
-    rounds = []
-    for r, tabs in enumerate(game):
-        d = rules.pass_offset(r)
-        picks = [_pick_order(t) for t in tabs]
-        if any(len(p) != size for p in picks):
-            raise ValueError(f"round {r + 1}: every tableau must hold {size} cards")
-        hands: list[list[str]] = [[] for _ in range(seats)]
-        for t in range(size):
-            for s in range(players):
-                hands[(s - d * t) % players].append(picks[s][t].label)
-        if rules.dummy_2p:
-            hands[players] = [c.label for c in picks[players]]
-        turns = [[[picks[s][t].label] for s in range(seats)] for t in range(size)]
-        rounds.append({"hands": hands, "turns": turns})
-    score = score_game([list(t) for t in game], rules, players)
-    for rnd, tabs, scored in zip(rounds, game, score.rounds, strict=True):
-        rnd["tableaux"] = [format_tableau(t) for t in tabs]
-        rnd["scores"] = [x.total for x in scored]
-    base_name = rules.name.partition("[")[0]
-    return {
-        "format": "sushigo-record/1",
-        "rules": base_name if base_name in RULESETS else "official",
-        "readings": dict(rules.readings()),
-        "seed": None,
-        "players": players,
-        "policies": ["fixed"] * players,
-        "rounds": rounds,
-        "puddings": list(score.puddings),
-        "pudding": list(score.pudding) if score.pudding is not None else None,
-        "totals": list(score.totals),
-        "winners": list(score.winners),
-    }
 
 
 # --------------------------------------------------------------------------- turns in a full round

@@ -23,12 +23,14 @@ raises :class:`InputError`; whether the game is legal is :func:`spec.executor.re
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spec.cards import Card, parse_card
+from spec.cards import NIGIRI, Card, Token, parse_card
 from spec.errors import InputError, NotationError, RulesError
-from spec.ruleset import PARAMETER_BY_NAME, Ruleset, get_ruleset, parse_value
+from spec.ruleset import PARAMETER_BY_NAME, RULESETS, Ruleset, get_ruleset, parse_value
+from spec.scoring import score_game
 from spec.tableau import Tableau, format_tableau, parse_tableau
 from spec.turns import Turn, format_turn, parse_pick
 
@@ -90,6 +92,74 @@ class GameRecord:
 def base_rules_name(rules: Ruleset) -> str:
     """The named ruleset a (possibly overridden) ruleset was derived from."""
     return rules.name.partition("[")[0]
+
+
+def pick_order(tableau: Tableau) -> list[Card]:
+    """An order of single picks that lands exactly this tableau under every reading.
+
+    Plain nigiri come before any wasabi (so automatic placement never stacks
+    them), each stack is its wasabi then its nigiri, free wasabis come last.
+    No turn uses chopsticks, so ``wasabi_same_turn`` never matters.
+    """
+    c = tableau.counts
+    order: list[Card] = []
+    for nig in NIGIRI:
+        order += [nig] * c[int(nig)]
+    for card in Card:
+        if card not in NIGIRI and card != Card.WASABI:
+            order += [card] * c[int(card)]
+    for stack in (Token.WASABI_EGG, Token.WASABI_SALMON, Token.WASABI_SQUID):
+        nig = stack.cards[1]
+        order += [Card.WASABI, nig] * c[int(stack)]
+    order += [Card.WASABI] * c[int(Token.WASABI)]
+    return order
+
+
+def record_from_tableaux(
+    game: Sequence[Sequence[Tableau]], rules: Ruleset, players: int, policy: str = "fixed"
+) -> dict[str, Any]:
+    """A game record (``sushigo-record/1``) whose deal and picks produce these tableaux.
+
+    Each tableau must hold exactly a hand's worth of cards. At turn ``t`` seat
+    ``s`` holds the hand dealt to seat ``s - offset * t``, so the card it picks
+    then is dealt into that hand. In ``dummy_2p`` the pile holds the dummy's
+    cards in the order it gets them: each turn the controller draws the top card
+    and gives that same card to the dummy.
+    """
+    seats = rules.seats(players)
+    size = rules.hand_size(players)
+    rounds = []
+    for r, tabs in enumerate(game):
+        d = rules.pass_offset(r)
+        picks = [pick_order(t) for t in tabs]
+        if any(len(p) != size for p in picks):
+            raise ValueError(f"round {r + 1}: every tableau must hold {size} cards")
+        hands: list[list[str]] = [[] for _ in range(seats)]
+        for t in range(size):
+            for s in range(players):
+                hands[(s - d * t) % players].append(picks[s][t].label)
+        if rules.dummy_2p:
+            hands[players] = [c.label for c in picks[players]]
+        turns = [[[picks[s][t].label] for s in range(seats)] for t in range(size)]
+        rounds.append({"hands": hands, "turns": turns})
+    score = score_game([list(t) for t in game], rules, players)
+    for rnd, tabs, scored in zip(rounds, game, score.rounds, strict=True):
+        rnd["tableaux"] = [format_tableau(t) for t in tabs]
+        rnd["scores"] = [x.total for x in scored]
+    base_name = rules.name.partition("[")[0]
+    return {
+        "format": FORMAT,
+        "rules": base_name if base_name in RULESETS else "official",
+        "readings": dict(rules.readings()),
+        "seed": None,
+        "players": players,
+        "policies": [policy] * players,
+        "rounds": rounds,
+        "puddings": list(score.puddings),
+        "pudding": list(score.pudding) if score.pudding is not None else None,
+        "totals": list(score.totals),
+        "winners": list(score.winners),
+    }
 
 
 def rules_from_record(name: object, readings: object) -> Ruleset:
@@ -243,6 +313,8 @@ __all__ = [
     "GameRecord",
     "RoundRecord",
     "base_rules_name",
+    "pick_order",
     "record_from_json",
+    "record_from_tableaux",
     "rules_from_record",
 ]

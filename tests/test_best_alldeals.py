@@ -10,11 +10,12 @@ from functools import cache
 
 import pytest
 
-from solver.alldeals import _model, best_over_deals, pick_order, witness_record
+from solver.alldeals import _model, best_over_deals, witness_record
 from solver.search import STATUS_OPTIMAL
 from spec.cards import STACK_OF, Card, Token
 from spec.errors import RulesError
 from spec.executor import replay
+from spec.record import pick_order
 from spec.ruleset import OFFICIAL, RULESETS, Ruleset
 from spec.scoring import score_game, score_round
 from spec.tableau import Tableau, format_tableau, parse_tableau
