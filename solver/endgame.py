@@ -59,7 +59,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from solver.matrixgame import Number, pure_maximin, solve
+from solver.matrixgame import MatrixSolution, Number, pure_maximin, solve
 from spec.cards import NIGIRI, STACKS, Card, Token, parse_card
 from spec.errors import IllegalMoveError, InputError, NotationError
 from spec.ruleset import OFFICIAL, Ruleset, get_ruleset
@@ -551,8 +551,7 @@ def solve_two(
         while any(h0):
             ms0, ms1, mixed, _ = s.matrices(h0, h1, t0, t1, d)
             sol = solve(mixed)
-            i = max(range(len(ms0)), key=lambda k: (sol.rows[k], -k))
-            j = max(range(len(ms1)), key=lambda k: (sol.cols[k], -k))
+            i, j = _heaviest(sol)
             m0, m1 = ms0[i], ms1[j]
             line.append([m0.turn, m1.turn])
             if objective == "win":
@@ -566,6 +565,13 @@ def solve_two(
         result.first_picks, result.mix = [], []
     result.nodes = s.nodes
     return result
+
+
+def _heaviest(sol: MatrixSolution) -> tuple[int, int]:
+    """The principal line's picks: each player's heaviest pick in the optimal mix (first on ties)."""
+    i = max(range(len(sol.rows)), key=lambda k: (sol.rows[k], -k))
+    j = max(range(len(sol.cols)), key=lambda k: (sol.cols[k], -k))
+    return i, j
 
 
 # --------------------------------------------------------------------------- dummy-2p
@@ -731,8 +737,7 @@ def solve_dummy(
         while any(h0):
             ms0, ms1, mixed, _ = s.dmatrices(h0, h1, t0, t1, td, d)
             sol = solve(mixed)
-            i = max(range(len(ms0)), key=lambda k: (sol.rows[k], -k))
-            j = max(range(len(ms1)), key=lambda k: (sol.cols[k], -k))
+            i, j = _heaviest(sol)
             m0, m1 = ms0[i], ms1[j]
             gift = m0.gift if m0.gift is not None else m1.gift
             assert gift is not None
