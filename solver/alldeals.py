@@ -14,6 +14,17 @@ Structure that makes this a small model:
   then one card from the hand held, and every wasabi lands as planned, under
   every ruleset (no chopsticks turn is needed).
 
+The dummy-2p variant (three tableaux of hand-size cards: both players and the
+dummy) has the same structure. Every turn each player's tableau gains one card
+net and the dummy's gains the one card its controller gives it, so each ends
+with hand-size cards. Conversely any three such tableaux are reachable: the
+players draft their two hands as above, and the dummy pile holds the dummy's
+cards in the order it should get them; each turn the controller draws the top
+card, takes their own planned pick (the drawn card stays in hand) and gives the
+drawn card to the dummy. The dummy is scored as a third seat (maki, puddings)
+but is not a player: in the losing question seat 1, the other player, is the
+one who finishes higher.
+
 So the question is a choice of token counts per seat and round: each round's
 tableaux have hand-size cards, all rounds together stay within the deck
 (cards are not returned between rounds), and the rankings (maki, pudding) are
@@ -38,7 +49,6 @@ import z3
 
 from solver.search import STATUS_OPTIMAL, STATUS_UNKNOWN
 from spec.cards import Card, Token
-from spec.errors import RulesError
 from spec.model.core import Model
 from spec.model.scoring import (
     card_count_terms,
@@ -91,13 +101,6 @@ Tabs = list[list[list[z3.ArithRef]]]  # per round, per seat, 15 token counts
 
 
 def _model(players: int, kind: str, losing: bool, rules: Ruleset) -> tuple[Model, Tabs, list[z3.ArithRef]]:
-    if rules.dummy_2p:
-        # The model lets every seat draft freely from passed hands; the dummy's face-down pile (drawn in
-        # a fixed order) and the controller's gift each turn are not encoded, so no answer is given.
-        raise RulesError("the best over all deals is not supported for the dummy-2p variant yet: the "
-                         "all-deals model does not encode the dummy pile's draw order or the card the "
-                         "controller gives the dummy each turn; use a plain ruleset (for one recorded "
-                         "dummy-2p round, give the record with --round and --seat)")
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}")
     m = Model()
@@ -145,7 +148,8 @@ def _model(players: int, kind: str, losing: bool, rules: Ruleset) -> tuple[Model
     else:
         totals = [round_totals[0][k] for k in range(len(scored))]
     if losing:
-        m.add("Q-LOSES", totals[1] > totals[0], "seat 1 finishes higher (any seat, by symmetry)")
+        m.add("Q-LOSES", totals[1] > totals[0],
+              "seat 1 finishes higher (another player: by symmetry any; under dummy-2p the other player)")
         _pair_cuts(m, rounds, kind == "game", rules)
     return m, tabs, totals
 
@@ -353,5 +357,5 @@ def best_over_deals(
     record = witness_record(tableaux, players, rules)
     replayed = verify_witness(record, rules, kind, best)
     if losing:
-        assert max(replayed[1:]) > replayed[0]
+        assert max(replayed[1:players]) > replayed[0]
     return AllDealsResult(players, kind, losing, best, status, elapsed, tableaux, replayed, record, reason)

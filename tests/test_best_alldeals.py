@@ -13,7 +13,6 @@ import pytest
 from solver.alldeals import _model, best_over_deals, witness_record
 from solver.search import STATUS_OPTIMAL
 from spec.cards import STACK_OF, Card, Token
-from spec.errors import RulesError
 from spec.executor import replay
 from spec.record import pick_order
 from spec.ruleset import OFFICIAL, RULESETS, Ruleset
@@ -112,9 +111,43 @@ def test_pick_order_lays_every_nigiri_as_planned() -> None:
     assert len(order) == tab.size
 
 
-def test_dummy_variant_is_refused() -> None:
-    with pytest.raises(RulesError):
-        best_over_deals(2, "round", RULESETS["dummy-2p"])
+def test_dummy_variant_round_max_matches_brute_force() -> None:
+    # Dummy-2p: three tableaux of 9 cards (both players and the dummy), scored as three seats. The
+    # player's best round is a 9-card tableau against seats that can avoid maki (27 of 108 cards
+    # are dealt), so the brute force over one 9-card tableau applies.
+    dummy = RULESETS["dummy-2p"]
+    res = best_over_deals(2, "round", dummy)
+    assert res.status == STATUS_OPTIMAL
+    assert res.score == brute_round_max(2, dummy)
+    assert len(res.tableaux[0]) == 3 and all(t.size == 9 for t in res.tableaux[0])
+    assert res.record is not None and res.record["rules"] == "dummy-2p"
+    replayed = replay(res.record, dummy)
+    assert replayed.ok and replayed.score is not None
+    assert replayed.score.rounds[0][0].total == res.score
+
+
+def test_dummy_variant_losing_round_is_beaten_by_the_other_player() -> None:
+    # The dummy is scored but is not a player: the seat that finishes higher must be player 1.
+    # The structure is the 3-player one (three 9-card tableaux from one deck), so the answer is
+    # the 3-player answer.
+    dummy = RULESETS["dummy-2p"]
+    lose = best_over_deals(2, "round", dummy, losing=True)
+    assert lose.status == STATUS_OPTIMAL and lose.record is not None
+    replayed = replay(lose.record, dummy)
+    assert replayed.ok and replayed.score is not None
+    round1 = [s.total for s in replayed.score.rounds[0]]
+    assert round1[1] > round1[0] == lose.score
+    assert lose.score == best_over_deals(3, "round", OFFICIAL, losing=True).score
+
+
+def test_dummy_variant_game_witness_replays() -> None:
+    dummy = RULESETS["dummy-2p"]
+    res = best_over_deals(2, "game", dummy, losing=True, timeout=6)
+    assert res.score is not None and res.record is not None
+    replayed = replay(res.record, dummy)
+    assert replayed.ok and replayed.score is not None
+    assert replayed.score.totals[0] == res.score < replayed.score.totals[1]
+    assert tuple(replayed.score.winners) == (1,)  # the player, never the dummy
 
 
 def test_cli_round_table_json(capsys: pytest.CaptureFixture[str]) -> None:
@@ -132,6 +165,8 @@ def test_cli_form3_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
     assert "players" in capsys.readouterr().err
     assert main(["best"]) == 2
     assert "--round / --game" in capsys.readouterr().err
+    assert main(["best", "--players", "2", "--round", "--engine", "search"]) == 2
+    assert "z3 only" in capsys.readouterr().err
 
 
 def _random_game(players: int, rules: Ruleset, rng: random.Random) -> list[list[Tableau]]:
@@ -191,3 +226,15 @@ def test_losing_model_admits_every_real_losing_game(rules_name: str) -> None:
         assert got == [totals[loser], totals[winner]]
         checked += 1
     assert checked >= 8
+
+
+def test_cli_dummy_round_table(capsys: pytest.CaptureFixture[str]) -> None:
+    # Without --players the table covers the player counts the rules allow: 2 only for dummy-2p.
+    assert main(["best", "--round", "--rules", "dummy-2p", "--json"]) == 0
+    (row,) = json.loads(capsys.readouterr().out)["results"]
+    assert row["players"] == 2
+    for key in ("best", "best_losing"):
+        witness = row[key]["witness"]
+        replayed = replay(witness, RULESETS["dummy-2p"])
+        assert replayed.ok and replayed.score is not None
+        assert replayed.score.rounds[0][0].total == row[key]["score"]

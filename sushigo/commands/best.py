@@ -35,6 +35,9 @@ forms:
   sushigo best game.json --round 2 --seat 1    # hindsight on a game record (sushigo play --json)
   sushigo best --players 4 --round      # over all deals: best round score (and best losing one)
   sushigo best --game                   # over all deals: best game score, table for 2..5 players
+  sushigo best --game --rules dummy-2p  # over all deals, two players and the dummy (scored as a seat)
+dummy-2p rounds: {"rules": "dummy-2p", "deal": [[player 0], [player 1], [dummy pile, top first]],
+  "turns": [[p0 turn, p1 turn, gift to the dummy], ...], "seat": K, "round": R}
 status: "optimal" only after the solver proved score+1 unreachable; "unknown" (exit 1) when the
 --timeout budget ran out first, with the best score found so far. Details: docs/best.md
 """
@@ -196,10 +199,15 @@ def _seat_view(h: Hindsight, picks: tuple[Turn, ...]) -> tuple[list[list[int]], 
 def _run_alldeals(args: argparse.Namespace) -> int:
     from solver.alldeals import best_over_deals
 
+    if args.engine != "z3":
+        raise InputError(f"--engine {args.engine} solves puzzles and recorded rounds; the best over all "
+                         "deals is answered by z3 only (drop --engine)")
     rules = rules_from_args(args)
     if args.players is not None:
         rules.hand_size(args.players)  # rejects a player count the rules do not allow
         counts = [args.players]
+    elif rules.dummy_2p:
+        counts = [2]  # the variant is for two players (and the dummy)
     else:
         counts = list(range(rules.min_players, rules.max_players + 1))
     kinds = [k for k, on in (("round", args.round is not None), ("game", args.game)) if on]
