@@ -39,6 +39,7 @@ unsat. The witness becomes a full game record (deals and turns), which
 
 from __future__ import annotations
 
+import random
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -47,6 +48,7 @@ from typing import Any
 
 import z3
 
+from solver.alldeals_search import anneal
 from solver.search import STATUS_OPTIMAL, STATUS_UNKNOWN
 from spec.cards import Card, Token
 from spec.model.core import Model
@@ -65,6 +67,8 @@ from spec.tableau import Tableau, format_tableau
 
 KINDS = ("round", "game")
 _CLIMB_SECONDS = 5.0  # the climb from below gets this long before bisection takes over
+_HOOD_SECONDS = 5.0  # one neighbourhood question of the improvement search
+_IMPROVE_SHARE = 0.4  # of the budget, at most, for the improvement search of the losing game
 
 
 @dataclass(frozen=True)
@@ -81,6 +85,8 @@ class AllDealsResult:
     totals: tuple[int, ...]  # per seat (round or game totals)
     record: dict[str, Any] | None  # witness game (every round dealt; only round 1 counts for "round")
     reason: str | None = None
+    seed: int = 0  # of the local search that starts the losing game question
+
 
     def as_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {
@@ -91,6 +97,7 @@ class AllDealsResult:
             "status": self.status,
             "totals": list(self.totals),
             "tableaux": [[format_tableau(t) for t in rnd] for rnd in self.tableaux],
+            "seed": self.seed,
         }
         if self.reason:
             out["reason"] = self.reason
@@ -100,7 +107,9 @@ class AllDealsResult:
 Tabs = list[list[list[z3.ArithRef]]]  # per round, per seat, 15 token counts
 
 
-def _model(players: int, kind: str, losing: bool, rules: Ruleset) -> tuple[Model, Tabs, list[z3.ArithRef]]:
+def _model(
+    players: int, kind: str, losing: bool, rules: Ruleset, symmetry: bool = True
+) -> tuple[Model, Tabs, list[z3.ArithRef]]:
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {KINDS}")
     m = Model()
@@ -134,6 +143,7 @@ def _model(players: int, kind: str, losing: bool, rules: Ruleset) -> tuple[Model
             _cuts(m, f"r{r}_p{i}", tabs[r][i], d, rules)
             row.append(t)
         round_totals.append(row)
+    _category_caps(m, rounds, scored, rules)
     totals: list[z3.ArithRef] = []
     if kind == "game":
         puddings = [z3.Sum([tabs[r][i][Token.PUDDING] for r in range(rounds)]) for i in range(seats)]
@@ -143,7 +153,7 @@ def _model(players: int, kind: str, losing: bool, rules: Ruleset) -> tuple[Model
             m.add("R-GAME-TOTAL", t == z3.Sum([round_totals[r][k] for r in range(rounds)]) + pud[i], f"p{i}")
             totals.append(t)
         # Rounds are interchangeable (the deck is shared, puddings add up): order them.
-        for r in range(rounds - 1):
+        for r in range(rounds - 1 if symmetry else 0):
             m.add("Q-SYMMETRY", round_totals[r][0] >= round_totals[r + 1][0], f"round {r}")
     else:
         totals = [round_totals[0][k] for k in range(len(scored))]
@@ -171,6 +181,34 @@ def _pair_cuts(m: Model, rounds: int, game: bool, rules: Ruleset) -> None:
         most = rules.pudding_most_points
         pd = [m.int(f"end_p{i}_pudding", None) for i in (0, 1)]
         m.add("Q-CUTS", [pd[0] + pd[1] <= most, pd[0] <= most, pd[1] <= most], "pudding")
+
+
+def dumpling_cap(rules: Ruleset, cards: int) -> int:
+    """Most dumpling points ``cards`` dumplings can bring, split over any number of tableaux."""
+    best = [0] * (cards + 1)
+    for k in range(1, cards + 1):
+        best[k] = max(best[k - j] + rules.dumpling_score(j) for j in range(1, k + 1))
+    return best[cards]
+
+
+def category_caps(rules: Ruleset) -> dict[str, int]:
+    """Most points a category can bring over a whole game, all seats together: a set lies in one
+    tableau and the deck holds so many copies (14 tempura make 7 pairs, 14 sashimi 4 sets, 14
+    dumplings at best 5 + 5 + 4)."""
+    return {
+        "tempura": rules.tempura_points * (rules.copies(Card.TEMPURA) // rules.tempura_set),
+        "sashimi": rules.sashimi_points * (rules.copies(Card.SASHIMI) // rules.sashimi_set),
+        "dumpling": dumpling_cap(rules, rules.copies(Card.DUMPLING)),
+    }
+
+
+def _category_caps(m: Model, rounds: int, scored: Sequence[int], rules: Ruleset) -> None:
+    """The scored seats' points of a category, over all rounds, within :func:`category_caps`. The
+    per-card cuts alone let the relaxation count 14 sashimi as 46 2/3 points; with these caps the
+    two-player losing game is proved in under a minute instead of staying open."""
+    for cat, cap in category_caps(rules).items():
+        terms = [m.int(f"r{r}_p{i}_{cat}", None) for r in range(rounds) for i in scored]
+        m.add("Q-CUTS", z3.Sum(terms) <= cap, f"cap {cat}")
 
 
 def _cuts(
@@ -279,83 +317,164 @@ def _solver(m: Model) -> z3.Solver:
     return s
 
 
+Tableaux = tuple[tuple[Tableau, ...], ...]
+
+
 def _maximise(
-    m: Model, total: z3.ArithRef, hi: int, deadline: float
-) -> tuple[str, z3.ModelRef | None, int | None, str | None]:
-    """Highest value of ``total``: a short climb from below, then bisection against ``hi``.
+    m: Model, total: z3.ArithRef, tabs: Tabs, hi: int, deadline: float,
+    start: tuple[int, Tableaux] | None = None,
+) -> tuple[str, Tableaux | None, int | None, str | None]:
+    """Highest value of ``total``: from ``start`` (a game found by the local search) or a short
+    climb from below, then bisection against ``hi``.
 
     Climbing (each model asks for one point more) finds good games fast but can stall near the
-    top; bisection's unsat answers close the gap from above. Optimal only once "total >= best + 1"
-    was answered unsat by a Solver.
+    top; bisection's unsat answers close the gap from above. A bisection question that runs out
+    of its share of the time is not the end: the next question is asked nearer ``hi``, where
+    unsat answers come quicker, so the open range still narrows. Optimal only once
+    "total >= best + 1" was answered unsat by a Solver.
     """
     best: int | None = None
-    best_model: z3.ModelRef | None = None
-    climb = _solver(m)
-    climb_until = time.perf_counter() + _CLIMB_SECONDS
-    while True:
-        left = min(deadline, climb_until) - time.perf_counter()
-        if left <= 0:
-            break
-        climb.set("timeout", max(1, int(left * 1000)))
-        r = climb.check()
-        if r == z3.sat:
-            best_model = climb.model()
-            best = best_model.eval(total, model_completion=True).as_long()
-            climb.add(total >= best + 1)
-        elif r == z3.unsat:
-            if best is None:
-                return STATUS_UNKNOWN, None, None, "no game satisfies the question"
-            return STATUS_OPTIMAL, best_model, best, None
-        else:
-            break
+    best_tabs: Tableaux | None = None
+    if start is not None:
+        best, best_tabs = start
+    else:
+        climb = _solver(m)
+        climb_until = time.perf_counter() + _CLIMB_SECONDS
+        while True:
+            left = min(deadline, climb_until) - time.perf_counter()
+            if left <= 0:
+                break
+            climb.set("timeout", max(1, int(left * 1000)))
+            r = climb.check()
+            if r == z3.sat:
+                model = climb.model()
+                best = model.eval(total, model_completion=True).as_long()
+                best_tabs = _read_tableaux(model, tabs)
+                climb.add(total >= best + 1)
+            elif r == z3.unsat:
+                if best is None:
+                    return STATUS_UNKNOWN, None, None, "no game satisfies the question"
+                return STATUS_OPTIMAL, best_tabs, best, None
+            else:
+                break
     lo = -1 if best is None else best
-    unsat_from: int | None = None  # smallest bound answered unsat: nothing reaches it
+    proved = False  # hi + 1 was answered unsat (else hi is the a-priori bound)
+    give_up = lo  # questions at or below this ran out of time: ask above it
     while lo < hi:
         left = deadline - time.perf_counter()
         if left <= 0:
-            return STATUS_UNKNOWN, best_model, best, f"time budget exhausted (open range {lo + 1}..{hi})"
-        mid = (lo + hi + 1) // 2
+            break
+        mid = max((lo + hi + 1) // 2, give_up + 1)
+        # Each question gets a share of what is left: enough for the about log2(range) questions.
+        share = left / max(1, (hi - lo).bit_length()) if mid > lo + 1 else left
         s = _solver(m)
-        s.set("timeout", max(1, int(left * 1000)))
+        s.set("timeout", max(1, int(share * 1000)))
         s.add(total >= mid)
         r = s.check()
         if r == z3.sat:
-            best_model = s.model()
-            best = lo = best_model.eval(total, model_completion=True).as_long()
+            model = s.model()
+            best = lo = model.eval(total, model_completion=True).as_long()
+            best_tabs = _read_tableaux(model, tabs)
+            give_up = max(give_up, lo)
         elif r == z3.unsat:
             hi = mid - 1
-            unsat_from = mid if unsat_from is None else min(unsat_from, mid)
+            proved = True
         else:
-            why = "time budget exhausted" if time.perf_counter() >= deadline else s.reason_unknown()
-            return STATUS_UNKNOWN, best_model, best, f"{why} (open range {lo + 1}..{hi})"
+            give_up = mid
+            if mid >= hi:  # even the top question is open: nothing left to try
+                break
     if best is None:
         return STATUS_UNKNOWN, None, None, "no game satisfies the question"
-    if unsat_from is None:
-        # The model reached the a-priori bound: still ask the solver for the certificate.
-        s = _solver(m)
-        s.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
-        s.add(total >= best + 1)
-        if s.check() != z3.unsat:
-            return STATUS_UNKNOWN, best_model, best, "could not prove one point more unreachable"
-    return STATUS_OPTIMAL, best_model, best, None
+    if lo >= hi:
+        # hi is now either a value answered unsat or the a-priori bound; the latter still needs
+        # the solver's certificate.
+        if proved or _unsat_above(m, total, best, deadline):
+            return STATUS_OPTIMAL, best_tabs, best, None
+        return STATUS_UNKNOWN, best_tabs, best, "could not prove one point more unreachable"
+    return STATUS_UNKNOWN, best_tabs, best, f"time budget exhausted (open range {best + 1}..{hi})"
+
+
+def _unsat_above(m: Model, total: z3.ArithRef, best: int, deadline: float) -> bool:
+    s = _solver(m)
+    s.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
+    s.add(total >= best + 1)
+    return bool(s.check() == z3.unsat)
+
+
+def _improve(
+    players: int, rules: Ruleset, start: tuple[int, Tableaux], seed: int, deadline: float
+) -> tuple[int, Tableaux]:
+    """Large-neighbourhood search with the solver: keep part of the game as it is (the other
+    seats; or one round; or one of the two scored seats), free the rest, and ask the losing
+    model for one point more. Stops when every neighbourhood in turn answered no or ran out of
+    its few seconds, or at the deadline. Rounds are not ordered here (a kept round has a fixed
+    place), so the model is built without that symmetry breaking."""
+    m, tabs, totals = _model(players, "game", True, rules, symmetry=False)
+    seats = rules.seats(players)
+    hoods: list[list[tuple[int, int]]] = []
+    if seats > 2:
+        hoods.append([(r, i) for r in range(rules.rounds) for i in range(2, seats)])
+    hoods += [[(r, i) for i in range(seats)] for r in range(rules.rounds)]
+    hoods += [[(r, k) for r in range(rules.rounds)] for k in (1, 0)]
+    rng = random.Random(f"alldeals-improve/{seed}")
+    value, game = start
+    solver = _solver(m)
+    failed = 0
+    while failed < len(hoods):
+        left = deadline - time.perf_counter()
+        if left <= 0.5:
+            break
+        keep = hoods[rng.randrange(len(hoods))]
+        solver.push()
+        solver.add([v == n for r, i in keep for v, n in zip(tabs[r][i], game[r][i].counts, strict=True)])
+        solver.add(totals[0] >= value + 1)
+        solver.set("timeout", max(1, int(min(_HOOD_SECONDS, left) * 1000)))
+        if solver.check() == z3.sat:
+            model = solver.model()
+            value = model.eval(totals[0], model_completion=True).as_long()
+            game = _read_tableaux(model, tabs)
+            failed = 0
+        else:
+            failed += 1
+        solver.pop()
+    return value, game
 
 
 def best_over_deals(
-    players: int, kind: str, rules: Ruleset, losing: bool = False, timeout: float = 120.0
+    players: int, kind: str, rules: Ruleset, losing: bool = False, timeout: float = 120.0, seed: int = 0
 ) -> AllDealsResult:
     """Highest round (kind="round") or game total of player 0 over every deal and every line of
-    play; with ``losing``, the highest such total while another player finishes strictly higher."""
-    start = time.perf_counter()
-    deadline = start + timeout
+    play; with ``losing``, the highest such total while another player finishes strictly higher.
+
+    The losing game starts from a game found by :func:`solver.alldeals_search.anneal` (seeded by
+    ``seed``) improved by :func:`_improve`; everything else climbs from below. The status is
+    ``optimal`` only after the solver answered "one point more" unsat.
+    """
+    start_time = time.perf_counter()
+    deadline = start_time + timeout
     hi = upper_bound(players, kind, rules, timeout / 4)
+    start: tuple[int, Tableaux] | None = None
+    if losing and kind == "game":
+        value, game = anneal(players, kind, rules, True, seed)
+        if game:
+            start = _improve(players, rules, (value, game),
+                             seed, start_time + _IMPROVE_SHARE * timeout)
+            start = (start[0], _order_rounds(start[1], rules))
     m, tabs, totals = _model(players, kind, losing, rules)
-    status, best_model, best, reason = _maximise(m, totals[0], hi, deadline)
-    elapsed = time.perf_counter() - start
-    if best_model is None or best is None:
-        return AllDealsResult(players, kind, losing, None, status, elapsed, (), (), None, reason)
-    tableaux = _read_tableaux(best_model, tabs)
+    status, tableaux, best, reason = _maximise(m, totals[0], tabs, hi, deadline, start)
+    elapsed = time.perf_counter() - start_time
+    if tableaux is None or best is None:
+        return AllDealsResult(players, kind, losing, None, status, elapsed, (), (), None, reason, seed)
     record = witness_record(tableaux, players, rules)
     replayed = verify_witness(record, rules, kind, best)
     if losing:
         assert max(replayed[1:players]) > replayed[0]
-    return AllDealsResult(players, kind, losing, best, status, elapsed, tableaux, replayed, record, reason)
+    return AllDealsResult(players, kind, losing, best, status, elapsed, tableaux, replayed, record, reason,
+                          seed)
+
+
+def _order_rounds(game: Tableaux, rules: Ruleset) -> Tableaux:
+    """The rounds ordered by the player's round score, as the symmetric model orders them."""
+    from spec.scoring import score_round
+
+    return tuple(sorted(game, key=lambda rnd: -score_round(list(rnd), rules)[0].total))

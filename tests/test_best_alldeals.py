@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from functools import cache
 
 import pytest
 
-from solver.alldeals import _model, best_over_deals, witness_record
+from solver.alldeals import _improve, _model, best_over_deals, category_caps, witness_record
+from solver.alldeals_search import anneal, tokens
 from solver.search import STATUS_OPTIMAL
 from spec.cards import STACK_OF, Card, Token
 from spec.executor import replay
@@ -238,3 +240,70 @@ def test_cli_dummy_round_table(capsys: pytest.CaptureFixture[str]) -> None:
         replayed = replay(witness, RULESETS["dummy-2p"])
         assert replayed.ok and replayed.score is not None
         assert replayed.score.rounds[0][0].total == row[key]["score"]
+
+
+def test_category_caps_hand_worked() -> None:
+    # Official deck: 14 tempura make 7 pairs (35), 14 sashimi 4 sets (40), and 14 dumplings score
+    # at most 15 + 15 + 10 = 40 in tableaux of 5, 5 and 4 (5+5+3+1 gives 15+15+6+1 = 37).
+    assert category_caps(OFFICIAL) == {"tempura": 35, "sashimi": 40, "dumpling": 40}
+
+
+def test_category_caps_are_reached_by_a_real_game() -> None:
+    # Every sashimi, tempura and dumpling point of the caps in one real 2-player game, the two
+    # seats holding them all; the losing model (which carries the caps) must accept it with the
+    # same totals, so no cap is tighter than the rules.
+    game = [["sashimi*6 tempura*4", "sashimi*6 tempura*4"],
+            ["dumpling*5 tempura*4 sashimi", "dumpling*5 tempura*2 sashimi egg*2"],
+            ["dumpling*4 salmon*6", "egg*3 salmon*4 maki1 chopsticks*2"]]
+    tabs = [[parse_tableau(t) for t in rnd] for rnd in game]
+    totals = score_game(tabs, OFFICIAL, 2).totals
+    scores = [score_round(rnd, OFFICIAL) for rnd in tabs]
+    assert sum(x.sashimi for rnd in scores for x in rnd) == 40
+    assert sum(x.tempura for rnd in scores for x in rnd) == 35
+    assert sum(x.dumpling for rnd in scores for x in rnd) == 40
+    loser, winner = (0, 1) if totals[0] < totals[1] else (1, 0)
+    order = sorted(range(3), key=lambda r: -scores[r][loser].total)
+    m, vars_, model_totals = _model(2, "game", True, OFFICIAL)
+    s = m.solver()
+    for r, rr in enumerate(order):
+        for i, seat in enumerate((loser, winner)):
+            s.add([v == n for v, n in zip(vars_[r][i], tabs[rr][seat].counts, strict=True)])
+    assert str(s.check()) == "sat"
+    assert [s.model().eval(t).as_long() for t in model_totals] == [totals[loser], totals[winner]]
+
+
+def test_anneal_is_deterministic_and_scores_its_game() -> None:
+    # The local search's value is recomputed from its tableaux by spec.scoring.score_game; every
+    # seat-round holds a hand of cards and the whole game stays within the deck.
+    for players in (2, 4):
+        a = anneal(players, "game", OFFICIAL, True, seed=3, steps=4000, restarts=1)
+        b = anneal(players, "game", OFFICIAL, True, seed=3, steps=4000, restarts=1)
+        assert a == b
+        value, game = a
+        assert all(t.size == OFFICIAL.hand_size(players) for rnd in game for t in rnd)
+        used = [sum(t.card_counts()[c] for rnd in game for t in rnd) for c in range(len(Card))]
+        assert all(u <= OFFICIAL.copies(Card(c)) for c, u in enumerate(used))
+        totals = score_game([list(r) for r in game], OFFICIAL, players).totals
+        assert value == totals[0] < totals[1]
+
+
+def test_tokens_lay_wasabi_on_the_best_nigiri() -> None:
+    cards = [0] * len(Card)
+    cards[Card.WASABI], cards[Card.SQUID], cards[Card.EGG], cards[Card.SALMON] = 3, 1, 2, 1
+    tab = Tableau(tuple(tokens(cards)))
+    assert format_tableau(tab) == parse_tableau_text("egg wasabi+egg wasabi+salmon wasabi+squid")
+
+
+def parse_tableau_text(text: str) -> str:
+    return format_tableau(parse_tableau(text))
+
+
+def test_improvement_never_loses_ground_and_replays() -> None:
+    start = anneal(3, "game", OFFICIAL, True, seed=5, steps=3000, restarts=1)
+    value, game = _improve(3, OFFICIAL, start, seed=5, deadline=time.perf_counter() + 8)
+    assert value >= start[0]
+    record = witness_record(game, 3, OFFICIAL)
+    replayed = replay(record, OFFICIAL)
+    assert replayed.ok and replayed.score is not None
+    t = replayed.score.totals
+    assert t[0] == value < t[1]

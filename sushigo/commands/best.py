@@ -66,6 +66,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--game", action="store_true", help="best game score over all deals")
     parser.add_argument("--players", type=int, metavar="N",
                         help="over all deals: this player count only (default: table for 2..5)")
+    parser.add_argument("--seed", type=int, default=0, metavar="S",
+                        help="over all deals: seed of the local search that starts the losing-game "
+                        "question (default 0; recorded in the output)")
     add_rules_args(parser, default=None)
     add_json_arg(parser)
     parser.set_defaults(func=run)
@@ -82,8 +85,9 @@ def run(args: argparse.Namespace) -> int:
         if args.seat is not None:
             raise InputError("--seat needs a game record file")
         return _run_alldeals(args)
-    if args.game or args.players is not None:
-        raise InputError("--game and --players are for the best over all deals; give no file with them")
+    if args.game or args.players is not None or args.seed != 0:
+        raise InputError("--game, --players and --seed are for the best over all deals; "
+                         "give no file with them")
     data = load_json(args.input)
     if not isinstance(data, dict):
         raise InputError(f"{args.input}: expected a JSON object (a puzzle, a round or a game record)")
@@ -215,8 +219,8 @@ def _run_alldeals(args: argparse.Namespace) -> int:
     all_optimal = True
     for kind in kinds:
         for n in counts:
-            best = best_over_deals(n, kind, rules, False, args.timeout)
-            lose = best_over_deals(n, kind, rules, True, args.timeout)
+            best = best_over_deals(n, kind, rules, False, args.timeout, args.seed)
+            lose = best_over_deals(n, kind, rules, True, args.timeout, args.seed)
             all_optimal = all_optimal and best.status == lose.status == STATUS_OPTIMAL
             for what, res in (("best", best), ("best losing", lose)):
                 if res.status != STATUS_OPTIMAL:
@@ -230,11 +234,12 @@ def _run_alldeals(args: argparse.Namespace) -> int:
                 "best": _alldeals_json(best, args.timeout), "best_losing": _alldeals_json(lose, args.timeout),
             })
     if args.json:
-        print_json({"rules": rules.describe(), "results": docs})
+        print_json({"rules": rules.describe(), "seed": args.seed, "results": docs})
     else:
         print_table(rows, ["kind", "players", "best", "status", "best losing", "status",
                            "player's tableau (round 1)", "s"],
-                    title=f"best single-player score over all deals, rules {rules.describe()}; "
+                    title=f"best single-player score over all deals, rules {rules.describe()}, "
+                    f"seed {args.seed}; "
                     "'best losing': highest total while another player finishes higher")
         print("optimal = the solver proved best+1 unreachable; every witness game was replayed by "
               "the executor to the same score")
