@@ -39,9 +39,12 @@ unsat. The witness becomes a full game record (deals and turns), which
 
 from __future__ import annotations
 
+import os
 import random
+import threading
 import time
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -322,7 +325,7 @@ Tableaux = tuple[tuple[Tableau, ...], ...]
 
 def _maximise(
     m: Model, total: z3.ArithRef, tabs: Tabs, hi: int, deadline: float,
-    start: tuple[int, Tableaux] | None = None,
+    start: tuple[int, Tableaux] | None = None, cubes: Sequence[z3.BoolRef] = (),
 ) -> tuple[str, Tableaux | None, int | None, str | None]:
     """Highest value of ``total``: from ``start`` (a game found by the local search) or a short
     climb from below, then bisection against ``hi``.
@@ -367,14 +370,10 @@ def _maximise(
         mid = max((lo + hi + 1) // 2, give_up + 1)
         # Each question gets a share of what is left: enough for the about log2(range) questions.
         share = left / max(1, (hi - lo).bit_length()) if mid > lo + 1 else left
-        s = _solver(m)
-        s.set("timeout", max(1, int(share * 1000)))
-        s.add(total >= mid)
-        r = s.check()
-        if r == z3.sat:
-            model = s.model()
-            best = lo = model.eval(total, model_completion=True).as_long()
-            best_tabs = _read_tableaux(model, tabs)
+        r, found = _ask(m, tabs, total, mid, cubes, share)
+        if r == z3.sat and found is not None:
+            best = lo = found[0]
+            best_tabs = found[1]
             give_up = max(give_up, lo)
         elif r == z3.unsat:
             hi = mid - 1
@@ -388,17 +387,89 @@ def _maximise(
     if lo >= hi:
         # hi is now either a value answered unsat or the a-priori bound; the latter still needs
         # the solver's certificate.
-        if proved or _unsat_above(m, total, best, deadline):
+        if proved or _ask(m, tabs, total, best + 1, cubes, deadline - time.perf_counter())[0] == z3.unsat:
             return STATUS_OPTIMAL, best_tabs, best, None
         return STATUS_UNKNOWN, best_tabs, best, "could not prove one point more unreachable"
     return STATUS_UNKNOWN, best_tabs, best, f"time budget exhausted (open range {best + 1}..{hi})"
 
 
-def _unsat_above(m: Model, total: z3.ArithRef, best: int, deadline: float) -> bool:
-    s = _solver(m)
-    s.set("timeout", max(1, int((deadline - time.perf_counter()) * 1000)))
-    s.add(total >= best + 1)
-    return bool(s.check() == z3.unsat)
+def _ask(
+    m: Model, tabs: Tabs, total: z3.ArithRef, bound: int, cubes: Sequence[z3.BoolRef], seconds: float
+) -> tuple[z3.CheckSatResult, tuple[int, Tableaux] | None]:
+    """Is there a game with ``total >= bound``? sat (with the game found), unsat, or unknown.
+
+    With ``cubes`` (constraints that together cover every game) this is a portfolio: the whole
+    question and the question within each cube, each in its own Z3 context on its own thread
+    (at least two threads, more with more processors). The whole question's answer, or unsat in
+    every cube, or a sat anywhere settles it and interrupts the rest. A cube is a smaller proof
+    (the solver case-splits less), which is what closes the 3-player losing game; the whole
+    question is quicker where the relaxation is already tight (2 players).
+    """
+    deadline = time.perf_counter() + seconds
+    constraints = m.constraints()
+    lock = threading.Lock()  # the model's own context is read by one thread at a time
+    running: dict[int, z3.Context] = {}
+    answers: dict[int, z3.CheckSatResult] = {}
+    settled = threading.Event()
+    result: list[tuple[z3.CheckSatResult, tuple[int, Tableaux] | None]] = []
+    questions: list[z3.BoolRef | None] = [None, *cubes]
+
+    def settle(r: z3.CheckSatResult, game: tuple[int, Tableaux] | None) -> None:
+        # with the lock held
+        if not settled.is_set():
+            result.append((r, game))
+            settled.set()
+            for ctx in running.values():
+                ctx.interrupt()
+
+    def one(k: int) -> None:
+        ctx = z3.Context()
+        with lock:
+            left = deadline - time.perf_counter()
+            if settled.is_set() or left <= 0:
+                return
+            s = z3.SolverFor("QF_LIA", ctx=ctx)
+            s.add(*[c.translate(ctx) for c in constraints])
+            s.add((total >= bound).translate(ctx))
+            cube = questions[k]
+            if cube is not None:
+                s.add(cube.translate(ctx))
+            local_tabs = [[[v.translate(ctx) for v in seat] for seat in rnd] for rnd in tabs]
+            local_total = total.translate(ctx)
+            running[k] = ctx
+        s.set("timeout", max(1, int(left * 1000)))
+        r = s.check()
+        game = None
+        if r == z3.sat:
+            model = s.model()
+            value = model.eval(local_total, model_completion=True).as_long()
+            game = (value, _read_tableaux(model, local_tabs))
+        with lock:
+            running.pop(k, None)
+            answers[k] = r
+            if r == z3.sat or (r == z3.unsat and k == 0):
+                settle(r, game)
+            elif len(questions) > 1 and all(answers.get(j) == z3.unsat for j in range(1, len(questions))):
+                settle(z3.unsat, None)
+
+    workers = max(2, min(len(questions), os.cpu_count() or 1)) if cubes else 1
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(one, range(len(questions))))
+    return result[0] if result else (z3.unknown, None)
+
+
+def _pudding_cubes(tabs: Tabs) -> list[z3.BoolRef]:
+    """The player's and seat 1's game puddings, each 0, 1 or 2 and more: nine cubes covering every
+    game. The pudding ranking is where the relaxation is weakest (whether a seat escapes the
+    penalty, shares the bonus); fixing the classes lets each cube's proof start from tighter
+    bounds. On the 3-player losing game the nine cubes took 21..210 s each, where the whole
+    question stayed open after 600 s."""
+    puddings = [z3.Sum([rnd[i][Token.PUDDING] for rnd in tabs]) for i in (0, 1)]
+
+    def classes(p: z3.ArithRef) -> list[z3.BoolRef]:
+        return [p == 0, p == 1, p >= 2]
+
+    return [z3.And(a, b) for a in classes(puddings[0]) for b in classes(puddings[1])]
 
 
 def _improve(
@@ -461,7 +532,8 @@ def best_over_deals(
                              seed, start_time + _IMPROVE_SHARE * timeout)
             start = (start[0], _order_rounds(start[1], rules))
     m, tabs, totals = _model(players, kind, losing, rules)
-    status, tableaux, best, reason = _maximise(m, totals[0], tabs, hi, deadline, start)
+    cubes = _pudding_cubes(tabs) if losing and kind == "game" else []
+    status, tableaux, best, reason = _maximise(m, totals[0], tabs, hi, deadline, start, cubes)
     elapsed = time.perf_counter() - start_time
     if tableaux is None or best is None:
         return AllDealsResult(players, kind, losing, None, status, elapsed, (), (), None, reason, seed)

@@ -11,7 +11,15 @@ from functools import cache
 
 import pytest
 
-from solver.alldeals import _improve, _model, best_over_deals, category_caps, witness_record
+from solver.alldeals import (
+    _ask,
+    _improve,
+    _model,
+    _pudding_cubes,
+    best_over_deals,
+    category_caps,
+    witness_record,
+)
 from solver.alldeals_search import anneal, tokens
 from solver.search import STATUS_OPTIMAL
 from spec.cards import STACK_OF, Card, Token
@@ -307,3 +315,35 @@ def test_improvement_never_loses_ground_and_replays() -> None:
     assert replayed.ok and replayed.score is not None
     t = replayed.score.totals
     assert t[0] == value < t[1]
+
+
+@pytest.mark.parametrize("players", [2, 5])
+def test_cube_portfolio_agrees_with_brute_force(players: int) -> None:
+    # The portfolio (the whole question and nine pudding cubes, each on its own thread and Z3
+    # context) answers the round maximum question like the brute force: sat at the maximum, with
+    # a game that replays to it, and unsat one point above.
+    expect = brute_round_max(players, OFFICIAL)
+    m, tabs, totals = _model(players, "round", False, OFFICIAL)
+    cubes = _pudding_cubes(tabs)
+    r, found = _ask(m, tabs, totals[0], expect, cubes, 60)
+    assert str(r) == "sat" and found is not None
+    value, game = found
+    assert value == expect
+    assert score_round(list(game[0]), OFFICIAL)[0].total == expect
+    r, found = _ask(m, tabs, totals[0], expect + 1, cubes, 60)
+    assert str(r) == "unsat" and found is None
+
+
+def test_pudding_cubes_cover_every_game_once() -> None:
+    # Each pair of pudding counts (0..10 each) falls in exactly one cube.
+    import z3
+
+    _, tabs, _ = _model(3, "game", True, OFFICIAL)
+    cubes = _pudding_cubes(tabs)
+    for a in range(11):
+        for b in range(11):
+            # the seats' puddings all in round 1, a and b of them
+            values = [(tabs[r][i][Token.PUDDING], z3.IntVal(n if r == 0 else 0))
+                      for r in range(3) for i, n in ((0, a), (1, b))]
+            hits = [z3.simplify(z3.substitute(c, *values)) for c in cubes]
+            assert sum(z3.is_true(h) for h in hits) == 1, (a, b)
