@@ -35,6 +35,14 @@ cards are dealt), where they cannot all avoid maki.
 Certification as everywhere: a value v is found, then "total >= v + 1" must be
 unsat. The witness becomes a full game record (deals and turns), which
 :func:`spec.executor.replay` re-executes to the same score.
+
+The best losing game is the hard question (two seats near the top, coupled
+through one deck). It starts from a seeded local search
+(:mod:`solver.alldeals_search`) improved by solver neighbourhoods
+(:func:`_improve`), and every bisection question runs as a portfolio of the
+whole question and nine pudding cubes on threads (:func:`_ask`). Valid cuts
+(points per card, category caps over the game, the pair's maki and pudding)
+tighten the arithmetic relaxation; they never exclude a real game (tested).
 """
 
 from __future__ import annotations
@@ -477,9 +485,10 @@ def _improve(
 ) -> tuple[int, Tableaux]:
     """Large-neighbourhood search with the solver: keep part of the game as it is (the other
     seats; or one round; or one of the two scored seats), free the rest, and ask the losing
-    model for one point more. Stops when every neighbourhood in turn answered no or ran out of
-    its few seconds, or at the deadline. Rounds are not ordered here (a kept round has a fixed
-    place), so the model is built without that symmetry breaking."""
+    model for one point more. Stops after a pass (every neighbourhood once, in a seeded order)
+    in which each answered no or ran out of its few seconds, or at the deadline. Rounds are not
+    ordered here (a kept round has a fixed place), so the model is built without that symmetry
+    breaking."""
     m, tabs, totals = _model(players, "game", True, rules, symmetry=False)
     seats = rules.seats(players)
     hoods: list[list[tuple[int, int]]] = []
@@ -490,24 +499,26 @@ def _improve(
     rng = random.Random(f"alldeals-improve/{seed}")
     value, game = start
     solver = _solver(m)
-    failed = 0
-    while failed < len(hoods):
-        left = deadline - time.perf_counter()
-        if left <= 0.5:
-            break
-        keep = hoods[rng.randrange(len(hoods))]
-        solver.push()
-        solver.add([v == n for r, i in keep for v, n in zip(tabs[r][i], game[r][i].counts, strict=True)])
-        solver.add(totals[0] >= value + 1)
-        solver.set("timeout", max(1, int(min(_HOOD_SECONDS, left) * 1000)))
-        if solver.check() == z3.sat:
-            model = solver.model()
-            value = model.eval(totals[0], model_completion=True).as_long()
-            game = _read_tableaux(model, tabs)
-            failed = 0
-        else:
-            failed += 1
-        solver.pop()
+    order = list(range(len(hoods)))
+    improved = True
+    while improved:  # passes over every neighbourhood, in a seeded order, until one gains nothing
+        improved = False
+        rng.shuffle(order)
+        for k in order:
+            left = deadline - time.perf_counter()
+            if left <= 0.5:
+                return value, game
+            solver.push()
+            solver.add([v == n for r, i in hoods[k]
+                        for v, n in zip(tabs[r][i], game[r][i].counts, strict=True)])
+            solver.add(totals[0] >= value + 1)
+            solver.set("timeout", max(1, int(min(_HOOD_SECONDS, left) * 1000)))
+            if solver.check() == z3.sat:
+                model = solver.model()
+                value = model.eval(totals[0], model_completion=True).as_long()
+                game = _read_tableaux(model, tabs)
+                improved = True
+            solver.pop()
     return value, game
 
 
@@ -528,9 +539,7 @@ def best_over_deals(
     if losing and kind == "game":
         value, game = anneal(players, kind, rules, True, seed)
         if game:
-            start = _improve(players, rules, (value, game),
-                             seed, start_time + _IMPROVE_SHARE * timeout)
-            start = (start[0], _order_rounds(start[1], rules))
+            start = _improve(players, rules, (value, game), seed, start_time + _IMPROVE_SHARE * timeout)
     m, tabs, totals = _model(players, kind, losing, rules)
     cubes = _pudding_cubes(tabs) if losing and kind == "game" else []
     status, tableaux, best, reason = _maximise(m, totals[0], tabs, hi, deadline, start, cubes)
@@ -543,10 +552,3 @@ def best_over_deals(
         assert max(replayed[1:players]) > replayed[0]
     return AllDealsResult(players, kind, losing, best, status, elapsed, tableaux, replayed, record, reason,
                           seed)
-
-
-def _order_rounds(game: Tableaux, rules: Ruleset) -> Tableaux:
-    """The rounds ordered by the player's round score, as the symmetric model orders them."""
-    from spec.scoring import score_round
-
-    return tuple(sorted(game, key=lambda rnd: -score_round(list(rnd), rules)[0].total))
