@@ -537,7 +537,8 @@ def best_over_deals(
     hi = upper_bound(players, kind, rules, timeout / 4)
     start: tuple[int, Tableaux] | None = None
     if losing and kind == "game":
-        value, game = anneal(players, kind, rules, True, seed)
+        # A fixed amount of annealing (so a seed gives one start), less under a short budget.
+        value, game = anneal(players, kind, rules, True, seed, restarts=1 if timeout < 60 else 3)
         if game:
             start = _improve(players, rules, (value, game), seed, start_time + _IMPROVE_SHARE * timeout)
     m, tabs, totals = _model(players, kind, losing, rules)

@@ -8,6 +8,7 @@ import json
 import random
 import time
 from functools import cache
+from typing import Any
 
 import pytest
 
@@ -347,3 +348,15 @@ def test_pudding_cubes_cover_every_game_once() -> None:
                       for r in range(3) for i, n in ((0, a), (1, b))]
             hits = [z3.simplify(z3.substitute(c, *values)) for c in cubes]
             assert sum(z3.is_true(h) for h in hits) == 1, (a, b)
+
+
+def test_cli_seed_is_recorded_and_only_for_all_deals(
+    capsys: pytest.CaptureFixture[str], tmp_path: Any
+) -> None:
+    assert main(["best", "--players", "3", "--round", "--seed", "7", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["seed"] == 7 and doc["results"][0]["best_losing"]["seed"] == 7
+    puzzle = tmp_path / "p.json"
+    puzzle.write_text(json.dumps({"rules": "official", "hands": [["squid"]], "opponents_maki": []}))
+    assert main(["best", str(puzzle), "--seed", "3"]) == 2
+    assert "--seed" in capsys.readouterr().err
