@@ -47,6 +47,7 @@ tighten the arithmetic relaxation; they never exclude a real game (tested).
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import threading
@@ -168,6 +169,16 @@ def _model(
             m.add("Q-SYMMETRY", round_totals[r][0] >= round_totals[r + 1][0], f"round {r}")
     else:
         totals = [round_totals[0][k] for k in range(len(scored))]
+    # The seats that are not scored are interchangeable (each only absorbs cards and enters the
+    # rankings): order them by puddings over the game, or by maki icons for one round.
+    others = [i for i in range(seats) if i not in scored]
+    if symmetry:
+        if kind == "game":
+            key = [z3.Sum([tabs[r][i][Token.PUDDING] for r in range(rounds)]) for i in range(seats)]
+        else:
+            key = [m.int(f"r0_p{i}_maki_icons", 0) for i in range(seats)]
+        for a, b in itertools.pairwise(others):
+            m.add("Q-SYMMETRY", key[a] >= key[b], f"seats {a} and {b}")
     if losing:
         m.add("Q-LOSES", totals[1] > totals[0],
               "seat 1 finishes higher (another player: by symmetry any; under dummy-2p the other player)")

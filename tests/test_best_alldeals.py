@@ -223,7 +223,9 @@ def test_losing_model_admits_every_real_losing_game(rules_name: str) -> None:
         winner = max(range(players), key=lambda i: totals[i])
         if totals[winner] == totals[loser]:
             continue
-        order = [loser, winner] + [i for i in range(players) if i not in (loser, winner)]
+        puddings = score_game(game, rules, players).puddings
+        others = sorted((i for i in range(players) if i not in (loser, winner)), key=lambda i: -puddings[i])
+        order = [loser, winner, *others]  # the model orders the other seats by puddings
         round_scores = [score_round(rnd, rules)[loser].total for rnd in game]
         by_round = sorted(range(rules.rounds), key=lambda r: -round_scores[r])
         fixed = [[game[r][i] for i in order] for r in by_round]
