@@ -444,8 +444,7 @@ def _ask(
     def one(k: int) -> None:
         ctx = z3.Context()
         with lock:
-            left = deadline - time.perf_counter()
-            if settled.is_set() or left <= 0:
+            if settled.is_set():
                 return
             s = z3.SolverFor("QF_LIA", ctx=ctx)
             s.add(*[c.translate(ctx) for c in constraints])
@@ -455,19 +454,23 @@ def _ask(
                 s.add(cube.translate(ctx))
             local_tabs = [[[v.translate(ctx) for v in seat] for seat in rnd] for rnd in tabs]
             local_total = total.translate(ctx)
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return
             running[k] = ctx
         s.set("timeout", max(1, int(left * 1000)))
         r = s.check()
-        game = None
-        if r == z3.sat:
-            model = s.model()
-            value = model.eval(local_total, model_completion=True).as_long()
-            game = (value, _read_tableaux(model, local_tabs))
         with lock:
             running.pop(k, None)
+            if settled.is_set():  # another answer came first (and may have interrupted this one)
+                return
             answers[k] = r
-            if r == z3.sat or (r == z3.unsat and k == 0):
-                settle(r, game)
+            if r == z3.sat:
+                model = s.model()  # read under the lock: nothing can interrupt this context now
+                value = model.eval(local_total, model_completion=True).as_long()
+                settle(r, (value, _read_tableaux(model, local_tabs)))
+            elif r == z3.unsat and k == 0:
+                settle(r, None)
             elif len(questions) > 1 and all(answers.get(j) == z3.unsat for j in range(1, len(questions))):
                 settle(z3.unsat, None)
 
