@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from spec.cards import Card, Token
 from spec.ruleset import Ruleset
@@ -119,6 +119,27 @@ class _Game:
                      for r in range(self.rounds))
 
 
+def _move(g: _Game, rng: random.Random, scored: Sequence[int]) -> Callable[[], None] | None:
+    """Make a random move on ``g`` and return what undoes it (None: no move this time)."""
+    if g.losing and rng.random() < 0.02:
+        r = rng.randrange(g.rounds)
+        g.swap_seats(r)
+        return lambda: g.swap_seats(r)
+    # One side of most swaps is a scored seat (the player or the seat that beats them).
+    n_places = len(g.places)
+    a = rng.choice(scored) if rng.random() < 0.8 else rng.randrange(n_places)
+    b = rng.randrange(n_places)
+    if a == b:
+        return None
+    pa, pb = g.places[a], g.places[b]
+    ca = rng.choice([c for c in range(len(Card)) if pa[c]])
+    cb = rng.choice([c for c in range(len(Card)) if pb[c]])
+    if ca == cb:
+        return None
+    g.swap(a, b, ca, cb)
+    return lambda: g.swap(a, b, cb, ca)
+
+
 def anneal(
     players: int, kind: str, rules: Ruleset, losing: bool, seed: int, steps: int = 60_000, restarts: int = 3
 ) -> tuple[int, tuple[tuple[Tableau, ...], ...]]:
@@ -130,42 +151,22 @@ def anneal(
     for k in range(restarts):
         rng = random.Random(f"alldeals-anneal/{seed}/{k}")
         g = _Game(players, rounds, rules, losing, rng)
-        n_places = len(g.places)
         scored = [r * g.seats + i for r in range(rounds) for i in (0, 1)]
         value, cur = g.value()
         if value > best_value:
             best_value, best_tabs = value, g.tableaux()
         for step in range(steps):
             temp = 4.0 * (0.02 / 4.0) ** (step / steps)  # geometric cooling from 4 points to 0.02
-            if losing and rng.random() < 0.02:
-                r = rng.randrange(rounds)
-                g.swap_seats(r)
-                value, new = g.value()
-                if new >= cur or rng.random() < math.exp((new - cur) / temp):
-                    cur = new
-                    if value > best_value:
-                        best_value, best_tabs = value, g.tableaux()
-                else:
-                    g.swap_seats(r)
+            undo = _move(g, rng, scored)
+            if undo is None:
                 continue
-            # One side of most swaps is a scored seat (the player or the seat that beats them).
-            a = rng.choice(scored) if rng.random() < 0.8 else rng.randrange(n_places)
-            b = rng.randrange(n_places)
-            if a == b:
-                continue
-            pa, pb = g.places[a], g.places[b]
-            ca = rng.choice([c for c in range(len(Card)) if pa[c]])
-            cb = rng.choice([c for c in range(len(Card)) if pb[c]])
-            if ca == cb:
-                continue
-            g.swap(a, b, ca, cb)
             value, new = g.value()
             if new >= cur or rng.random() < math.exp((new - cur) / temp):
                 cur = new
                 if value > best_value:
                     best_value, best_tabs = value, g.tableaux()
             else:
-                g.swap(a, b, cb, ca)
+                undo()
     if not best_tabs:
         return -1, ()
     return int(best_value), best_tabs
