@@ -47,6 +47,7 @@ tighten the arithmetic relaxation; they never exclude a real game (tested).
 
 from __future__ import annotations
 
+import gc
 import itertools
 import os
 import random
@@ -442,10 +443,14 @@ def _ask(
                 ctx.interrupt()
 
     def one(k: int) -> None:
-        ctx = z3.Context()
+        # Every Z3 call but check() runs under the lock, and every Z3 object made here is kept
+        # until all threads are done, so two threads never touch Z3 at once except to solve,
+        # each in its own context.
         with lock:
-            if settled.is_set():
+            left = deadline - time.perf_counter()
+            if settled.is_set() or left <= 0:
                 return
+            ctx = z3.Context()
             s = z3.SolverFor("QF_LIA", ctx=ctx)
             s.add(*[c.translate(ctx) for c in constraints])
             s.add((total >= bound).translate(ctx))
@@ -454,11 +459,9 @@ def _ask(
                 s.add(cube.translate(ctx))
             local_tabs = [[[v.translate(ctx) for v in seat] for seat in rnd] for rnd in tabs]
             local_total = total.translate(ctx)
-            left = deadline - time.perf_counter()
-            if left <= 0:
-                return
+            s.set("timeout", max(1, int(left * 1000)))
             running[k] = ctx
-        s.set("timeout", max(1, int(left * 1000)))
+            keep.append((ctx, s, local_tabs, local_total))
         r = s.check()
         with lock:
             running.pop(k, None)
@@ -466,7 +469,8 @@ def _ask(
                 return
             answers[k] = r
             if r == z3.sat:
-                model = s.model()  # read under the lock: nothing can interrupt this context now
+                model = s.model()
+                keep.append(model)
                 value = model.eval(local_total, model_completion=True).as_long()
                 settle(r, (value, _read_tableaux(model, local_tabs)))
             elif r == z3.unsat and k == 0:
@@ -474,9 +478,17 @@ def _ask(
             elif len(questions) > 1 and all(answers.get(j) == z3.unsat for j in range(1, len(questions))):
                 settle(z3.unsat, None)
 
+    keep: list[object] = []
     workers = max(2, min(len(questions), os.cpu_count() or 1)) if cubes else 1
-    with ThreadPoolExecutor(workers) as pool:
-        list(pool.map(one, range(len(questions))))
+    collecting = gc.isenabled()
+    gc.disable()  # no collection (and no Z3 finalizer) may run on a thread in the middle of a call
+    try:
+        with ThreadPoolExecutor(workers) as pool:
+            list(pool.map(one, range(len(questions))))
+    finally:
+        if collecting:
+            gc.enable()
+    keep.clear()
     return result[0] if result else (z3.unknown, None)
 
 
