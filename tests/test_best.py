@@ -150,6 +150,17 @@ def test_engines_agree_with_brute_force(rules: str, data: tuple[list[list[str]],
         assert replay_puzzle(p, res.picks)[-1] == expect
 
 
+def _shuffled_hands(rng: random.Random, rules: Ruleset, largest: int) -> list[list[str]]:
+    """Hands of ``largest`` cards down to 1, dealt in turn from one shuffled deck (a round's shape)."""
+    deck = [c for c in Card for _ in range(rules.copies(c))]
+    rng.shuffle(deck)
+    hands, i = [], 0
+    for n in range(largest, 0, -1):
+        hands.append([c.label for c in deck[i:i + n]])
+        i += n
+    return hands
+
+
 @pytest.mark.parametrize("rules", ["official", "wasabi-optional", "wasabi-strict", "french", "dutch"])
 def test_engines_agree_on_round_sized_puzzles(rules: str) -> None:
     # 2-player round shapes (hands of 6 down to 1), seeded deals: too big for the brute force,
@@ -157,12 +168,7 @@ def test_engines_agree_on_round_sized_puzzles(rules: str) -> None:
     rng = random.Random(20240 + len(rules))
     r = RULESETS[rules]
     for _ in range(6):
-        deck = [c for c in Card for _ in range(r.copies(c))]
-        rng.shuffle(deck)
-        hands, i = [], 0
-        for n in range(6, 0, -1):
-            hands.append([c.label for c in deck[i:i + n]])
-            i += n
+        hands = _shuffled_hands(rng, r, 6)
         p = puzzle(hands, [rng.randint(0, 8) for _ in range(rng.randint(0, 3))], r)
         a, b = solve_puzzle(p, "z3"), solve_puzzle(p, "search")
         assert a.score == b.score
@@ -171,12 +177,7 @@ def test_engines_agree_on_round_sized_puzzles(rules: str) -> None:
 
 def test_unknown_never_claims_more_than_the_optimum() -> None:
     rng = random.Random(5)
-    deck = [c for c in Card for _ in range(OFFICIAL.copies(c))]
-    rng.shuffle(deck)
-    hands, i = [], 0
-    for n in range(10, 0, -1):
-        hands.append([c.label for c in deck[i:i + n]])
-        i += n
+    hands = _shuffled_hands(rng, OFFICIAL, 10)
     p = puzzle(hands, [4])
     truth = solve_puzzle(p, "search").score
     res = solve_puzzle(p, "z3", timeout=0.001)
@@ -368,12 +369,7 @@ def test_cli_unknown_exits_1_with_the_budget(tmp_path: object, capsys: pytest.Ca
     import pathlib
 
     rng = random.Random(8)
-    deck = [c for c in Card for _ in range(OFFICIAL.copies(c))]
-    rng.shuffle(deck)
-    hands, i = [], 0
-    for n in range(10, 0, -1):
-        hands.append([c.label for c in deck[i:i + n]])
-        i += n
+    hands = _shuffled_hands(rng, OFFICIAL, 10)
     path = pathlib.Path(str(tmp_path)) / "p.json"
     path.write_text(json.dumps({"hands": hands, "opponents_maki": [5]}))
     code, out, _ = run_cli(["best", str(path), "--json", "--timeout", "0.0001"], capsys)
