@@ -26,7 +26,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from spec.cards import Card, Token
+from spec.cards import STACK_OF, Card, Token
 from spec.ruleset import Ruleset
 from spec.scoring import pudding_points, round_totals
 from spec.tableau import Tableau
@@ -34,8 +34,7 @@ from spec.tableau import Tableau
 _W = int(Card.WASABI)
 _PUD = int(Card.PUDDING)
 # Wasabi goes on the most valuable nigiri first.
-_STACKING = ((int(Card.SQUID), int(Token.WASABI_SQUID)), (int(Card.SALMON), int(Token.WASABI_SALMON)),
-             (int(Card.EGG), int(Token.WASABI_EGG)))
+_STACKING = tuple((int(c), int(STACK_OF[c])) for c in (Card.SQUID, Card.SALMON, Card.EGG))
 
 
 def tokens(cards: Sequence[int]) -> list[int]:
