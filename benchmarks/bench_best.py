@@ -17,11 +17,11 @@ import time
 
 from tabulate import tabulate
 
-from solver.best import solve_puzzle
-from solver.search import STATUS_OPTIMAL, Puzzle
-from spec.cards import Card
-from spec.ruleset import OFFICIAL, Ruleset
-from spec.turns import hand_counts
+from sushigo.solver.best import solve_puzzle
+from sushigo.solver.search import STATUS_OPTIMAL, Puzzle
+from sushigo.spec.cards import Card
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.turns import hand_counts
 
 
 def make_puzzle(seed: int, rules: Ruleset = OFFICIAL, players: int = 2) -> Puzzle:

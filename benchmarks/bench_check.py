@@ -15,7 +15,7 @@ import time
 
 from tabulate import tabulate
 
-from checks import runner as R
+from sushigo.checks import runner as R
 
 
 def _cpu() -> float:

@@ -15,8 +15,8 @@ import time
 
 from tabulate import tabulate
 
-from solver import diff as diffmod
-from spec.ruleset import OFFICIAL, RULESETS, SINGLE_READING_VARIANTS
+from sushigo.solver import diff as diffmod
+from sushigo.spec.ruleset import OFFICIAL, RULESETS, SINGLE_READING_VARIANTS
 
 
 def main(argv: list[str]) -> None:

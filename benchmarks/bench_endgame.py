@@ -18,8 +18,8 @@ import time
 
 from tabulate import tabulate
 
-from solver.endgame import random_position, solve_two
-from spec.ruleset import OFFICIAL
+from sushigo.solver.endgame import random_position, solve_two
+from sushigo.spec.ruleset import OFFICIAL
 
 TARGET_K, TARGET_SECONDS = 6, 10.0
 PROBE_SECONDS = 60.0

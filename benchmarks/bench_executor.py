@@ -19,10 +19,10 @@ from collections.abc import Callable
 
 from tabulate import tabulate
 
-from spec.executor import fast_random_games, play_game
-from spec.ruleset import OFFICIAL
-from spec.scoring import round_totals, score_round
-from spec.tableau import Tableau
+from sushigo.spec.executor import fast_random_games, play_game
+from sushigo.spec.ruleset import OFFICIAL
+from sushigo.spec.scoring import round_totals, score_round
+from sushigo.spec.tableau import Tableau
 
 GAMES_TARGET = 5000
 SCORINGS_TARGET = 100_000

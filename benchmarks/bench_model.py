@@ -16,10 +16,10 @@ import time
 
 from tabulate import tabulate
 
-from spec.executor import play_game
-from spec.model.facts import check, record_facts
-from spec.model.game import build_game
-from spec.ruleset import OFFICIAL
+from sushigo.spec.executor import play_game
+from sushigo.spec.model.facts import check, record_facts
+from sushigo.spec.model.game import build_game
+from sushigo.spec.ruleset import OFFICIAL
 
 BUILD_TARGET = 1.0
 CHECK_TARGET = 3.0

@@ -20,10 +20,10 @@ from collections.abc import Callable, Sequence
 
 from tabulate import tabulate
 
-from spec.cards import NIGIRI, STACK_OF, Card, Token
-from spec.ruleset import OFFICIAL, Ruleset
-from spec.scoring import pudding_points, round_totals, score_round
-from spec.tableau import N_TOKENS, Tableau
+from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.scoring import pudding_points, round_totals, score_round
+from sushigo.spec.tableau import N_TOKENS, Tableau
 
 TARGET_5P = 100_000  # issue 2: five-player round scorings per second on one core
 POOL = 2_000

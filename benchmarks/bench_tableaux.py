@@ -26,10 +26,10 @@ from typing import TypeVar
 
 from tabulate import tabulate
 
-from solver.brute import brute_counts
-from solver.scoresheet import check_sheet, parse_sheet, sheet_from_record
-from solver.tableaux import counts_by_score
-from spec.executor import play_game
+from sushigo.solver.brute import brute_counts
+from sushigo.solver.scoresheet import check_sheet, parse_sheet, sheet_from_record
+from sushigo.solver.tableaux import counts_by_score
+from sushigo.spec.executor import play_game
 
 T = TypeVar("T")
 

@@ -39,15 +39,15 @@ from typing import Any
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 
-import spec.scoring as scoring
-import spec.turns as turns
-from checks import edge_cases as E
-from checks import strategies as S
-from checks.properties import explain, pudding_model, round_model
-from spec.cards import NIGIRI, NIGIRI_OF, Card, Token
-from spec.errors import InputError
-from spec.ruleset import PARAMETER_BY_NAME, Ruleset
-from spec.tableau import Tableau
+import sushigo.spec.scoring as scoring
+import sushigo.spec.turns as turns
+from sushigo.checks import edge_cases as E
+from sushigo.checks import strategies as S
+from sushigo.checks.properties import explain, pudding_model, round_model
+from sushigo.spec.cards import NIGIRI, NIGIRI_OF, Card, Token
+from sushigo.spec.errors import InputError
+from sushigo.spec.ruleset import PARAMETER_BY_NAME, Ruleset
+from sushigo.spec.tableau import Tableau
 
 #: Contested readings the adapter protocol can observe (placement, passing, the
 #: dummy and the winner are not part of what a target is asked).

@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from spec.cards import Card, Token
-from spec.model.core import Model
-from spec.model.scoring import icons_term
-from spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, RULESETS, Ruleset
-from spec.tableau import Tableau
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.scoring import icons_term
+from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, RULESETS, Ruleset
+from sushigo.spec.tableau import Tableau
 
 Structure = tuple[tuple[int, ...], ...]  # groups of seats, highest count first
 

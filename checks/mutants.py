@@ -20,9 +20,9 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-import spec.scoring as scoring
-from spec.cards import NIGIRI, STACK_OF, Card, Token
-from spec.ruleset import OFFICIAL, Ruleset
+import sushigo.spec.scoring as scoring
+from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
 
 _PACKAGES = ("spec", "solver", "checks", "sushigo")
 _CHOP, _WASABI = int(Card.CHOPSTICKS), int(Card.WASABI)
@@ -198,30 +198,30 @@ def _swap_cards(a: Card, b: Card) -> Callable[[Any], Any]:
 
 MUTANTS: tuple[Mutant, ...] = (
     Mutant("pudding-floor-division", "the shared pudding penalty rounded with Python's -6 // n "
-           "(4 tied lose 2 each, not 1)", "R-PUDDING-SPLIT", "spec.scoring", "pudding_points",
+           "(4 tied lose 2 each, not 1)", "R-PUDDING-SPLIT", "sushigo.spec.scoring", "pudding_points",
            _with_reading(pudding_penalty_rounding="toward-minus-infinity")),
     Mutant("pudding-penalty-2p", "the fewest-pudding penalty paid in a 2-player game", "R-PUDDING-2P",
-           "spec.scoring", "pudding_points", _with_reading(pudding_penalty_2p=True)),
+           "sushigo.spec.scoring", "pudding_points", _with_reading(pudding_penalty_2p=True)),
     Mutant("pudding-all-tied-paid", "everyone tied on puddings still scores most and fewest",
-           "R-PUDDING-ALL-TIED", "spec.scoring", "pudding_points", _with_reading(pudding_all_tied="both")),
+           "R-PUDDING-ALL-TIED", "sushigo.spec.scoring", "pudding_points", _with_reading(pudding_all_tied="both")),
     Mutant("maki-zero-places", "players with no maki icons share second place", "R-MAKI-ZERO",
-           "spec.scoring", "maki_points", _maki_zero_places),
+           "sushigo.spec.scoring", "maki_points", _maki_zero_places),
     Mutant("maki-second-when-first-tied", "second place paid although first place is tied",
-           "R-MAKI-TIE-FIRST", "spec.scoring", "maki_points", _maki_second_when_tied),
+           "R-MAKI-TIE-FIRST", "sushigo.spec.scoring", "maki_points", _maki_second_when_tied),
     Mutant("dumplings-past-five", "six or more dumplings score above the last table entry",
-           "R-DUMPLING", "spec.scoring", "_tables", _dumplings_past_five),
+           "R-DUMPLING", "sushigo.spec.scoring", "_tables", _dumplings_past_five),
     Mutant("deck-maki2-maki3-swapped", "deck counts of maki2 and maki3 swapped (8 and 12)", "R-DECK",
-           "spec.executor", "deal_order", _swap_cards(Card.MAKI2, Card.MAKI3)),
+           "sushigo.spec.executor", "deal_order", _swap_cards(Card.MAKI2, Card.MAKI3)),
     Mutant("deck-egg-salmon-swapped", "deck counts of egg and salmon swapped", "R-DECK",
-           "spec.executor", "deal_order", _swap_cards(Card.EGG, Card.SALMON)),
+           "sushigo.spec.executor", "deal_order", _swap_cards(Card.EGG, Card.SALMON)),
     Mutant("chopsticks-same-turn", "chopsticks used on the turn they are taken", "R-CHOPSTICKS-EARLIER",
-           "spec.turns", "resolve_turn", _chopsticks_same_turn),
+           "sushigo.spec.turns", "resolve_turn", _chopsticks_same_turn),
     Mutant("chopsticks-not-returned", "used chopsticks stay in the tableau", "R-CHOPSTICKS-RETURN",
-           "spec.turns", "apply_turn", _chopsticks_kept),
+           "sushigo.spec.turns", "apply_turn", _chopsticks_kept),
     Mutant("wasabi-two-nigiri", "a wasabi holds every nigiri taken after it", "R-WASABI-ONE",
-           "spec.turns", "apply_turn", _wasabi_two_nigiri),
+           "sushigo.spec.turns", "apply_turn", _wasabi_two_nigiri),
     Mutant("nigiri-on-later-wasabi", "a wasabi taken later picks up a nigiri already played",
-           "R-WASABI-ONE", "spec.turns", "apply_turn", _nigiri_on_later_wasabi),
+           "R-WASABI-ONE", "sushigo.spec.turns", "apply_turn", _nigiri_on_later_wasabi),
 )
 
 MUTANT_BY_NAME = {m.name: m for m in MUTANTS}

@@ -24,15 +24,15 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-import spec.scoring as scoring
-import spec.turns as turns
-from checks import strategies as S
-from spec.cards import NIGIRI, STACK_OF, Card, Token
-from spec.errors import IllegalMoveError
-from spec.model.core import Model, core_rule_ids
-from spec.model.scoring import icons_term, maki_terms, pudding_terms, round_terms, tableau_vars, winner_terms
-from spec.ruleset import Ruleset
-from spec.tableau import Tableau, format_tableau
+import sushigo.spec.scoring as scoring
+import sushigo.spec.turns as turns
+from sushigo.checks import strategies as S
+from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
+from sushigo.spec.errors import IllegalMoveError
+from sushigo.spec.model.core import Model, core_rule_ids
+from sushigo.spec.model.scoring import icons_term, maki_terms, pudding_terms, round_terms, tableau_vars, winner_terms
+from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.tableau import Tableau, format_tableau
 
 ROUND_KEYS = ("tempura", "sashimi", "dumpling", "nigiri", "maki", "total")
 _NOT_RULES = ("FACT", "CLAIM", "R-DOMAIN")
@@ -483,7 +483,7 @@ class GameCase:
 
 
 def game_cases(rules: Ruleset) -> st.SearchStrategy[GameCase]:
-    from spec.policies import POLICIES
+    from sushigo.spec.policies import POLICIES
 
     names = sorted(POLICIES)
 
@@ -499,7 +499,7 @@ def game_cases(rules: Ruleset) -> st.SearchStrategy[GameCase]:
 
 @lru_cache(maxsize=64)
 def _game_turn_model(rules: Ruleset, players: int) -> Any:
-    from spec.model.game import build_game
+    from sushigo.spec.model.game import build_game
 
     return build_game(rules, players)
 
@@ -509,8 +509,8 @@ _STEPS = [0]  # seat-turns checked by the last game (the runner counts them as c
 
 def check_executor_game(case: GameCase, rules: Ruleset) -> None:
     """A played game: every card accounted for at every step; the whole record satisfies the model."""
-    import spec.executor as ex
-    from spec.model import facts as F
+    import sushigo.spec.executor as ex
+    from sushigo.spec.model import facts as F
 
     where = f"game players={case.players} seed={case.seed} policies={','.join(case.policies)}"
     steps = 0
@@ -571,7 +571,7 @@ def puzzle_cases(rules: Ruleset) -> st.SearchStrategy[PuzzleCase]:
 
 def _brute_best(puzzle: Any, rules: Ruleset) -> int:
     """Every play of the puzzle through the executor's turn rules: the best final score."""
-    from solver.search import tableau_score
+    from sushigo.solver.search import tableau_score
 
     best = -1
 
@@ -591,8 +591,8 @@ def _brute_best(puzzle: Any, rules: Ruleset) -> int:
 
 def check_best(case: PuzzleCase, rules: Ruleset) -> None:
     """``best``: the Z3 engine and the search engine agree, replay to their score, and no play beats them."""
-    from solver.best import solve_z3
-    from solver.search import Puzzle, replay_puzzle, solve_search
+    from sushigo.solver.best import solve_z3
+    from sushigo.solver.search import Puzzle, replay_puzzle, solve_search
 
     puzzle = Puzzle(case.hands, case.opponents, rules)
     text = ("puzzle hands " + " / ".join(
@@ -627,7 +627,7 @@ def tableaux_cases(rules: Ruleset) -> st.SearchStrategy[TableauxCase]:
 
 def check_tableaux(case: TableauxCase, rules: Ruleset) -> None:
     """Every tableau ``tableaux`` lists has the size asked and re-scores (executor) to the score asked."""
-    from solver.tableaux import enumerate_tableaux
+    from sushigo.solver.tableaux import enumerate_tableaux
 
     en = enumerate_tableaux(case.score, case.cards, case.maki_points, rules, limit=40)
     for t in en.tableaux:
@@ -670,17 +670,17 @@ def _later_properties() -> list[Property]:
                  "executor = Z3 model", mixed_cases, check_mixed, weight=0.25, extra={"once": True}),
         Property("solver-best", "solver", "best: Z3 = search = the best of every executor play; picks "
                  "replay to the score", puzzle_cases, check_best,
-                 requires=("solver.best", "solver.search"), weight=0.5,
+                 requires=("sushigo.solver.best", "sushigo.solver.search"), weight=0.5,
                  extra={"no_dummy": "puzzles are one player's turns; the dummy changes nothing"}),
         Property("solver-tableaux", "solver", "tableaux: every listed tableau re-scores to its score",
-                 tableaux_cases, check_tableaux, requires=("solver.tableaux",), weight=0.5),
+                 tableaux_cases, check_tableaux, requires=("sushigo.solver.tableaux",), weight=0.5),
         Property("executor-games", "executor", "played games: cards accounted every step; record "
                  "satisfies the Z3 turn model step by step", game_cases, check_executor_game,
-                 requires=("spec.executor", "spec.model.game", "spec.model.facts"),
+                 requires=("sushigo.spec.executor", "sushigo.spec.model.game", "sushigo.spec.model.facts"),
                  weight=0.008, extra={"count": "steps"}),
         Property("turn-machine", "executor", "state machine: any legal turn, chopsticks, round end; "
                  "invariants after every step", _machine_for, _no_check,
-                 requires=("spec.executor",), kind="machine", weight=1.0,
+                 requires=("sushigo.spec.executor",), kind="machine", weight=1.0,
                  extra={"steps": 40, "no_dummy": "the machine plays plain turns, not the dummy's"}),
     ]
 
@@ -707,7 +707,7 @@ def make_machine(rules: Ruleset) -> type[Any]:
 
     from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-    import spec.executor as ex
+    import sushigo.spec.executor as ex
 
     players_choice = sorted({S.players_of(rules, n) for n in S.seat_counts(rules)})
 

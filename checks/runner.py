@@ -28,9 +28,9 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
 
-from checks import edge_cases as E
-from checks import strategies as S
-from checks.properties import (
+from sushigo.checks import edge_cases as E
+from sushigo.checks import strategies as S
+from sushigo.checks.properties import (
     _STEPS,
     Mismatch,
     Property,
@@ -40,10 +40,10 @@ from checks.properties import (
     compare_pudding,
     compare_round,
 )
-from checks.strategies import tableau_of_picks
-from spec.cards import Card, Token
-from spec.ruleset import RULESETS, Ruleset
-from spec.tableau import Tableau
+from sushigo.checks.strategies import tableau_of_picks
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.ruleset import RULESETS, Ruleset
+from sushigo.spec.tableau import Tableau
 
 BATCH = 10
 PROFILES: dict[str, int] = {"quick": 300, "default": 2000, "long": 20000}
@@ -379,7 +379,7 @@ def run_one(name: str, opts: Options) -> Outcome:
 
 
 def run_mutants(opts: Options, names: Sequence[str] = ()) -> list[MutantOutcome]:
-    from checks.mutants import MUTANT_BY_NAME, MUTANTS
+    from sushigo.checks.mutants import MUTANT_BY_NAME, MUTANTS
 
     chosen = [MUTANT_BY_NAME[n] for n in names] if names else list(MUTANTS)
     props = [p.name for p in all_properties()] + list(EDGE_NAMES)

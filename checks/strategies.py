@@ -20,9 +20,9 @@ from functools import lru_cache
 
 from hypothesis import strategies as st
 
-from spec.cards import NIGIRI, STACK_OF, Card, Token
-from spec.ruleset import OFFICIAL, PARAMETERS, RULESETS, Ruleset
-from spec.tableau import Tableau
+from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
+from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, RULESETS, Ruleset
+from sushigo.spec.tableau import Tableau
 
 PickOrder = tuple[Card, ...]
 CARDS: tuple[Card, ...] = tuple(Card)

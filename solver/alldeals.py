@@ -61,11 +61,11 @@ from typing import Any
 
 import z3
 
-from solver.alldeals_search import anneal
-from solver.search import STATUS_OPTIMAL, STATUS_UNKNOWN
-from spec.cards import Card, Token
-from spec.model.core import Model
-from spec.model.scoring import (
+from sushigo.solver.alldeals_search import anneal
+from sushigo.solver.search import STATUS_OPTIMAL, STATUS_UNKNOWN
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.scoring import (
     card_count_terms,
     dish_terms,
     icons_term,
@@ -74,9 +74,9 @@ from spec.model.scoring import (
     size_term,
     tableau_vars,
 )
-from spec.record import record_from_tableaux
-from spec.ruleset import Ruleset
-from spec.tableau import Tableau, format_tableau
+from sushigo.spec.record import record_from_tableaux
+from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.tableau import Tableau, format_tableau
 
 KINDS = ("round", "game")
 _CLIMB_SECONDS = 5.0  # the climb from below gets this long before bisection takes over
@@ -288,7 +288,7 @@ def witness_record(tableaux: Sequence[Sequence[Tableau]], players: int, rules: R
 
 def verify_witness(record: dict[str, Any], rules: Ruleset, kind: str, score: int) -> tuple[int, ...]:
     """Replay the witness with the executor; the player's round-1 or game total must be ``score``."""
-    from spec.executor import replay
+    from sushigo.spec.executor import replay
 
     res = replay(record, rules)
     if not res.ok or res.score is None:

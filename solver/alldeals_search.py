@@ -26,10 +26,10 @@ import math
 import random
 from collections.abc import Callable, Sequence
 
-from spec.cards import STACK_OF, Card, Token
-from spec.ruleset import Ruleset
-from spec.scoring import pudding_points, round_totals
-from spec.tableau import Tableau
+from sushigo.spec.cards import STACK_OF, Card, Token
+from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.scoring import pudding_points, round_totals
+from sushigo.spec.tableau import Tableau
 
 _W = int(Card.WASABI)
 _PUD = int(Card.PUDDING)

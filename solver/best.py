@@ -44,7 +44,7 @@ from dataclasses import dataclass, field
 
 import z3
 
-from solver.search import (
+from sushigo.solver.search import (
     STATUS_OPTIMAL,
     STATUS_UNKNOWN,
     BestResult,
@@ -59,13 +59,13 @@ from solver.search import (
     solve_hindsight_search,
     solve_search,
 )
-from spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
-from spec.errors import IllegalMoveError
-from spec.model.core import Model
-from spec.model.scoring import dish_terms, icons_term, maki_terms
-from spec.ruleset import Ruleset
-from spec.scoring import maki_points
-from spec.turns import Turn, apply_turn, legal_turns, resolve_turn
+from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
+from sushigo.spec.errors import IllegalMoveError
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms
+from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.scoring import maki_points
+from sushigo.spec.turns import Turn, apply_turn, legal_turns, resolve_turn
 
 ENGINES = ("z3", "search")
 N_CARDS = len(Card)

@@ -27,12 +27,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.search import STATUS_OPTIMAL, BestResult, check_deck, hand_from_json
-from spec.cards import Card, Token, parse_card
-from spec.errors import IllegalMoveError, InputError
-from spec.ruleset import Ruleset
-from spec.scoring import round_totals
-from spec.turns import Turn, apply_turn, legal_turns, parse_turn, resolve_turn
+from sushigo.solver.search import STATUS_OPTIMAL, BestResult, check_deck, hand_from_json
+from sushigo.spec.cards import Card, Token, parse_card
+from sushigo.spec.errors import IllegalMoveError, InputError
+from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.scoring import round_totals
+from sushigo.spec.turns import Turn, apply_turn, legal_turns, parse_turn, resolve_turn
 
 DUMMY = 2
 _CHOP = int(Card.CHOPSTICKS)

@@ -19,10 +19,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterator
 
-from spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
-from spec.ruleset import OFFICIAL, Ruleset
-from spec.scoring import dish_points, maki_icons
-from spec.tableau import N_TOKENS
+from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.scoring import dish_points, maki_icons
+from sushigo.spec.tableau import N_TOKENS
 
 _TOKEN_CARDS: list[tuple[int, ...]] = [tuple(int(c) for c in t.cards) for t in Token]
 

@@ -50,10 +50,10 @@ from typing import Any
 
 import z3
 
-from spec.cards import NIGIRI, Card, Token
-from spec.errors import InputError, SushiGoError
-from spec.model.core import Model
-from spec.model.scoring import (
+from sushigo.spec.cards import NIGIRI, Card, Token
+from sushigo.spec.errors import InputError, SushiGoError
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.scoring import (
     card_count_terms,
     pudding_terms,
     round_terms,
@@ -61,11 +61,11 @@ from spec.model.scoring import (
     tableau_vars,
     winner_terms,
 )
-from spec.record import record_from_tableaux
-from spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, PARAMETERS, RULESETS, Ruleset, format_value
-from spec.scoring import pudding_points, score_game, score_round, winners
-from spec.tableau import Tableau, format_tableau
-from spec.turns import Pick, Turn, apply_turn, hand_counts
+from sushigo.spec.record import record_from_tableaux
+from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, PARAMETERS, RULESETS, Ruleset, format_value
+from sushigo.spec.scoring import pudding_points, score_game, score_round, winners
+from sushigo.spec.tableau import Tableau, format_tableau
+from sushigo.spec.turns import Pick, Turn, apply_turn, hand_counts
 
 SCORING_PARAMS: tuple[str, ...] = (
     "maki_first_tie",
@@ -1033,11 +1033,11 @@ def game_side(data: dict[str, Any], rules: Ruleset) -> GameSide:
     Without the executor, a game whose play-affecting readings equal the
     record's own is re-scored from its recorded tableaux instead.
     """
-    from spec.record import record_from_json
+    from sushigo.spec.record import record_from_json
 
     record = record_from_json(data)
     try:
-        from spec import executor
+        from sushigo.spec import executor
     except ImportError:
         executor = None  # type: ignore[assignment]
     if executor is not None:
@@ -1083,7 +1083,7 @@ def _first_illegal_step(executor: Any, data: dict[str, Any], rules: Ruleset) -> 
 
 def diff_game(data: dict[str, Any], a: Ruleset, b: Ruleset) -> GameDiff:
     """Does it matter for us? The recorded game under both rulesets."""
-    from spec.record import record_from_json
+    from sushigo.spec.record import record_from_json
 
     record = record_from_json(data)
     if not applies(record.rules, record.players):
@@ -1181,7 +1181,7 @@ def extend_picks(seq: Sequence[Sequence[Card]], a: Ruleset, b: Ruleset) -> dict[
     out: dict[str, Any] = {"status": "found", "script": [[str(p) for p in t] for t in script],
                            "record": record, "sides": []}
     try:
-        from spec import executor
+        from sushigo.spec import executor
     except ImportError:  # pragma: no cover - the executor ships with spec
         out["sides"] = []
         return out

@@ -59,12 +59,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from solver.matrixgame import MatrixSolution, Number, pure_maximin, solve
-from spec.cards import NIGIRI, STACKS, Card, Token, parse_card
-from spec.errors import IllegalMoveError, InputError, NotationError
-from spec.ruleset import OFFICIAL, Ruleset, get_ruleset
-from spec.scoring import dish_points, maki_icons, maki_points, pudding_points, round_totals, winners
-from spec.turns import Turn, apply_turn, format_turn, hand_counts, legal_turns, parse_turn
+from sushigo.solver.matrixgame import MatrixSolution, Number, pure_maximin, solve
+from sushigo.spec.cards import NIGIRI, STACKS, Card, Token, parse_card
+from sushigo.spec.errors import IllegalMoveError, InputError, NotationError
+from sushigo.spec.ruleset import OFFICIAL, Ruleset, get_ruleset
+from sushigo.spec.scoring import dish_points, maki_icons, maki_points, pudding_points, round_totals, winners
+from sushigo.spec.turns import Turn, apply_turn, format_turn, hand_counts, legal_turns, parse_turn
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
@@ -1081,8 +1081,8 @@ def certify_guarantee(
     """
     import z3
 
-    from spec.model.core import Model
-    from spec.model.scoring import pudding_terms, round_terms
+    from sushigo.spec.model.core import Model
+    from sushigo.spec.model.scoring import pudding_terms, round_terms
 
     if pos.players != 2:
         raise InputError("certification is for 2 players")

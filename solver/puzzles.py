@@ -10,7 +10,7 @@ A position qualifies when, for the ``diff`` objective of :mod:`solver.endgame`:
 
 Candidates are random positions from :func:`solver.endgame.random_position` over consecutive
 seeds; each puzzle stores its seed so it can be regenerated. The collection lives in
-``solver/data/puzzles.json``; regenerate it with ``python -m solver.puzzles``.
+``solver/data/puzzles.json``; regenerate it with ``python -m sushigo.solver.puzzles``.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from solver.endgame import (
+from sushigo.solver.endgame import (
     EndgameResult,
     Position,
     first_pick_gains,
@@ -30,9 +30,9 @@ from solver.endgame import (
     random_position,
     solve_two,
 )
-from spec.errors import InputError
-from spec.ruleset import OFFICIAL
-from spec.turns import format_turn
+from sushigo.spec.errors import InputError
+from sushigo.spec.ruleset import OFFICIAL
+from sushigo.spec.turns import format_turn
 
 DATA = Path(__file__).parent / "data" / "puzzles.json"
 FORMAT = "sushigo-puzzles/1"
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> None:
     puzzles = generate(count)
     doc = {
         "format": FORMAT,
-        "generator": "python -m solver.puzzles: consecutive seeds from 0, solver.endgame.random_position"
+        "generator": "python -m sushigo.solver.puzzles: consecutive seeds from 0, solver.endgame.random_position"
                      "(seed, 2 players, cards_left = 3 + seed % 4, official, round = 1 + (seed // 4) % 3), "
                      "kept when solver.puzzles.judge accepts",
         "puzzles": [p.to_json() for p in puzzles],

@@ -25,14 +25,14 @@ from typing import Any
 
 import z3
 
-from solver.tableaux import SolverUnknown
-from spec.cards import Card, Token
-from spec.errors import InputError
-from spec.model.core import Model
-from spec.model.scoring import card_count_terms, pudding_terms, round_terms, size_term, tableau_vars
-from spec.ruleset import Ruleset, get_ruleset
-from spec.scoring import pudding_points, score_game
-from spec.tableau import Tableau
+from sushigo.solver.tableaux import SolverUnknown
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.errors import InputError
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.scoring import card_count_terms, pudding_terms, round_terms, size_term, tableau_vars
+from sushigo.spec.ruleset import Ruleset, get_ruleset
+from sushigo.spec.scoring import pudding_points, score_game
+from sushigo.spec.tableau import Tableau
 
 DEFAULT_TIMEOUT_MS = 120_000  # a wall-clock safety net only
 #: The budget of the main solver calls, in Z3 resource units (deterministic across machines and
@@ -66,7 +66,7 @@ RULE_WORDS: dict[str, str] = {
 
 def _catalogue_words(rule_id: str) -> str:
     """The rule catalogue's statement for an id this module has no shorter words for."""
-    from spec.model.catalogue import RULE_CATALOGUE
+    from sushigo.spec.model.catalogue import RULE_CATALOGUE
 
     return RULE_CATALOGUE.get(rule_id, rule_id)
 

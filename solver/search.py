@@ -25,11 +25,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from spec.cards import Card, Token, parse_card
-from spec.errors import IllegalMoveError, InputError
-from spec.ruleset import OFFICIAL, Ruleset
-from spec.scoring import dish_points, maki_icons, maki_points
-from spec.turns import Turn, apply_turn, format_turn, legal_turns
+from sushigo.spec.cards import Card, Token, parse_card
+from sushigo.spec.errors import IllegalMoveError, InputError
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.scoring import dish_points, maki_icons, maki_points
+from sushigo.spec.turns import Turn, apply_turn, format_turn, legal_turns
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
@@ -347,7 +347,7 @@ class Hindsight:
 
 
 def _turns_from_json(value: object, where: str) -> tuple[Turn, ...]:
-    from spec.turns import parse_turn
+    from sushigo.spec.turns import parse_turn
 
     if not isinstance(value, list):
         raise InputError(f"{where} must be a list of turns like [[\"squid\"], [\"tempura\", \"egg\"]]")
@@ -364,7 +364,7 @@ def make_hindsight(
     round_index: int = 0,
 ) -> Hindsight:
     """Validate shape, deck limits and the recorded play, then build the question."""
-    from spec.errors import RulesError
+    from sushigo.spec.errors import RulesError
 
     if rules.dummy_2p:
         raise RulesError("dummy-2p rounds have their own hindsight: solver.best_dummy (exhaustive search)")
@@ -431,7 +431,7 @@ def replay_round(h: Hindsight, mine: Sequence[Turn]) -> tuple[list[list[int]], l
 
     Raises IllegalMoveError naming the turn and seat of the first illegal pick.
     """
-    from spec.scoring import round_totals
+    from sushigo.spec.scoring import round_totals
 
     n, rules = h.seats, h.rules
     piles = [list(d) for d in h.deal]

@@ -16,13 +16,13 @@ from typing import Any
 
 import z3
 
-from solver.tableaux import SolverUnknown, without_tokens
-from spec.cards import Card, Token
-from spec.errors import InputError
-from spec.model.core import Model
-from spec.model.scoring import card_count_terms, round_terms, size_term, tableau_vars
-from spec.ruleset import Ruleset
-from spec.tableau import Tableau, tableau_from_json
+from sushigo.solver.tableaux import SolverUnknown, without_tokens
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.errors import InputError
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.scoring import card_count_terms, round_terms, size_term, tableau_vars
+from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.tableau import Tableau, tableau_from_json
 
 DEFAULT_TIMEOUT_MS = 120_000  # wall-clock safety net only
 DEFAULT_RLIMIT = 300_000_000  # Z3 resource units per call (deterministic, about 10 s of CPU)

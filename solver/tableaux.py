@@ -23,12 +23,12 @@ from functools import lru_cache
 
 import z3
 
-from spec.cards import MAKI, Card, Token, parse_card, parse_token
-from spec.errors import InputError, NotationError
-from spec.model.core import Model
-from spec.model.scoring import card_count_terms, dish_terms, icons_term, size_term, tableau_vars
-from spec.ruleset import OFFICIAL, Ruleset
-from spec.tableau import N_TOKENS, Tableau
+from sushigo.spec.cards import MAKI, Card, Token, parse_card, parse_token
+from sushigo.spec.errors import InputError, NotationError
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.scoring import card_count_terms, dish_terms, icons_term, size_term, tableau_vars
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.tableau import N_TOKENS, Tableau
 
 #: Tokens whose points depend on their counts: the solver enumerates these.
 SCORING: tuple[Token, ...] = (
@@ -357,7 +357,7 @@ def _optimum(tm: TableauModel, score: int, v: z3.ArithRef, minimise: bool) -> in
 
 def breakdown(t: Tableau, rules: Ruleset = OFFICIAL) -> str:
     """'tempura 5 + nigiri 9' style label for grouping the output."""
-    from spec.scoring import dish_points
+    from sushigo.spec.scoring import dish_points
 
     parts = [f"{name} {p}" for name, p in zip(("tempura", "sashimi", "dumpling", "nigiri"),
                                                 dish_points(t.counts, rules), strict=True) if p]

@@ -13,7 +13,7 @@ from __future__ import annotations
 import difflib
 from enum import IntEnum
 
-from spec.errors import NotationError
+from sushigo.spec.errors import NotationError
 
 
 class Card(IntEnum):

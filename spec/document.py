@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from spec.cards import Card
-from spec.errors import InputError, NotationError
-from spec.ruleset import OFFICIAL, Ruleset
-from spec.tableau import Tableau, parse_tableau, tableau_from_json
+from sushigo.spec.cards import Card
+from sushigo.spec.errors import InputError, NotationError
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.tableau import Tableau, parse_tableau, tableau_from_json
 
 _KEYS = ("rules", "rounds")
 #: The dummy variant is a two-player game (the rulebook's variant for exactly 2).

@@ -51,14 +51,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from spec.cards import Card, Token
-from spec.errors import IllegalMoveError, InputError, RulesError
-from spec.policies import POLICIES, PlayerView, Policy
-from spec.record import GameRecord, RoundRecord, record_from_json
-from spec.ruleset import OFFICIAL, Ruleset
-from spec.scoring import GameScore, pudding_points, round_totals, score_game, winners
-from spec.tableau import Tableau, format_tableau
-from spec.turns import Turn, TurnResult, apply_turn, legal_turns, resolve_turn
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.errors import IllegalMoveError, InputError, RulesError
+from sushigo.spec.policies import POLICIES, PlayerView, Policy
+from sushigo.spec.record import GameRecord, RoundRecord, record_from_json
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.scoring import GameScore, pudding_points, round_totals, score_game, winners
+from sushigo.spec.tableau import Tableau, format_tableau
+from sushigo.spec.turns import Turn, TurnResult, apply_turn, legal_turns, resolve_turn
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)

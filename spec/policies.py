@@ -18,9 +18,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from spec.ruleset import Ruleset
-from spec.scoring import dish_points, maki_icons, maki_points
-from spec.turns import Turn, apply_turn
+from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.scoring import dish_points, maki_icons, maki_points
+from sushigo.spec.turns import Turn, apply_turn
 
 
 @dataclass(frozen=True)

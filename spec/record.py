@@ -27,12 +27,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from spec.cards import NIGIRI, Card, Token, parse_card
-from spec.errors import InputError, NotationError, RulesError
-from spec.ruleset import PARAMETER_BY_NAME, RULESETS, Ruleset, get_ruleset, parse_value
-from spec.scoring import score_game
-from spec.tableau import Tableau, format_tableau, parse_tableau
-from spec.turns import Turn, format_turn, parse_pick
+from sushigo.spec.cards import NIGIRI, Card, Token, parse_card
+from sushigo.spec.errors import InputError, NotationError, RulesError
+from sushigo.spec.ruleset import PARAMETER_BY_NAME, RULESETS, Ruleset, get_ruleset, parse_value
+from sushigo.spec.scoring import score_game
+from sushigo.spec.tableau import Tableau, format_tableau, parse_tableau
+from sushigo.spec.turns import Turn, format_turn, parse_pick
 
 FORMAT = "sushigo-record/1"
 

@@ -15,8 +15,8 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any
 
-from spec.cards import Card
-from spec.errors import RulesError
+from sushigo.spec.cards import Card
+from sushigo.spec.errors import RulesError
 
 # The printed deck, card kind -> copies (rulebook component list).
 _DECK: tuple[int, ...] = (

@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from spec.cards import Card, Token
-from spec.ruleset import OFFICIAL, Ruleset
-from spec.tableau import Tableau
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.tableau import Tableau
 
 CATEGORIES: tuple[str, ...] = ("tempura", "sashimi", "dumpling", "nigiri", "maki")
 

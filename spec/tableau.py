@@ -18,8 +18,8 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from spec.cards import MAKI, Card, Token, parse_token
-from spec.errors import InputError, NotationError
+from sushigo.spec.cards import MAKI, Card, Token, parse_token
+from sushigo.spec.errors import InputError, NotationError
 
 N_TOKENS = len(Token)
 EMPTY = "-"

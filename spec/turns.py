@@ -30,9 +30,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from spec.cards import NIGIRI, NIGIRI_OF, STACK_OF, Card, Token, parse_card
-from spec.errors import IllegalMoveError, NotationError
-from spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.cards import NIGIRI, NIGIRI_OF, STACK_OF, Card, Token, parse_card
+from sushigo.spec.errors import IllegalMoveError, NotationError
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
 
 N_CARDS = len(Card)
 _WASABI = int(Card.WASABI)

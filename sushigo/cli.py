@@ -10,7 +10,7 @@ import sys
 from collections.abc import Sequence
 
 import sushigo.commands
-from spec.errors import SushiGoError
+from sushigo.spec.errors import SushiGoError
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 

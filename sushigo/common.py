@@ -9,8 +9,8 @@ from typing import Any
 
 from tabulate import tabulate
 
-from spec.errors import InputError
-from spec.ruleset import Ruleset, get_ruleset
+from sushigo.spec.errors import InputError
+from sushigo.spec.ruleset import Ruleset, get_ruleset
 
 
 def add_rules_args(parser: argparse.ArgumentParser, default: str | None = "official") -> None:

@@ -27,11 +27,11 @@ import json
 import pathlib
 from typing import Any
 
-from solver.brute import formula_counts
-from spec.cards import Card
-from spec.executor import play_game
-from spec.ruleset import Ruleset, get_ruleset
-from spec.scoring import maki_points, pudding_points
+from sushigo.solver.brute import formula_counts
+from sushigo.spec.cards import Card
+from sushigo.spec.executor import play_game
+from sushigo.spec.ruleset import Ruleset, get_ruleset
+from sushigo.spec.scoring import maki_points, pudding_points
 
 OUT = pathlib.Path(__file__).with_name("scoresheet_corpus.json")
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eli")
@@ -81,7 +81,7 @@ def main() -> None:
             "pudding": list(g.pudding[:players]) if g.pudding is not None else None,
             "totals": list(g.totals[:players]),
         }
-        src = f"spec.executor.play_game(players={players}, seed={seed}, rules={name})"
+        src = f"sushigo.spec.executor.play_game(players={players}, seed={seed}, rules={name})"
         cases.append({"id": f"{name}-{players}p-seed{seed}", "source": src, "check": "recorded",
                       "expect": "possible", "sheet": sheet})
         seats = rules.seats(players)
@@ -125,7 +125,7 @@ def main() -> None:
                           "source": f"{src}, {what} set to {value}", "check": "unreachable-cell",
                           "expect": "impossible", "altered": what, "sheet": bad})
     # tool-labelled entries get their label from the tool (documented as such)
-    from solver.scoresheet import check_sheet, parse_sheet
+    from sushigo.solver.scoresheet import check_sheet, parse_sheet
 
     for case in cases:
         if case["check"] == "tool":

@@ -15,8 +15,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver.best import solve_hindsight, solve_puzzle
-from solver.search import (
+from sushigo.solver.best import solve_hindsight, solve_puzzle
+from sushigo.solver.search import (
     STATUS_OPTIMAL,
     STATUS_UNKNOWN,
     Puzzle,
@@ -26,13 +26,13 @@ from solver.search import (
     replay_puzzle,
     replay_round,
 )
-from spec.cards import Card, Token
-from spec.errors import IllegalMoveError, InputError, SushiGoError
-from spec.executor import play_game
-from spec.ruleset import OFFICIAL, RULESETS, Ruleset
-from spec.scoring import score_round
-from spec.tableau import Tableau
-from spec.turns import Turn, apply_turn, hand_counts, legal_turns, parse_turn
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.errors import IllegalMoveError, InputError, SushiGoError
+from sushigo.spec.executor import play_game
+from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset
+from sushigo.spec.scoring import score_round
+from sushigo.spec.tableau import Tableau
+from sushigo.spec.turns import Turn, apply_turn, hand_counts, legal_turns, parse_turn
 from sushigo.cli import main
 
 ENGINES = ("z3", "search")

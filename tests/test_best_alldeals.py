@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from solver.alldeals import (
+from sushigo.solver.alldeals import (
     _ask,
     _improve,
     _model,
@@ -21,14 +21,14 @@ from solver.alldeals import (
     category_caps,
     witness_record,
 )
-from solver.alldeals_search import anneal, tokens
-from solver.search import STATUS_OPTIMAL
-from spec.cards import STACK_OF, Card, Token
-from spec.executor import replay
-from spec.record import pick_order
-from spec.ruleset import OFFICIAL, RULESETS, Ruleset
-from spec.scoring import score_game, score_round
-from spec.tableau import Tableau, format_tableau, parse_tableau
+from sushigo.solver.alldeals_search import anneal, tokens
+from sushigo.solver.search import STATUS_OPTIMAL
+from sushigo.spec.cards import STACK_OF, Card, Token
+from sushigo.spec.executor import replay
+from sushigo.spec.record import pick_order
+from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset
+from sushigo.spec.scoring import score_game, score_round
+from sushigo.spec.tableau import Tableau, format_tableau, parse_tableau
 from sushigo.cli import main
 
 # Tokens that can score in a round, and what they cost in cards of the deck. A maki card is worth

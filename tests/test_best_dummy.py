@@ -16,11 +16,11 @@ from typing import Any
 
 import pytest
 
-from solver.best_dummy import dummy_hindsight_from_json, solve_dummy_hindsight
-from spec.cards import Card, parse_card
-from spec.executor import play_game, replay
-from spec.ruleset import RULESETS, Ruleset
-from spec.turns import Turn, apply_turn, format_turn, legal_turns, parse_turn
+from sushigo.solver.best_dummy import dummy_hindsight_from_json, solve_dummy_hindsight
+from sushigo.spec.cards import Card, parse_card
+from sushigo.spec.executor import play_game, replay
+from sushigo.spec.ruleset import RULESETS, Ruleset
+from sushigo.spec.turns import Turn, apply_turn, format_turn, legal_turns, parse_turn
 from sushigo.cli import main
 
 DUMMY = RULESETS["dummy-2p"]

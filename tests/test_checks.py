@@ -11,14 +11,14 @@ import json
 
 import pytest
 
-from checks import edge_cases as E
-from checks import runner as R
-from checks.mutants import MUTANTS
-from checks.properties import Mismatch, check_turn, oracle_turn
-from checks.strategies import TurnCase, tableau_of_picks
-from spec.cards import Card
-from spec.ruleset import OFFICIAL, RULESETS
-from spec.tableau import Tableau, parse_tableau
+from sushigo.checks import edge_cases as E
+from sushigo.checks import runner as R
+from sushigo.checks.mutants import MUTANTS
+from sushigo.checks.properties import Mismatch, check_turn, oracle_turn
+from sushigo.checks.strategies import TurnCase, tableau_of_picks
+from sushigo.spec.cards import Card
+from sushigo.spec.ruleset import OFFICIAL, RULESETS
+from sushigo.spec.tableau import Tableau, parse_tableau
 from sushigo.cli import main
 
 
@@ -142,8 +142,8 @@ def test_the_floor_division_mutant_is_caught_by_the_enumerated_ties() -> None:
 
 
 def test_mutants_are_undone() -> None:
-    import spec.scoring as scoring
-    import spec.turns as turns
+    import sushigo.spec.scoring as scoring
+    import sushigo.spec.turns as turns
 
     before = (scoring.pudding_points, turns.apply_turn)
     for m in MUTANTS:

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 
-from checks import conform as C
-from checks import strategies as S
-from spec.ruleset import OFFICIAL, RULESETS
+from sushigo.checks import conform as C
+from sushigo.checks import strategies as S
+from sushigo.spec.ruleset import OFFICIAL, RULESETS
 from sushigo.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import diff as _diff_module
-from solver.diff import (
+from sushigo.solver import diff as _diff_module
+from sushigo.solver.diff import (
     DiffResult,
     diff_game,
     matrix,
@@ -28,12 +28,12 @@ from solver.diff import (
     score_table,
     tables_differ,
 )
-from spec.cards import Card, Token
-from spec.executor import play_game, replay
-from spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, RULESETS, SINGLE_READING_VARIANTS, Ruleset
-from spec.scoring import score_round
-from spec.tableau import Tableau, parse_tableau
-from spec.turns import apply_turn, hand_counts, legal_turns
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.executor import play_game, replay
+from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, RULESETS, SINGLE_READING_VARIANTS, Ruleset
+from sushigo.spec.scoring import score_round
+from sushigo.spec.tableau import Tableau, parse_tableau
+from sushigo.spec.turns import apply_turn, hand_counts, legal_turns
 from sushigo.cli import main
 
 # The solver's default budget is wall-clock; under a loaded machine it may run out and answer
@@ -134,7 +134,7 @@ def test_table_witness_sizes_hand_worked() -> None:
 
 
 def test_dummy_witness_extends_to_full_dummy_game_replayed_by_executor() -> None:
-    from spec.scoring import score_game
+    from sushigo.spec.scoring import score_game
 
     dummy = RULESETS["dummy-2p"]
     w = diff(OFFICIAL, dummy).witness
@@ -254,7 +254,7 @@ def _two_player_round(script: list[list[str]]) -> dict[str, Any]:
     cur = [hand_counts(hands[0]), hand_counts(hands[1])]
     tabs = [[0] * len(Token), [0] * len(Token)]
     turns = []
-    from spec.turns import parse_turn
+    from sushigo.spec.turns import parse_turn
 
     for t in range(size):
         step = []
@@ -498,7 +498,7 @@ def test_matrix_subset() -> None:
 
 
 def test_game_rescored_matches_independent_scoring() -> None:
-    from spec.scoring import score_game
+    from sushigo.spec.scoring import score_game
 
     rec = play_game(4, 3)
     b = RULESETS["maki-first-each"]
@@ -564,7 +564,7 @@ def test_cli_game(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_cli_game_json_scores_change(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     # the JSON answer agrees with an independent re-scoring of the recorded tableaux
-    from spec.scoring import score_game
+    from sushigo.spec.scoring import score_game
 
     rec = play_game(4, 21)
     path = tmp_path / "g.json"
@@ -672,7 +672,7 @@ def test_pick_witness_extension_replayed_by_executor() -> None:
 
 
 def test_rule_ids_are_in_the_catalogue() -> None:
-    from spec.model.catalogue import RULE_CATALOGUE
+    from sushigo.spec.model.catalogue import RULE_CATALOGUE
 
     for name in SINGLE_READING_VARIANTS:
         w = _diff(name).witness

@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from solver.endgame import (
+from sushigo.solver.endgame import (
     EndgameResult,
     Position,
     greedy_first_pick,
@@ -27,13 +27,13 @@ from solver.endgame import (
     solve_position,
     solve_two,
 )
-from solver.matrixgame import Number, solve
-from spec.cards import Card, Token
-from spec.errors import InputError, SushiGoError
-from spec.ruleset import OFFICIAL, RULESETS, Ruleset, get_ruleset
-from spec.scoring import pudding_points, score_round, winners
-from spec.tableau import Tableau
-from spec.turns import Turn, apply_turn, format_turn, legal_turns
+from sushigo.solver.matrixgame import Number, solve
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.errors import InputError, SushiGoError
+from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset, get_ruleset
+from sushigo.spec.scoring import pudding_points, score_round, winners
+from sushigo.spec.tableau import Tableau
+from sushigo.spec.turns import Turn, apply_turn, format_turn, legal_turns
 from sushigo.cli import main
 
 # ----------------------------------------------------------------------------- hand-worked

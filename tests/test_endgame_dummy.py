@@ -13,14 +13,14 @@ from typing import Any
 
 import pytest
 
-from solver.endgame import Position, parse_position, solve_dummy, solve_position
-from solver.matrixgame import Number, solve
-from spec.cards import Card
-from spec.executor import iter_game, play_game
-from spec.ruleset import RULESETS, Ruleset
-from spec.scoring import pudding_points, score_round, winners
-from spec.tableau import Tableau
-from spec.turns import Turn, apply_turn, format_turn, legal_turns
+from sushigo.solver.endgame import Position, parse_position, solve_dummy, solve_position
+from sushigo.solver.matrixgame import Number, solve
+from sushigo.spec.cards import Card
+from sushigo.spec.executor import iter_game, play_game
+from sushigo.spec.ruleset import RULESETS, Ruleset
+from sushigo.spec.scoring import pudding_points, score_round, winners
+from sushigo.spec.tableau import Tableau
+from sushigo.spec.turns import Turn, apply_turn, format_turn, legal_turns
 from sushigo.cli import main
 
 DUMMY = RULESETS["dummy-2p"]

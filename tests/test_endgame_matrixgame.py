@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.matrixgame import MatrixSolution, pure_maximin, solve
+from sushigo.solver.matrixgame import MatrixSolution, pure_maximin, solve
 
 F = Fraction
 

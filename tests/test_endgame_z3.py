@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from solver.endgame import Position, certify_guarantee, random_position, solve_two
-from spec.errors import InputError
-from spec.ruleset import OFFICIAL, get_ruleset
+from sushigo.solver.endgame import Position, certify_guarantee, random_position, solve_two
+from sushigo.spec.errors import InputError
+from sushigo.spec.ruleset import OFFICIAL, get_ruleset
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_endgame import crafted

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spec.cards import Card
-from spec.errors import InputError
-from spec.executor import (
+from sushigo.spec.cards import Card
+from sushigo.spec.errors import InputError
+from sushigo.spec.executor import (
     GameRecord,
     accounting,
     fast_random_games,
@@ -25,11 +25,11 @@ from spec.executor import (
     play_game,
     replay,
 )
-from spec.policies import GreedyPolicy, PlayerView, RandomPolicy
-from spec.ruleset import OFFICIAL, RULESETS, get_ruleset
-from spec.scoring import score_round
-from spec.tableau import Tableau, format_tableau, parse_tableau
-from spec.turns import Pick
+from sushigo.spec.policies import GreedyPolicy, PlayerView, RandomPolicy
+from sushigo.spec.ruleset import OFFICIAL, RULESETS, get_ruleset
+from sushigo.spec.scoring import score_round
+from sushigo.spec.tableau import Tableau, format_tableau, parse_tableau
+from sushigo.spec.turns import Pick
 
 DUMMY = RULESETS["dummy-2p"]
 BOTH = RULESETS["pass-both-ways"]
@@ -493,7 +493,7 @@ def _view(hand: dict[str, int], tableau: str, others: tuple[str, ...] = ("-",)) 
 
 
 def test_greedy_takes_the_biggest_immediate_gain() -> None:
-    from spec.turns import legal_turns
+    from sushigo.spec.turns import legal_turns
 
     rng = random.Random(0)
     g = GreedyPolicy()
@@ -509,7 +509,7 @@ def test_greedy_takes_the_biggest_immediate_gain() -> None:
 
 
 def test_random_policy_is_uniform_over_legal_turns() -> None:
-    from spec.turns import legal_turns
+    from sushigo.spec.turns import legal_turns
 
     v = _view({"tempura": 1, "egg": 1, "maki1": 1}, "chopsticks")
     options = legal_turns(v.hand, v.tableau)
@@ -529,7 +529,7 @@ def test_policies_see_the_table_as_it_was_at_the_start_of_the_turn() -> None:
             seen.append(view)
             return super().choose(view, options, rng)
 
-    from spec import policies
+    from sushigo.spec import policies
 
     policies.POLICIES["spy"] = Spy
     try:
@@ -591,8 +591,8 @@ def test_missing_or_extra_turns_and_a_wrong_tableau() -> None:
 
 
 def test_iter_replay_gives_the_states_of_iter_game_and_stops_at_an_illegal_pick() -> None:
-    from spec.errors import IllegalMoveError
-    from spec.executor import iter_replay
+    from sushigo.spec.errors import IllegalMoveError
+    from sushigo.spec.executor import iter_replay
 
     data = _record(players=3, seed=12, policy="greedy")
     assert list(iter_replay(data)) == list(iter_game(3, 12, OFFICIAL, ["greedy"]))

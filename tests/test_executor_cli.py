@@ -125,7 +125,7 @@ def test_play_bad_input_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
 def test_many_random_games_summary_matches_the_games_played_one_by_one(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    from spec.executor import play_game
+    from sushigo.spec.executor import play_game
 
     code, out, _ = _run(capsys, "play", "--players", "3", "--games", "20", "--seed", "40", "--json")
     assert code == 0

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-import spec
-from spec.model.catalogue import RULE_CATALOGUE, constraint_counts
-from spec.model.game import build_game
-from spec.ruleset import PARAMETERS, RULESETS
+import sushigo.spec as spec
+from sushigo.spec.model.catalogue import RULE_CATALOGUE, constraint_counts
+from sushigo.spec.model.game import build_game
+from sushigo.spec.ruleset import PARAMETERS, RULESETS
 
 ROOT = Path(spec.__file__).parent.parent
 RULE_ID = re.compile(r"\bR-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\b")

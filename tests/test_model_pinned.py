@@ -13,15 +13,15 @@ from typing import Any
 import pytest
 import z3
 
-import spec
-from spec.cards import Card, Token
-from spec.model.core import Model
-from spec.model.deal import deck_constraints, pudding_carry
-from spec.model.game import build_game
-from spec.model.scoring import pudding_terms, round_terms, tableau_vars, winner_terms
-from spec.ruleset import RULESETS, Ruleset
-from spec.scoring import CATEGORIES, pudding_points, score_game, score_round, winners
-from spec.tableau import parse_tableau
+import sushigo.spec as spec
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.deal import deck_constraints, pudding_carry
+from sushigo.spec.model.game import build_game
+from sushigo.spec.model.scoring import pudding_terms, round_terms, tableau_vars, winner_terms
+from sushigo.spec.ruleset import RULESETS, Ruleset
+from sushigo.spec.scoring import CATEGORIES, pudding_points, score_game, score_round, winners
+from sushigo.spec.tableau import parse_tableau
 
 PINNED = Path(spec.__file__).parent / "data" / "pinned.json"
 CASES: list[dict[str, Any]] = json.loads(PINNED.read_text(encoding="utf-8"))["cases"]

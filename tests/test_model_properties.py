@@ -12,11 +12,11 @@ import itertools
 import pytest
 import z3
 
-from spec.cards import NIGIRI, STACK_OF, Card, Token
-from spec.model.core import Model
-from spec.model.scoring import card_count_terms, pudding_terms, round_terms, size_term, tableau_vars
-from spec.ruleset import OFFICIAL, RULESETS, Ruleset
-from spec.scoring import dish_points, maki_points, pudding_points, round_totals
+from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.scoring import card_count_terms, pudding_terms, round_terms, size_term, tableau_vars
+from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset
+from sushigo.spec.scoring import dish_points, maki_points, pudding_points, round_totals
 
 PLAYERS = (2, 3, 4, 5)
 

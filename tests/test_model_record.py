@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 import z3
 
-from spec.cards import Card
-from spec.executor import play_game
-from spec.model.facts import CheckResult, check, record_facts, tableau_of
-from spec.model.game import GameModel, build_game
-from spec.record import GameRecord
-from spec.ruleset import RULESETS, Ruleset
-from spec.turns import apply_turn, hand_counts, parse_turn
+from sushigo.spec.cards import Card
+from sushigo.spec.executor import play_game
+from sushigo.spec.model.facts import CheckResult, check, record_facts, tableau_of
+from sushigo.spec.model.game import GameModel, build_game
+from sushigo.spec.record import GameRecord
+from sushigo.spec.ruleset import RULESETS, Ruleset
+from sushigo.spec.turns import apply_turn, hand_counts, parse_turn
 
 CHOP = int(Card.CHOPSTICKS)
 

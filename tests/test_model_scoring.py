@@ -6,12 +6,12 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spec.cards import Card, Token
-from spec.model.core import Model
-from spec.model.scoring import pudding_terms, round_terms, tableau_vars, winner_terms
-from spec.ruleset import RULESETS
-from spec.scoring import pudding_points, round_totals, score_round, winners
-from spec.tableau import Tableau
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.scoring import pudding_terms, round_terms, tableau_vars, winner_terms
+from sushigo.spec.ruleset import RULESETS
+from sushigo.spec.scoring import pudding_points, round_totals, score_round, winners
+from sushigo.spec.tableau import Tableau
 
 NAMES = sorted(RULESETS)
 # Small counts keep ties (the interesting cases) frequent.

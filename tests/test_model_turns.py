@@ -11,11 +11,11 @@ import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spec.cards import Card, Token
-from spec.model.core import Model
-from spec.model.turns import seat_turn
-from spec.ruleset import OFFICIAL, Ruleset
-from spec.turns import legal_turns, resolve_turn
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.turns import seat_turn
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.turns import legal_turns, resolve_turn
 
 RULES = {
     "official": OFFICIAL,

@@ -9,10 +9,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spec.cards import ALIASES, NIGIRI, Card, Token, parse_card, parse_token
-from spec.errors import NotationError
-from spec.tableau import EMPTY, N_TOKENS, Tableau, format_tableau, parse_tableau
-from spec.turns import Pick, format_turn, parse_turn
+from sushigo.spec.cards import ALIASES, NIGIRI, Card, Token, parse_card, parse_token
+from sushigo.spec.errors import NotationError
+from sushigo.spec.tableau import EMPTY, N_TOKENS, Tableau, format_tableau, parse_tableau
+from sushigo.spec.turns import Pick, format_turn, parse_turn
 
 tableaux = st.lists(st.integers(0, 6), min_size=N_TOKENS, max_size=N_TOKENS).map(
     lambda c: Tableau(tuple(c))

@@ -15,11 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import spec
-from spec.cards import Card
-from spec.document import check_rounds
-from spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, RULESETS, Ruleset
-from spec.scoring import (
+import sushigo.spec as spec
+from sushigo.spec.cards import Card
+from sushigo.spec.document import check_rounds
+from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, RULESETS, Ruleset
+from sushigo.spec.scoring import (
     CATEGORIES,
     maki_points,
     pudding_points,
@@ -28,7 +28,7 @@ from spec.scoring import (
     score_round,
     winners,
 )
-from spec.tableau import N_TOKENS, Tableau, parse_tableau
+from sushigo.spec.tableau import N_TOKENS, Tableau, parse_tableau
 
 PINNED = Path(spec.__file__).parent / "data" / "pinned.json"
 DATA: dict[str, Any] = json.loads(PINNED.read_text(encoding="utf-8"))

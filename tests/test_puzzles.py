@@ -6,9 +6,9 @@ import json
 
 import pytest
 
-from solver.endgame import first_pick_gains, greedy_first_pick, parse_position, solve_two
-from solver.puzzles import Puzzle, load_puzzles, verify
-from spec.turns import format_turn
+from sushigo.solver.endgame import first_pick_gains, greedy_first_pick, parse_position, solve_two
+from sushigo.solver.puzzles import Puzzle, load_puzzles, verify
+from sushigo.spec.turns import format_turn
 from sushigo.cli import main
 
 PUZZLES = load_puzzles()

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from spec.ruleset import PARAMETERS, RULESETS, SINGLE_READING_VARIANTS, format_value
+from sushigo.spec.ruleset import PARAMETERS, RULESETS, SINGLE_READING_VARIANTS, format_value
 from sushigo.cli import main
 
 
@@ -27,7 +27,7 @@ def rules_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]
 
 def _catalogue_module() -> Any:
     try:
-        return importlib.import_module("spec.model.catalogue")
+        return importlib.import_module("sushigo.spec.model.catalogue")
     except ImportError:
         return None
 

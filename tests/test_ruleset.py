@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from spec.cards import Card
-from spec.errors import RulesError
-from spec.ruleset import OFFICIAL, PARAMETERS, RULESETS, SINGLE_READING_VARIANTS, get_ruleset
+from sushigo.spec.cards import Card
+from sushigo.spec.errors import RulesError
+from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, RULESETS, SINGLE_READING_VARIANTS, get_ruleset
 
 
 def test_deck_composition_from_the_rulebook() -> None:

@@ -274,7 +274,7 @@ def test_played_games_are_valid_documents(
 ) -> None:
     """No false alarms: the tableaux of real games (reference executor) pass every check,
     and scoring them as a document gives the record's totals and winners."""
-    from spec.executor import play_game
+    from sushigo.spec.executor import play_game
 
     for seed in range(5):
         record = play_game(players, seed).to_json()

@@ -15,13 +15,13 @@ from typing import Any
 
 import pytest
 
-from solver.brute import formula_counts
-from solver.scoresheet import Sheet, Witness, _staged_search, check_sheet, parse_sheet, sheet_from_record
-from spec.cards import Card, Token
-from spec.errors import InputError
-from spec.executor import play_game
-from spec.ruleset import get_ruleset
-from spec.scoring import maki_points, pudding_points, score_game
+from sushigo.solver.brute import formula_counts
+from sushigo.solver.scoresheet import Sheet, Witness, _staged_search, check_sheet, parse_sheet, sheet_from_record
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.errors import InputError
+from sushigo.spec.executor import play_game
+from sushigo.spec.ruleset import get_ruleset
+from sushigo.spec.scoring import maki_points, pudding_points, score_game
 from sushigo.cli import main
 
 CORPUS = json.loads((pathlib.Path(__file__).with_name("scoresheet_corpus.json")).read_text())["cases"]

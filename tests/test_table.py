@@ -7,12 +7,12 @@ from collections import defaultdict
 
 import pytest
 
-from solver.brute import enumerate_tableaux
-from solver.table import TableQuery, parse_query, query_from_options, solve
-from spec.cards import Card
-from spec.ruleset import OFFICIAL
-from spec.scoring import dish_points, round_totals
-from spec.tableau import Tableau
+from sushigo.solver.brute import enumerate_tableaux
+from sushigo.solver.table import TableQuery, parse_query, query_from_options, solve
+from sushigo.spec.cards import Card
+from sushigo.spec.ruleset import OFFICIAL
+from sushigo.spec.scoring import dish_points, round_totals
+from sushigo.spec.tableau import Tableau
 from sushigo.cli import main
 
 
@@ -71,7 +71,7 @@ def test_impossible_and_known() -> None:
 
 
 def test_dummy_hidden_seat() -> None:
-    from spec.ruleset import get_ruleset
+    from sushigo.spec.ruleset import get_ruleset
 
     q: TableQuery = parse_query({"scores": [20, 10]}, get_ruleset("dummy-2p"))
     assert q.seats == 3

@@ -6,19 +6,19 @@ import json
 
 import pytest
 
-from solver.brute import brute_counts, brute_tableaux, enumerate_tableaux, formula_counts
-from solver.tableaux import (
+from sushigo.solver.brute import brute_counts, brute_tableaux, enumerate_tableaux, formula_counts
+from sushigo.solver.tableaux import (
     count_tableaux,
     counts_by_score,
     facts,
     parse_filters,
     unreachable,
 )
-from solver.tableaux import enumerate_tableaux as z3_tableaux
-from spec.cards import Token
-from spec.ruleset import OFFICIAL, get_ruleset
-from spec.scoring import dish_points, maki_icons
-from spec.tableau import Tableau
+from sushigo.solver.tableaux import enumerate_tableaux as z3_tableaux
+from sushigo.spec.cards import Token
+from sushigo.spec.ruleset import OFFICIAL, get_ruleset
+from sushigo.spec.scoring import dish_points, maki_icons
+from sushigo.spec.tableau import Tableau
 from sushigo.cli import main
 
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from spec.cards import Card, Token
-from spec.errors import IllegalMoveError, NotationError
-from spec.ruleset import RULESETS
-from spec.turns import Pick, apply_turn, hand_counts, legal_turns, parse_turn, resolve_turn
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.errors import IllegalMoveError, NotationError
+from sushigo.spec.ruleset import RULESETS
+from sushigo.spec.turns import Pick, apply_turn, hand_counts, legal_turns, parse_turn, resolve_turn
 
 OFFICIAL = RULESETS["official"]
 

@@ -12,13 +12,13 @@ from functools import lru_cache
 
 import z3
 
-from spec.errors import RulesError
-from spec.model.core import Model
-from spec.model.deal import deck_constraints, pudding_carry
-from spec.model.game import build_game
-from spec.model.scoring import TOKEN_NAMES, pudding_terms, round_terms, tableau_vars, winner_terms
-from spec.model.turns import build_round
-from spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.errors import RulesError
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.deal import deck_constraints, pudding_carry
+from sushigo.spec.model.game import build_game
+from sushigo.spec.model.scoring import TOKEN_NAMES, pudding_terms, round_terms, tableau_vars, winner_terms
+from sushigo.spec.model.turns import build_round
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
 
 RULE_CATALOGUE: dict[str, str] = {
     # components, deal and flow

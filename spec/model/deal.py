@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 import z3
 
-from spec.cards import Card, Token
-from spec.model.core import Model
-from spec.ruleset import Ruleset
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.model.core import Model
+from sushigo.spec.ruleset import Ruleset
 
 
 def deck_constraints(m: Model, deals: Sequence[Sequence[Sequence[z3.ArithRef]]], rules: Ruleset) -> None:

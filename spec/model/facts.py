@@ -17,14 +17,14 @@ from typing import Any
 
 import z3
 
-from spec.cards import NIGIRI, STACK_OF, Card, Token
-from spec.errors import InputError
-from spec.model.core import Model, core_rule_ids
-from spec.model.game import GameModel
-from spec.model.turns import SeatTurn
-from spec.record import GameRecord
-from spec.tableau import Tableau
-from spec.turns import Pick, parse_pick
+from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
+from sushigo.spec.errors import InputError
+from sushigo.spec.model.core import Model, core_rule_ids
+from sushigo.spec.model.game import GameModel
+from sushigo.spec.model.turns import SeatTurn
+from sushigo.spec.record import GameRecord
+from sushigo.spec.tableau import Tableau
+from sushigo.spec.turns import Pick, parse_pick
 
 FACT = "FACT"
 Group = tuple[str, str, list[z3.BoolRef]]

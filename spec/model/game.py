@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 
 import z3
 
-from spec.errors import RulesError
-from spec.model.core import Model
-from spec.model.deal import deck_constraints, pudding_carry
-from spec.model.scoring import pudding_terms, round_terms, winner_terms
-from spec.model.turns import RoundModel, build_round
-from spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.errors import RulesError
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.deal import deck_constraints, pudding_carry
+from sushigo.spec.model.scoring import pudding_terms, round_terms, winner_terms
+from sushigo.spec.model.turns import RoundModel, build_round
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
 
 
 @dataclass

@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 import z3
 
-from spec.cards import Token
-from spec.model.core import Model
-from spec.ruleset import Ruleset
+from sushigo.spec.cards import Token
+from sushigo.spec.model.core import Model
+from sushigo.spec.ruleset import Ruleset
 
 TOKEN_NAMES = [t.label.replace("+", "_") for t in Token]
 

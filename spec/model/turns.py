@@ -25,10 +25,10 @@ from dataclasses import dataclass, field
 
 import z3
 
-from spec.cards import NIGIRI, STACK_OF, Card, Token
-from spec.model.core import Model
-from spec.model.scoring import TOKEN_NAMES
-from spec.ruleset import Ruleset
+from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.scoring import TOKEN_NAMES
+from sushigo.spec.ruleset import Ruleset
 
 CARD_NAMES = [c.label for c in Card]
 _W = int(Token.WASABI)

@@ -6,9 +6,9 @@ import argparse
 from collections.abc import Sequence
 from typing import Any
 
-from solver.best import ENGINES, solve_hindsight, solve_puzzle
-from solver.best_dummy import DummyHindsight, dummy_hindsight_from_json, solve_dummy_hindsight
-from solver.search import (
+from sushigo.solver.best import ENGINES, solve_hindsight, solve_puzzle
+from sushigo.solver.best_dummy import DummyHindsight, dummy_hindsight_from_json, solve_dummy_hindsight
+from sushigo.solver.search import (
     STATUS_OPTIMAL,
     BestResult,
     Hindsight,
@@ -19,9 +19,9 @@ from solver.search import (
     replay_puzzle,
     replay_round,
 )
-from spec.cards import Token
-from spec.errors import InputError
-from spec.turns import Turn, format_turn
+from sushigo.spec.cards import Token
+from sushigo.spec.errors import InputError
+from sushigo.spec.turns import Turn, format_turn
 from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
 
 ORDER = 40
@@ -125,7 +125,7 @@ def _status_line(res: BestResult) -> str:
 
 
 def _hand_text(hand: Sequence[int]) -> str:
-    from spec.cards import Card
+    from sushigo.spec.cards import Card
 
     return " ".join(f"{Card(c).label}*{n}" if n > 1 else Card(c).label for c, n in enumerate(hand) if n > 0)
 
@@ -181,9 +181,9 @@ def _show_dummy(args: argparse.Namespace, h: DummyHindsight) -> int:
 
 def _seat_view(h: Hindsight, picks: tuple[Turn, ...]) -> tuple[list[list[int]], list[int]]:
     """The hands the seat holds and its running score along ``picks`` (others as recorded)."""
-    from solver.search import tableau_score
-    from spec.scoring import maki_icons
-    from spec.turns import apply_turn
+    from sushigo.solver.search import tableau_score
+    from sushigo.spec.scoring import maki_icons
+    from sushigo.spec.turns import apply_turn
 
     tabs_end, _ = replay_round(h, picks)
     icons = [maki_icons(tabs_end[i], h.rules) for i in range(h.seats) if i != h.seat]
@@ -201,7 +201,7 @@ def _seat_view(h: Hindsight, picks: tuple[Turn, ...]) -> tuple[list[list[int]], 
 
 
 def _run_alldeals(args: argparse.Namespace) -> int:
-    from solver.alldeals import best_over_deals
+    from sushigo.solver.alldeals import best_over_deals
 
     if args.engine != "z3":
         raise InputError(f"--engine {args.engine} solves puzzles and recorded rounds; the best over all "

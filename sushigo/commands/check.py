@@ -15,9 +15,9 @@ import sys
 import time
 from typing import Any
 
-from checks import runner as R
-from spec.errors import InputError
-from spec.ruleset import RULESETS, get_ruleset
+from sushigo.checks import runner as R
+from sushigo.spec.errors import InputError
+from sushigo.spec.ruleset import RULESETS, get_ruleset
 from sushigo.common import add_json_arg, print_json, print_table
 
 ORDER = 80
@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run_mutants(args: argparse.Namespace, opts: R.Options) -> int:
-    from checks.mutants import MUTANT_BY_NAME
+    from sushigo.checks.mutants import MUTANT_BY_NAME
 
     for name in args.mutant:
         if name not in MUTANT_BY_NAME:

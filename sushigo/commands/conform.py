@@ -10,8 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from checks import conform as C
-from spec.errors import InputError
+from sushigo.checks import conform as C
+from sushigo.spec.errors import InputError
 from sushigo.common import add_json_arg, add_rules_args, print_json, print_table, rules_from_args
 
 ORDER = 85

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any
 
-from solver.diff import (
+from sushigo.solver.diff import (
     DEFAULT_TIMEOUT_MS,
     DiffResult,
     GameDiff,
@@ -17,9 +17,9 @@ from solver.diff import (
     diff_game,
     matrix,
 )
-from spec.errors import InputError
-from spec.model.catalogue import RULE_CATALOGUE
-from spec.ruleset import PARAMETER_BY_NAME, RULESETS, get_ruleset
+from sushigo.spec.errors import InputError
+from sushigo.spec.model.catalogue import RULE_CATALOGUE
+from sushigo.spec.ruleset import PARAMETER_BY_NAME, RULESETS, get_ruleset
 from sushigo.common import add_json_arg, load_json, print_json, print_table
 
 ORDER = 70

@@ -6,7 +6,7 @@ import argparse
 from fractions import Fraction
 from typing import Any
 
-from solver.endgame import (
+from sushigo.solver.endgame import (
     DEFAULT_MAX_NODES,
     OBJECTIVES,
     POLICIES,
@@ -18,8 +18,8 @@ from solver.endgame import (
     parse_position_text,
     solve_position,
 )
-from spec.errors import InputError
-from spec.turns import format_turn
+from sushigo.spec.errors import InputError
+from sushigo.spec.turns import format_turn
 from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
 
 ORDER = 90

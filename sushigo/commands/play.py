@@ -15,11 +15,11 @@ import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from spec.errors import InputError
-from spec.executor import fast_random_games, play_game, resolve_policies
-from spec.policies import POLICIES
-from spec.record import GameRecord
-from spec.ruleset import Ruleset
+from sushigo.spec.errors import InputError
+from sushigo.spec.executor import fast_random_games, play_game, resolve_policies
+from sushigo.spec.policies import POLICIES
+from sushigo.spec.record import GameRecord
+from sushigo.spec.ruleset import Ruleset
 from sushigo.common import add_json_arg, add_rules_args, print_json, print_table, rules_from_args
 
 ORDER = 30

@@ -6,10 +6,10 @@ import argparse
 import sys
 from typing import Any
 
-from solver.endgame import hand_names, parse_position, solve_two
-from solver.puzzles import Puzzle, get_puzzle, load_puzzles, verify
-from spec.errors import InputError
-from spec.tableau import Tableau, format_tableau
+from sushigo.solver.endgame import hand_names, parse_position, solve_two
+from sushigo.solver.puzzles import Puzzle, get_puzzle, load_puzzles, verify
+from sushigo.spec.errors import InputError
+from sushigo.spec.tableau import Tableau, format_tableau
 from sushigo.common import add_json_arg, print_json, print_table
 
 ORDER = 95

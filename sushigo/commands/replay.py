@@ -10,10 +10,10 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from spec.errors import InputError
-from spec.executor import ReplayResult, replay
-from spec.record import GameRecord
-from spec.ruleset import apply_overrides, get_ruleset
+from sushigo.spec.errors import InputError
+from sushigo.spec.executor import ReplayResult, replay
+from sushigo.spec.record import GameRecord
+from sushigo.spec.ruleset import apply_overrides, get_ruleset
 from sushigo.commands.play import print_game
 from sushigo.common import add_json_arg, add_rules_args, load_json, print_json
 

@@ -10,10 +10,10 @@ import importlib
 import textwrap
 from typing import Any
 
-from spec.cards import Card
-from spec.document import DUMMY_PLAYERS
-from spec.errors import InputError, SushiGoError
-from spec.ruleset import (
+from sushigo.spec.cards import Card
+from sushigo.spec.document import DUMMY_PLAYERS
+from sushigo.spec.errors import InputError, SushiGoError
+from sushigo.spec.ruleset import (
     OFFICIAL,
     PARAMETERS,
     RULESETS,
@@ -149,7 +149,7 @@ def _catalogue(chosen: list[Ruleset], players: int) -> dict[str, Any] | str:
     """The catalogue as data, or a one-line note when the model's catalogue is not there."""
     try:
         # Lazy: the model imports z3, which plain 'sushigo rules' does not need.
-        catalogue: Any = importlib.import_module("spec.model.catalogue")
+        catalogue: Any = importlib.import_module("sushigo.spec.model.catalogue")
     except ImportError as exc:
         return f"rule catalogue not available ({exc}); it lives in spec/model/catalogue.py"
     counts: dict[str, dict[str, int | None]] = {}

@@ -6,10 +6,10 @@ import argparse
 import os
 from typing import Any
 
-from spec.document import ScoreDocument, build_document, check_rounds, parse_tableau_args, read_document
-from spec.errors import InputError
-from spec.scoring import CATEGORIES, GameScore, score_game
-from spec.tableau import format_tableau
+from sushigo.spec.document import ScoreDocument, build_document, check_rounds, parse_tableau_args, read_document
+from sushigo.spec.errors import InputError
+from sushigo.spec.scoring import CATEGORIES, GameScore, score_game
+from sushigo.spec.tableau import format_tableau
 from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
 
 ORDER = 20

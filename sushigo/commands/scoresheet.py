@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from solver.scoresheet import DEFAULT_RLIMIT, check_sheet, parse_sheet
+from sushigo.solver.scoresheet import DEFAULT_RLIMIT, check_sheet, parse_sheet
 from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
 
 ORDER = 60

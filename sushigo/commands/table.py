@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from solver.table import answer_json, parse_query, query_from_options, solve
-from spec.cards import Card
-from spec.errors import InputError
+from sushigo.solver.table import answer_json, parse_query, query_from_options, solve
+from sushigo.spec.cards import Card
+from sushigo.spec.errors import InputError
 from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
 
 ORDER = 55

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 from itertools import groupby
 
-from solver.tableaux import (
+from sushigo.solver.tableaux import (
     Filters,
     SolverUnknown,
     breakdown,
@@ -14,8 +14,8 @@ from solver.tableaux import (
     parse_filters,
     unreachable,
 )
-from spec.errors import InputError
-from spec.ruleset import Ruleset
+from sushigo.spec.errors import InputError
+from sushigo.spec.ruleset import Ruleset
 from sushigo.common import add_json_arg, add_rules_args, print_json, print_table, rules_from_args
 
 ORDER = 50
