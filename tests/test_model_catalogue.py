@@ -7,19 +7,24 @@ from pathlib import Path
 
 import pytest
 
-import sushigo.spec as spec
+import sushigo
+import sushigo.checks
+import sushigo.solver
+import sushigo.spec
 from sushigo.spec.model.catalogue import RULE_CATALOGUE, constraint_counts
 from sushigo.spec.model.game import build_game
 from sushigo.spec.ruleset import PARAMETERS, RULESETS
 
-ROOT = Path(spec.__file__).parent.parent
+# Where each package's source lives: the repository's folders in a development install, the
+# installed package in a wheel install.
+PACKAGE_DIRS = [Path(m.__file__).parent for m in (sushigo.spec, sushigo.solver, sushigo.checks, sushigo)]
 RULE_ID = re.compile(r"\bR-[A-Z][A-Z0-9]*(?:-[A-Z0-9]+)*\b")
 
 
 def test_every_rule_id_in_the_source_is_catalogued() -> None:
     found: set[str] = set()
-    for pkg in ("spec", "solver", "checks", "sushigo"):
-        for path in (ROOT / pkg).rglob("*.py"):
+    for folder in PACKAGE_DIRS:
+        for path in folder.rglob("*.py"):
             found |= set(RULE_ID.findall(path.read_text(encoding="utf-8")))
     assert found, "no rule ids found: the scan is broken"
     assert sorted(found - set(RULE_CATALOGUE)) == []
