@@ -20,8 +20,8 @@ import time
 from collections.abc import Callable
 from functools import cache
 
-from sushigo.solver.best import solve_puzzle
-from sushigo.solver.search import STATUS_OPTIMAL, Puzzle
+from sushigo.solver.best import build_pick_model, solve_puzzle
+from sushigo.solver.search import STATUS_OPTIMAL, Puzzle, puzzle_turns
 from sushigo.spec.cards import Card
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.turns import hand_counts
@@ -152,6 +152,12 @@ def main(argv: list[str]) -> None:
             times[name].append(time.process_time() - t0)
         if len(set(scores.values())) != 1:
             mismatches.append((args.seed + k, scores))
+    # Where z3 spends: building the model (timed apart, once more per puzzle) against the whole run.
+    for k in range(count):
+        p = make_puzzle(args.seed + k)
+        t0 = time.process_time()
+        build_pick_model(puzzle_turns(p), p.opponents_maki, p.rules)
+        times.setdefault("z3: model building only", []).append(time.process_time() - t0)
     med = {n: statistics.median(ts) for n, ts in times.items()}
     rows = [[n, count, f"{med[n]:.4f}", f"{statistics.mean(ts):.4f}", f"{max(ts):.4f}"]
             for n, ts in times.items()]

@@ -38,12 +38,13 @@ terms), and the picks are replayed through :mod:`spec.turns` and scored with
 
 from __future__ import annotations
 
+import ctypes
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import z3
-
 from sushigo.solver.search import (
     STATUS_OPTIMAL,
     STATUS_UNKNOWN,
@@ -95,18 +96,34 @@ def _order_matters(c1: int, c2: int) -> bool:
     return nigiri == 2 or (nigiri == 1 and _W in (c1, c2))
 
 
+def _pb(make: Callable[..., Any], lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
+    """A pseudo-Boolean constraint made by one call to the C API.
+
+    ``z3.PbGe`` checks and coerces every argument in Python, which cost more than solving
+    the puzzle did; the literals here are Boolean constants already, so nothing is lost.
+    """
+    n = len(lits)
+    args = (z3.Ast * n)()
+    coeffs = (ctypes.c_int * n)()
+    for i, (v, w) in enumerate(lits):
+        args[i] = v.as_ast()
+        coeffs[i] = w
+    ctx = lits[0][0].ctx
+    return z3.BoolRef(make(ctx.ref(), n, args, coeffs, k), ctx)
+
+
 def _at_least(lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
     if k <= 0:
         return z3.BoolVal(True)
     if not lits:
         return z3.BoolVal(False)
-    return z3.PbGe(list(lits), k)
+    return _pb(z3.Z3_mk_pbge, lits, k)
 
 
 def _at_most(lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
     if not lits:
         return z3.BoolVal(k >= 0)
-    return z3.PbLe(list(lits), k)
+    return _pb(z3.Z3_mk_pble, lits, k)
 
 
 def build_pick_model(
@@ -124,7 +141,7 @@ def build_pick_model(
         kinds = [c for c in range(N_CARDS) if spec.base[c] > 0 or (c == _CHOP and returned_chop)]
         a = {c: z3.Bool(f"t{t}_a_{Card(c).label}") for c in kinds}
         b = {c: z3.Bool(f"t{t}_b_{Card(c).label}") for c in kinds} if spec.size >= 2 else {}
-        add(z3.PbEq([(v, 1) for v in a.values()], 1))
+        add(_pb(z3.Z3_mk_pbeq, [(v, 1) for v in a.values()], 1))
         if b:
             add(z3.AtMost(*b.values(), 1))
         two: z3.BoolRef = z3.Or(*b.values()) if b else z3.BoolVal(False)
@@ -237,8 +254,26 @@ def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> 
     return obj + levels
 
 
-def _value(model: z3.ModelRef, lits: Weighted) -> int:
-    return sum(w for v, w in lits if z3.is_true(model.eval(v, model_completion=True)))
+def _total(lits: Weighted) -> z3.ArithRef:
+    """The objective as one integer term (sum of if-then-else), so a model is scored by one eval;
+    made by C API calls for the reason given at :func:`_pb`."""
+    ctx = lits[0][0].ctx
+    c = ctx.ref()
+    zero = z3.IntVal(0, ctx)
+    keep = [z3.IntVal(w, ctx) for _, w in lits]  # alive until every term is made
+    terms = [z3.ArithRef(z3.Z3_mk_ite(c, v.as_ast(), k.as_ast(), zero.as_ast()), ctx)
+             for (v, _), k in zip(lits, keep, strict=True)]
+    args = (z3.Ast * len(terms))()
+    for i, term in enumerate(terms):
+        args[i] = term.as_ast()
+    return z3.ArithRef(z3.Z3_mk_add(c, len(terms), args), ctx)
+
+
+def _value(model: z3.ModelRef, total: z3.ArithRef | None) -> int:
+    if total is None:
+        return 0
+    value: int = model.eval(total, model_completion=True).as_long()
+    return value
 
 
 def certify(
@@ -248,6 +283,7 @@ def certify(
     deadline = time.perf_counter() + timeout
     s = z3.Solver()
     s.add(*pm.constraints)
+    total = _total(pm.objective) if pm.objective else None
     best_model: z3.ModelRef | None = None
     best: int | None = None
     while True:
@@ -258,9 +294,9 @@ def certify(
         r = s.check()
         if r == z3.sat:
             best_model = s.model()
-            best = _value(best_model, pm.objective)
+            best = _value(best_model, total)
             # The unsat answer to this bound is the certificate that best is the maximum.
-            s.add(z3.PbGe(pm.objective, best + 1))
+            s.add(_at_least(pm.objective, best + 1))
         elif r == z3.unsat:
             if best is None:
                 return STATUS_UNKNOWN, None, None, "no legal pick sequence (the input is inconsistent)"
