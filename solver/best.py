@@ -140,7 +140,10 @@ def build_pick_model(
         returned_chop = any(True for _ in earlier)  # my own used chopsticks may come back round
         kinds = [c for c in range(N_CARDS) if spec.base[c] > 0 or (c == _CHOP and returned_chop)]
         a = {c: z3.Bool(f"t{t}_a_{Card(c).label}") for c in kinds}
-        b = {c: z3.Bool(f"t{t}_b_{Card(c).label}") for c in kinds} if spec.size >= 2 else {}
+        # A second pick needs a chopsticks card taken on an earlier turn (R-CHOPSTICKS-EARLIER):
+        # without one there is no second-pick literal at all.
+        chop_before = any(_CHOP in x for x in pm.first + pm.second)
+        b = {c: z3.Bool(f"t{t}_b_{Card(c).label}") for c in kinds} if spec.size >= 2 and chop_before else {}
         add(_pb(z3.Z3_mk_pbeq, [(v, 1) for v in a.values()], 1))
         if b:
             add(z3.AtMost(*b.values(), 1))
@@ -161,7 +164,8 @@ def build_pick_model(
                 if c == _CHOP and pm.second[u]:
                     mine.append((z3.Not(pm.two[u]), 1))  # -two = not(two) - 1
                     back += 1
-            add(_at_most(mine, spec.base[c] + back))
+            if len(mine) > spec.base[c] + back:  # fewer literals than cards: the limit holds anyway
+                add(_at_most(mine, spec.base[c] + back))
         # R-CHOPSTICKS-EARLIER: chopsticks taken before minus those used before >= 1.
         if b:
             chop = [(x[_CHOP], 1) for x in pm.first + pm.second if _CHOP in x]
@@ -170,15 +174,16 @@ def build_pick_model(
         # Free wasabi before this turn, as literals: wasabi picks and not(laid) over earlier turns.
         wasabi = [(x[_W], 1) for x in pm.first + pm.second if _W in x]
         laid = [(z3.Not(v), 1) for x in pm.first_on + pm.second_on for v in x.values()]
-        a_on = {c: z3.Bool(f"t{t}_a_{Card(c).label}_on") for c in _NIGIRI if c in a}
+        # A nigiri can land on a wasabi only if one was taken before (R-WASABI-ONE): no literal otherwise.
+        a_on = {c: z3.Bool(f"t{t}_a_{Card(c).label}_on") for c in _NIGIRI if c in a and wasabi}
         free1 = _at_least(wasabi + laid, 1 + len(laid))
         for c, v in a_on.items():
             add(z3.Implies(v, z3.And(a[c], free1)))  # R-WASABI-ONE
             if not optional:
                 add(z3.Implies(z3.And(a[c], free1), v))  # R-WASABI-PLACE
-        b_on = {c: z3.Bool(f"t{t}_b_{Card(c).label}_on") for c in _NIGIRI if c in b}
+        extra = [(a[_W], 1)] if (_W in a and rules.wasabi_same_turn) else []
+        b_on = {c: z3.Bool(f"t{t}_b_{Card(c).label}_on") for c in _NIGIRI if c in b and (wasabi or extra)}
         if b_on:
-            extra = [(a[_W], 1)] if (_W in a and rules.wasabi_same_turn) else []
             laid2 = laid + [(z3.Not(v), 1) for v in a_on.values()]
             free2 = _at_least(wasabi + extra + laid2, 1 + len(laid2))
             for c, v in b_on.items():
