@@ -38,12 +38,13 @@ terms), and the picks are replayed through :mod:`spec.turns` and scored with
 
 from __future__ import annotations
 
+import ctypes
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import z3
-
 from sushigo.solver.search import (
     STATUS_OPTIMAL,
     STATUS_UNKNOWN,
@@ -95,18 +96,34 @@ def _order_matters(c1: int, c2: int) -> bool:
     return nigiri == 2 or (nigiri == 1 and _W in (c1, c2))
 
 
+def _pb(make: Callable[..., Any], lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
+    """A pseudo-Boolean constraint made by one call to the C API.
+
+    ``z3.PbGe`` checks and coerces every argument in Python, which cost more than solving
+    the puzzle did; the literals here are Boolean constants already, so nothing is lost.
+    """
+    n = len(lits)
+    args = (z3.Ast * n)()
+    coeffs = (ctypes.c_int * n)()
+    for i, (v, w) in enumerate(lits):
+        args[i] = v.as_ast()
+        coeffs[i] = w
+    ctx = lits[0][0].ctx
+    return z3.BoolRef(make(ctx.ref(), n, args, coeffs, k), ctx)
+
+
 def _at_least(lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
     if k <= 0:
         return z3.BoolVal(True)
     if not lits:
         return z3.BoolVal(False)
-    return z3.PbGe(list(lits), k)
+    return _pb(z3.Z3_mk_pbge, lits, k)
 
 
 def _at_most(lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
     if not lits:
         return z3.BoolVal(k >= 0)
-    return z3.PbLe(list(lits), k)
+    return _pb(z3.Z3_mk_pble, lits, k)
 
 
 def build_pick_model(
@@ -123,8 +140,11 @@ def build_pick_model(
         returned_chop = any(True for _ in earlier)  # my own used chopsticks may come back round
         kinds = [c for c in range(N_CARDS) if spec.base[c] > 0 or (c == _CHOP and returned_chop)]
         a = {c: z3.Bool(f"t{t}_a_{Card(c).label}") for c in kinds}
-        b = {c: z3.Bool(f"t{t}_b_{Card(c).label}") for c in kinds} if spec.size >= 2 else {}
-        add(z3.PbEq([(v, 1) for v in a.values()], 1))
+        # A second pick needs a chopsticks card taken on an earlier turn (R-CHOPSTICKS-EARLIER):
+        # without one there is no second-pick literal at all.
+        chop_before = any(_CHOP in x for x in pm.first + pm.second)
+        b = {c: z3.Bool(f"t{t}_b_{Card(c).label}") for c in kinds} if spec.size >= 2 and chop_before else {}
+        add(_pb(z3.Z3_mk_pbeq, [(v, 1) for v in a.values()], 1))
         if b:
             add(z3.AtMost(*b.values(), 1))
         two: z3.BoolRef = z3.Or(*b.values()) if b else z3.BoolVal(False)
@@ -144,7 +164,8 @@ def build_pick_model(
                 if c == _CHOP and pm.second[u]:
                     mine.append((z3.Not(pm.two[u]), 1))  # -two = not(two) - 1
                     back += 1
-            add(_at_most(mine, spec.base[c] + back))
+            if len(mine) > spec.base[c] + back:  # fewer literals than cards: the limit holds anyway
+                add(_at_most(mine, spec.base[c] + back))
         # R-CHOPSTICKS-EARLIER: chopsticks taken before minus those used before >= 1.
         if b:
             chop = [(x[_CHOP], 1) for x in pm.first + pm.second if _CHOP in x]
@@ -153,15 +174,16 @@ def build_pick_model(
         # Free wasabi before this turn, as literals: wasabi picks and not(laid) over earlier turns.
         wasabi = [(x[_W], 1) for x in pm.first + pm.second if _W in x]
         laid = [(z3.Not(v), 1) for x in pm.first_on + pm.second_on for v in x.values()]
-        a_on = {c: z3.Bool(f"t{t}_a_{Card(c).label}_on") for c in _NIGIRI if c in a}
+        # A nigiri can land on a wasabi only if one was taken before (R-WASABI-ONE): no literal otherwise.
+        a_on = {c: z3.Bool(f"t{t}_a_{Card(c).label}_on") for c in _NIGIRI if c in a and wasabi}
         free1 = _at_least(wasabi + laid, 1 + len(laid))
         for c, v in a_on.items():
             add(z3.Implies(v, z3.And(a[c], free1)))  # R-WASABI-ONE
             if not optional:
                 add(z3.Implies(z3.And(a[c], free1), v))  # R-WASABI-PLACE
-        b_on = {c: z3.Bool(f"t{t}_b_{Card(c).label}_on") for c in _NIGIRI if c in b}
+        extra = [(a[_W], 1)] if (_W in a and rules.wasabi_same_turn) else []
+        b_on = {c: z3.Bool(f"t{t}_b_{Card(c).label}_on") for c in _NIGIRI if c in b and (wasabi or extra)}
         if b_on:
-            extra = [(a[_W], 1)] if (_W in a and rules.wasabi_same_turn) else []
             laid2 = laid + [(z3.Not(v), 1) for v in a_on.values()]
             free2 = _at_least(wasabi + extra + laid2, 1 + len(laid2))
             for c, v in b_on.items():
@@ -237,8 +259,26 @@ def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> 
     return obj + levels
 
 
-def _value(model: z3.ModelRef, lits: Weighted) -> int:
-    return sum(w for v, w in lits if z3.is_true(model.eval(v, model_completion=True)))
+def _total(lits: Weighted) -> z3.ArithRef:
+    """The objective as one integer term (sum of if-then-else), so a model is scored by one eval;
+    made by C API calls for the reason given at :func:`_pb`."""
+    ctx = lits[0][0].ctx
+    c = ctx.ref()
+    zero = z3.IntVal(0, ctx)
+    keep = [z3.IntVal(w, ctx) for _, w in lits]  # alive until every term is made
+    terms = [z3.ArithRef(z3.Z3_mk_ite(c, v.as_ast(), k.as_ast(), zero.as_ast()), ctx)
+             for (v, _), k in zip(lits, keep, strict=True)]
+    args = (z3.Ast * len(terms))()
+    for i, term in enumerate(terms):
+        args[i] = term.as_ast()
+    return z3.ArithRef(z3.Z3_mk_add(c, len(terms), args), ctx)
+
+
+def _value(model: z3.ModelRef, total: z3.ArithRef | None) -> int:
+    if total is None:
+        return 0
+    value: int = model.eval(total, model_completion=True).as_long()
+    return value
 
 
 def certify(
@@ -248,6 +288,7 @@ def certify(
     deadline = time.perf_counter() + timeout
     s = z3.Solver()
     s.add(*pm.constraints)
+    total = _total(pm.objective) if pm.objective else None
     best_model: z3.ModelRef | None = None
     best: int | None = None
     while True:
@@ -258,9 +299,9 @@ def certify(
         r = s.check()
         if r == z3.sat:
             best_model = s.model()
-            best = _value(best_model, pm.objective)
+            best = _value(best_model, total)
             # The unsat answer to this bound is the certificate that best is the maximum.
-            s.add(z3.PbGe(pm.objective, best + 1))
+            s.add(_at_least(pm.objective, best + 1))
         elif r == z3.unsat:
             if best is None:
                 return STATUS_UNKNOWN, None, None, "no legal pick sequence (the input is inconsistent)"

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sushigo.spec.cards import Card, Token, parse_card
+from sushigo.spec.cards import MAKI, NIGIRI, Card, Token, parse_card
 from sushigo.spec.errors import IllegalMoveError, InputError
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import dish_points, maki_icons, maki_points
@@ -34,14 +34,8 @@ from sushigo.spec.turns import Turn, apply_turn, format_turn, legal_turns
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
 _T, _S, _D = int(Token.TEMPURA), int(Token.SASHIMI), int(Token.DUMPLING)
-# Tokens whose points are banked when taken and never change afterwards.
-_BANKED = tuple(
-    int(t)
-    for t in (
-        Token.EGG, Token.SALMON, Token.SQUID, Token.WASABI_EGG, Token.WASABI_SALMON,
-        Token.WASABI_SQUID, Token.MAKI1, Token.MAKI2, Token.MAKI3, Token.PUDDING,
-    )
-)
+_W, _CHOP = int(Token.WASABI), int(Token.CHOPSTICKS)
+_NIGIRI = tuple(int(c) for c in NIGIRI)
 
 STATUS_OPTIMAL = "optimal"
 STATUS_UNKNOWN = "unknown"
@@ -169,30 +163,49 @@ def replay_puzzle(puzzle: Puzzle, picks: Sequence[Turn]) -> list[int]:
 
 # --- the dynamic programme ------------------------------------------------------------------
 
+# The reduced state: (tempura mod set, sashimi mod set, dumplings up to the table's end,
+# free wasabi, chopsticks in the tableau, maki icons up to one above the best opponent).
+State = tuple[int, int, int, int, int, int]
+# A move as the state sees it: (turn, tempura, sashimi, dumplings, wasabi, chopsticks, icons added,
+# nigiri points banked, cards that leave the hand net of a chopsticks card put back).
+Move = tuple[Turn, int, int, int, int, int, int, int, tuple[int, ...]]
+Deltas = tuple[tuple[int, ...], ...]  # per pile: the cards the player has taken from it so far
 
-class _Reducer:
-    """Maps a tableau to the part of it that later turns can still change the score of."""
 
-    def __init__(self, rules: Ruleset, opponents_maki: Sequence[int]) -> None:
+class MoveTable:
+    """The legal moves per (hand, free wasabi up to 2, chopsticks ready), built once from :mod:`spec.turns`.
+
+    What a turn does depends on the tableau only through the free wasabi (at most two nigiri
+    per turn, so 2 and more behave alike) and whether a chopsticks card is there. Each move is
+    resolved once into count changes, so a node of the search adds integers and builds no
+    :class:`Pick` or :class:`Token`. The moves keep the order of :func:`legal_turns` (with its
+    de-duplication), so ties between equal lines are broken as before.
+    """
+
+    def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
-        self.dumpling_cap = len(rules.dumpling_points) - 1
-        # One icon above the best opponent already beats everyone; more changes nothing.
-        self.icon_cap = max(opponents_maki, default=0) + 1
+        self.table: dict[tuple[tuple[int, ...], int, bool], list[Move]] = {}
 
-    def dishes(self, tableau: Sequence[int]) -> int:
-        return sum(dish_points(tableau, self.rules))
+    def moves(self, hand: tuple[int, ...], wasabi: int, chop: int) -> list[Move]:
+        key = (hand, min(wasabi, 2), chop > 0)
+        hit = self.table.get(key)
+        if hit is None:
+            hit = self.table[key] = self._build(hand, key[1], key[2])
+        return hit
 
-    def reduce(self, tableau: list[int]) -> tuple[int, int]:
-        """Bank what is final in ``tableau`` (changed in place); returns (points banked, icons)."""
-        r = self.rules
-        before = self.dishes(tableau)
-        icons = maki_icons(tableau, r)
-        tableau[_T] %= r.tempura_set
-        tableau[_S] %= r.sashimi_set
-        tableau[_D] = min(tableau[_D], self.dumpling_cap)
-        for k in _BANKED:
-            tableau[k] = 0
-        return before - self.dishes(tableau), icons
+    def _build(self, hand: tuple[int, ...], wasabi: int, chop: bool) -> list[Move]:
+        rules = self.rules
+        tab = [0] * N_TOKENS
+        tab[_W], tab[_CHOP] = wasabi, int(chop)
+        out: list[Move] = []
+        for turn in legal_turns(hand, tab, rules):
+            left, new = list(hand), list(tab)
+            apply_turn(left, new, turn, rules)
+            delta = [n - o for n, o in zip(new, tab, strict=True)]
+            taken = tuple(h - x for h, x in zip(hand, left, strict=True))
+            out.append((turn, delta[_T], delta[_S], delta[_D], delta[_W], delta[_CHOP],
+                        maki_icons(delta, rules), dish_points(delta, rules)[3], taken))
+        return out
 
 
 @dataclass(frozen=True)
@@ -237,12 +250,12 @@ def search_turns(
 ) -> tuple[int, list[Turn], int]:
     """(best score, picks, states) by dynamic programming.
 
-    State: turn, reduced tableau, capped icons, and what the player has taken
+    State: turn, reduced tableau (:data:`State`), and what the player has taken
     from each pile that is still seen later (by the player or by a seat whose
     recorded pick must stay possible). A line that makes a recorded pick
-    impossible is worth nothing (-1, below every score).
+    impossible is worth nothing (-1, below every score). The transposition
+    table maps each state to its value and the index of its best move.
     """
-    red = _Reducer(rules, opponents_maki)
     opps = list(opponents_maki)
     k = len(turns)
     piles = sorted({ts.pile for ts in turns} | {o.pile for o in others})
@@ -252,66 +265,149 @@ def search_turns(
     for t in range(k + 1):
         seen = {index[ts.pile] for ts in turns[t:]} | {index[o.pile] for o in others if o.turn >= t}
         later.append(frozenset(seen))
+    pile_of = [index[ts.pile] for ts in turns]
+    keep = [pile_of[t] in later[t + 1] for t in range(k)]  # must this turn's picks be remembered?
+    static = not any(keep)  # the puzzle form: no pile is seen twice, the picks per pile stay zero
     checks: dict[int, list[OtherPick]] = {}
     for o in others:
         checks.setdefault(o.turn, []).append(o)
     zero = (0,) * N_CARDS
-    memo: dict[tuple[Any, ...], tuple[int, Turn | None]] = {}
+    table = MoveTable(rules)
+    t_set, t_pts = rules.tempura_set, rules.tempura_points
+    s_set, s_pts = rules.sashimi_set, rules.sashimi_points
+    d_cap = len(rules.dumpling_points) - 1
+    # One icon above the best opponent already beats everyone; more changes nothing.
+    i_cap = max(opps, default=0) + 1
+    # Dumplings below the cap are not banked (a later one could still raise them): scored at the end.
+    final = [[rules.dumpling_score(d) + maki_points([i, *opps], rules)[0] for i in range(i_cap + 1)]
+             for d in range(d_cap + 1)]
+    bases = [spec.base for spec in turns]
+    memo: dict[tuple[Any, ...], tuple[int, int]] = {}
 
-    def key_deltas(t: int, deltas: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, ...], ...]:
-        return tuple(d if i in later[t] else zero for i, d in enumerate(deltas))
+    checked = [bool(checks.get(t)) for t in range(k + 1)]
+    # What the turns from u on can still change: a count with no more cards of its kind to come
+    # is forgotten (tempura and sashimi leftovers score nothing), or banked (dumplings, maki);
+    # free wasabi beyond the nigiri to come and chopsticks beyond the two-card turns are spare.
+    future = [[0] * N_CARDS for _ in range(k + 1)]
+    turns_of_two = [0] * (k + 1)
+    for u in range(k - 1, -1, -1):
+        future[u] = [f + max(b, 0) for f, b in zip(future[u + 1], bases[u], strict=True)]
+        turns_of_two[u] = turns_of_two[u + 1] + (turns[u].size >= 2)
+    icon_cards = [int(c) for c, n in zip(MAKI, rules.maki_icons, strict=True) if n > 0]
+    more_t = [f[_T] > 0 for f in future]
+    more_s = [f[_S] > 0 for f in future]
+    more_d = [f[_D] > 0 for f in future]
+    more_m = [any(f[c] for c in icon_cards) for f in future]
+    w_cap = [sum(f[c] for c in _NIGIRI) for f in future]
+    c_cap = turns_of_two
+    d_final = [rules.dumpling_score(d) for d in range(d_cap + 1)]
+    m_final = [maki_points([i, *opps], rules)[0] for i in range(i_cap + 1)]
 
-    def best(t: int, tab: tuple[int, ...], icons: int, deltas: tuple[tuple[int, ...], ...]) -> int:
+    def reduce(u: int, st: State) -> tuple[State, int]:
+        """The state as turn ``u`` sees it, and the points banked in reducing it."""
+        tm, sm, dm, w, c, im = st
+        banked = 0
+        if not more_d[u]:
+            banked, dm = d_final[dm], 0
+        if not more_m[u]:
+            banked, im = banked + m_final[im], 0
+        return ((tm if more_t[u] else 0), (sm if more_s[u] else 0), dm, min(w, w_cap[u]),
+                min(c, c_cap[u]), im), banked
+
+    moves_of = table.table.get
+
+    def key_of(t: int, st: State, deltas: Deltas) -> tuple[Any, ...]:
+        return (t, st) if static else (t, st, deltas)
+
+    def value(t: int, st: State, deltas: Deltas) -> int:
+        """The best the player can add from turn ``t`` on (-1: a recorded pick becomes impossible)."""
         for o in checks.get(t, ()):
             if deltas[index[o.pile]][o.card] > o.spare:
                 return -1
         if t == k:
-            # Dumplings below the cap are not banked (a later one could still raise them).
-            return red.dishes(tab) + maki_points([icons, *opps], rules)[0]
-        key = (t, tab, icons, deltas)
+            return final[st[2]][st[5]]
+        key = key_of(t, st, deltas)
         hit = memo.get(key)
-        if hit is not None:
-            return hit[0]
-        spec = turns[t]
-        pi = index[spec.pile]
-        hand = [b - d for b, d in zip(spec.base, deltas[pi], strict=True)]
-        top = -1
-        arg: Turn | None = None
-        for turn in legal_turns(hand, tab, rules):
-            new = list(tab)
-            left = list(hand)
-            apply_turn(left, new, turn, rules)
-            gain, more = red.reduce(new)
-            taken = tuple(d + h - x for d, h, x in zip(deltas[pi], hand, left, strict=True))
-            nd = key_deltas(t + 1, (*deltas[:pi], taken, *deltas[pi + 1:]))
-            sub = best(t + 1, tuple(new), min(icons + more, red.icon_cap), nd)
-            if sub < 0:
+        return hit[0] if hit is not None else expand(t, st, deltas, key)
+
+    def expand(t: int, st: State, deltas: Deltas, key: tuple[Any, ...]) -> int:
+        # The hot loop: children that need no check are looked up here, not called.
+        pi = pile_of[t]
+        mine = deltas[pi]
+        hand = bases[t] if mine is zero else tuple(b - d for b, d in zip(bases[t], mine, strict=True))
+        tem, sas, dum, was, chop, icons = st
+        moves = moves_of((hand, was if was < 2 else 2, chop > 0)) or table.moves(hand, was, chop)
+        after = deltas if static else _forget(deltas, later[t + 1], zero)
+        nxt = t + 1
+        direct, last, remember = not checked[nxt], nxt == k, keep[t]
+        top, arg = -1, -1
+        for i, (_, dt, ds, dd, dw, dc, di, gain, taken) in enumerate(moves):
+            tm, sm, dm, im = tem + dt, sas + ds, dum + dd, icons + di
+            if tm >= t_set:
+                gain += (tm // t_set) * t_pts
+                tm %= t_set
+            if sm >= s_set:
+                gain += (sm // s_set) * s_pts
+                sm %= s_set
+            if dm > d_cap:
+                dm = d_cap
+            if im > i_cap:
+                im = i_cap
+            if direct and last:
+                sub = final[dm][im]
+                if sub >= 0 and gain + sub > top:
+                    top, arg = gain + sub, i
                 continue
-            if gain + sub > top:
-                top, arg = gain + sub, turn
+            # reduce() inlined: this line runs for every child of every state.
+            wm, cm = was + dw, chop + dc
+            if not more_d[nxt]:
+                gain, dm = gain + d_final[dm], 0
+            if not more_m[nxt]:
+                gain, im = gain + m_final[im], 0
+            new = ((tm if more_t[nxt] else 0), (sm if more_s[nxt] else 0), dm,
+                   (wm if wm <= w_cap[nxt] else w_cap[nxt]), (cm if cm <= c_cap[nxt] else c_cap[nxt]), im)
+            if remember:
+                nd = (*after[:pi], tuple(a + b for a, b in zip(mine, taken, strict=True)), *after[pi + 1:])
+            else:
+                nd = after
+            if not direct:
+                sub = value(nxt, new, nd)
+            else:
+                ck = (nxt, new) if static else (nxt, new, nd)
+                hit = memo.get(ck)
+                sub = hit[0] if hit is not None else expand(nxt, new, nd, ck)
+            if sub >= 0 and gain + sub > top:
+                top, arg = gain + sub, i
         memo[key] = (top, arg)
         return top
 
-    empty = tuple([0] * N_TOKENS)
-    start_deltas = tuple(zero for _ in piles)
-    score = best(0, empty, 0, start_deltas)
+    start: State = (0, 0, 0, 0, 0, 0)
+    deltas = tuple(zero for _ in piles)
+    score = value(0, start, deltas)
     picks: list[Turn] = []
     if score < 0:
         return score, picks, len(memo)
-    tab, icons, deltas = empty, 0, start_deltas
+    # Follow the stored best moves, replaying each with spec.turns (independent of the move table).
+    tableau, st = [0] * N_TOKENS, start
     for t in range(k):
-        turn = memo[(t, tab, icons, deltas)][1]
-        assert turn is not None
+        _, arg = memo[key_of(t, st, deltas)]
+        pi = pile_of[t]
+        hand = tuple(b - d for b, d in zip(bases[t], deltas[pi], strict=True))
+        turn, *_, taken = table.moves(hand, st[3], st[4])[arg]
         picks.append(turn)
-        pi = index[turns[t].pile]
-        hand = [b - d for b, d in zip(turns[t].base, deltas[pi], strict=True)]
-        new, left = list(tab), list(hand)
-        apply_turn(left, new, turn, rules)
-        _, more = red.reduce(new)
-        taken = tuple(d + h - x for d, h, x in zip(deltas[pi], hand, left, strict=True))
-        deltas = key_deltas(t + 1, (*deltas[:pi], taken, *deltas[pi + 1:]))
-        tab, icons = tuple(new), min(icons + more, red.icon_cap)
+        apply_turn(list(hand), tableau, turn, rules)
+        st, _ = reduce(t + 1, (tableau[_T] % t_set, tableau[_S] % s_set, min(tableau[_D], d_cap),
+                               tableau[_W], tableau[_CHOP], min(maki_icons(tableau, rules), i_cap)))
+        if not static:
+            after = _forget(deltas, later[t + 1], zero)
+            mine = tuple(a + b for a, b in zip(deltas[pi], taken, strict=True)) if keep[t] else zero
+            deltas = (*after[:pi], mine, *after[pi + 1:])
     return score, picks, len(memo)
+
+
+def _forget(deltas: Deltas, seen: frozenset[int], zero: tuple[int, ...]) -> Deltas:
+    """The picks per pile, forgetting the piles nobody sees again (so equal futures share a key)."""
+    return tuple(d if j in seen else zero for j, d in enumerate(deltas))
 
 
 def solve_search(puzzle: Puzzle) -> BestResult:

@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import z3
-
 from sushigo.spec.cards import MAKI, Card, Token, parse_card, parse_token
 from sushigo.spec.errors import InputError, NotationError
 from sushigo.spec.model.core import Model
@@ -95,6 +94,14 @@ def parse_filters(must: Sequence[str] = (), without: Sequence[str] = ()) -> Filt
     return Filters(Tableau(tuple(counts)), tuple(without))
 
 
+def check_question(cards: int, maki_points: int) -> None:
+    """A tableau holds 0 or more cards, and maki points are never negative."""
+    if cards < 0:
+        raise InputError(f"--cards must be 0 or more, got {cards}")
+    if maki_points < 0:
+        raise InputError(f"--maki-points must be 0 or more, got {maki_points}")
+
+
 @dataclass
 class TableauModel:
     """The Z3 model of one tableau of K cards scoring S - M dish points (S left free)."""
@@ -111,10 +118,7 @@ class TableauModel:
 def build(
     cards: int, maki_points: int = 0, rules: Ruleset = OFFICIAL, filters: Filters | None = None
 ) -> TableauModel:
-    if cards < 0:
-        raise InputError(f"--cards must be 0 or more, got {cards}")
-    if maki_points < 0:
-        raise InputError(f"--maki-points must be 0 or more, got {maki_points}")
+    check_question(cards, maki_points)
     filters = filters or Filters()
     prefix = "t"
     m = Model()
@@ -239,6 +243,8 @@ class Enumeration:
 
 def count_tableaux(score: int, cards: int, maki_points: int = 0, rules: Ruleset = OFFICIAL,
                    filters: Filters | None = None) -> int:
+    """The count by Z3 enumeration: the reference that :mod:`solver.counting` (the fast,
+    exact count ``tableaux --count`` uses) is tested against."""
     tm = build(cards, maki_points, rules, filters)
     return sum(len(_completions(tm, p)) for p in scoring_parts(tm, score))
 
@@ -264,7 +270,8 @@ def _order(t: Tableau) -> tuple[int, ...]:
 
 def counts_by_score(cards: int, maki_points: int = 0, rules: Ruleset = OFFICIAL,
                     filters: Filters | None = None) -> dict[int, int]:
-    """Number of tableaux per score, for every score: one solver, one scope per score."""
+    """Number of tableaux per score, for every score: one solver, one scope per score (the Z3
+    reference for :func:`solver.counting.score_counts`)."""
     tm = build(cards, maki_points, rules, filters)
     s = _solver(tm)
     keys = _keys(tm)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from itertools import groupby
 
+from sushigo.common import add_json_arg, add_rules_args, print_json, print_table, rules_from_args
+from sushigo.solver.counting import count_score, score_counts
 from sushigo.solver.tableaux import (
     Filters,
     SolverUnknown,
@@ -16,7 +18,6 @@ from sushigo.solver.tableaux import (
 )
 from sushigo.spec.errors import InputError
 from sushigo.spec.ruleset import Ruleset
-from sushigo.common import add_json_arg, add_rules_args, print_json, print_table, rules_from_args
 
 ORDER = 50
 
@@ -33,6 +34,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--maki-points", type=int, default=0, metavar="M",
                    help="the player's maki points (default 0; M > 0 needs at least one maki icon)")
     p.add_argument("--count", action="store_true", help="print only the number of tableaux")
+    p.add_argument("--all-scores", action="store_true",
+                   help="with --count: the number of tableaux for every score (a table of score, count)")
     p.add_argument("--limit", type=int, default=None, metavar="N", help="print at most N tableaux")
     p.add_argument("--must", action="append", default=[], metavar="TABLEAU",
                    help="keep tableaux holding at least these tokens, e.g. 'sashimi*3' (repeatable)")
@@ -60,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
             f"{max(s for _, s in rules.hand_sizes)}"
         )
     try:
+        if args.all_scores:
+            return _all_scores(args, rules, filters)
         if args.unreachable:
             return _unreachable(args, rules, filters)
         if args.score is None:
@@ -73,16 +78,17 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _list(args: argparse.Namespace, rules: Ruleset, filters: Filters) -> int:
-    limit = 0 if args.count else args.limit
+    if args.count:
+        n = count_score(args.score, args.cards, args.maki_points, rules, filters)
+        if args.json:
+            print_json({"count": n})
+        else:
+            print(n)
+        return 0
+    limit = args.limit
     e = enumerate_tableaux(args.score, args.cards, args.maki_points, rules, filters, limit=limit)
     if args.json:
-        if args.count:
-            print_json({"count": e.count})
-        else:
-            print_json({"count": e.count, "tableaux": [str(t) for t in e.tableaux]})
-        return 0
-    if args.count:
-        print(e.count)
+        print_json({"count": e.count, "tableaux": [str(t) for t in e.tableaux]})
         return 0
     maki = f" with {args.maki_points} maki points" if args.maki_points else ""
     print(f"{e.count} tableaux of {args.cards} cards score {args.score}{maki}"
@@ -93,6 +99,20 @@ def _list(args: argparse.Namespace, rules: Ruleset, filters: Filters) -> int:
         print(f"\n{label} ({len(items)}):")
         for t in items:
             print(f"  {t}")
+    return 0
+
+
+def _all_scores(args: argparse.Namespace, rules: Ruleset, filters: Filters) -> int:
+    if not args.count or args.score is not None or args.facts or args.unreachable:
+        raise InputError("--all-scores goes with --count and without --score, --facts or --unreachable: "
+                         "sushigo tableaux --cards K --count --all-scores")
+    counts = score_counts(args.cards, args.maki_points, rules, filters)
+    if args.json:
+        print_json({"cards": args.cards, "counts": {str(s): n for s, n in counts.items()}})
+        return 0
+    maki = f" with {args.maki_points} maki points" if args.maki_points else ""
+    print_table([[s, n] for s, n in counts.items()], ["score", "count"],
+                title=f"{sum(counts.values())} tableaux of {args.cards} cards{maki}, by score:")
     return 0
 
 
