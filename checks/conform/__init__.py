@@ -57,7 +57,7 @@ from sushigo.spec.ruleset import Ruleset
 __all__ = [
     "PUDDING_READINGS", "ROUND_READINGS", "Answer", "BadTarget", "Disagreement", "Interrupted", "Limits",
     "PuddingCase", "Report", "RoundCase", "Target", "Z3Budget", "_fmt", "conform", "describe_fingerprint",
-    "load_target", "picks_of_tableau", "points_bound", "pudding_cases", "reference_round",
+    "interruptible", "load_target", "picks_of_tableau", "points_bound", "pudding_cases", "reference_round",
     "reference_tableau", "round_cases",
 ]
 
@@ -86,7 +86,7 @@ def points_bound(rules: Ruleset) -> int:
 
 
 @contextlib.contextmanager
-def _signals_interrupt() -> Iterator[None]:
+def interruptible() -> Iterator[None]:
     """SIGINT and SIGTERM raise :class:`Interrupted` (the engine's child is killed on the way out)."""
     if threading.current_thread() is not threading.main_thread():
         yield
@@ -117,7 +117,7 @@ def conform(target: Target, rules: Ruleset, examples: int = 2000, seed: int | No
     report.budget = {"examples": examples, **lim.as_dict(), "z3": zb.as_dict()}
     start = clock()
     budget = Budget(lim.time_limit, clock)
-    with _signals_interrupt(), interrupts_reach_python(), \
+    with interruptible(), interrupts_reach_python(), \
             Engine(target.name, lim, points_bound(rules)) as engine:
         rcases = round_cases(rules, examples, seed)
         report.round_cases = len(rcases)

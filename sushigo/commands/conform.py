@@ -84,8 +84,9 @@ def run(args: argparse.Namespace) -> int:
     examples = int(_number("--examples", args.examples, 1, MAX_EXAMPLES, True))
     limits = _limits(args)
     try:
-        target = C.load_target(args.target, limits)  # BadTarget is an InputError: exit 2
-        report = C.conform(target, rules, examples, args.seed, limits)
+        with C.interruptible():
+            target = C.load_target(args.target, limits)  # BadTarget is an InputError: exit 2
+            report = C.conform(target, rules, examples, args.seed, limits)
     except C.Interrupted as exc:
         print(f"sushigo conform: interrupted by {exc}: stopped, no verdict", file=sys.stderr)
         return exc.code
