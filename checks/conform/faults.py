@@ -35,7 +35,7 @@ from sushigo.spec.model.core import Core
 from sushigo.spec.ruleset import Ruleset
 
 MAX_FAULTS = 24  # a target this broken is reported by its first 24 faults
-_SEARCH = 300  # cases tried when looking for a clean case to report
+_PADS = 30  # cases the target scores right tried as padding around a fault's trigger
 
 
 class Budget:
@@ -224,6 +224,7 @@ def find_faults(side: Side, cases: Sequence[Any]) -> list[Fault]:
     skip: set[Any] = set()
     while len(faults) < MAX_FAULTS and not side.budget.expired():
         comp = side.compose(faults)
+        side.project_all(valid, [c for c, src in comp.sources.items() if src is None])
 
         def fails(x: Any, comp: Composite = comp) -> bool:
             want = side.total(comp, x)
@@ -358,14 +359,16 @@ def _report_case(side: Side, f: Fault, others: list[Fault], valid: list[Any]) ->
         # case the target scores right (for a maki fault on empty tableaux: some maki).
         pads = sorted((x for x in valid if len(x) == len(f.trigger) and side.got(x) == side.ref_total(x)),
                       key=K.size)
-        for z in pads[:_SEARCH // 10]:
+        for z in pads[:_PADS]:
             y = K.merge(f.trigger, tuple(tuple(c for c in p if K.CATEGORY_OF[c] != f.category) for p in z))
             if clean(y):
                 start = y
                 break
     if start is None:
-        wrong = [x for x in valid if side.got(x) != side.ref_total(x)]
-        for x in sorted(wrong, key=K.size)[:_SEARCH]:
+        wrong = sorted((x for x in valid if side.got(x) != side.ref_total(x)), key=K.size)
+        if f.candidate is None and f.category in side.cats:
+            side.project_all(wrong, [f.category])  # an unmodelled fault reads the target's category
+        for x in wrong:
             if side.budget.expired():
                 break
             if clean(x):
