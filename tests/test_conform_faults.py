@@ -130,3 +130,16 @@ def test_an_explanation_that_hung_in_core_minimize_answers_within_its_budget() -
     tiny = C.Z3Budget(timeout_ms=1, rlimit=1, total_ms=1)
     out = explain_within(model.m, facts, [t == v for t, v in zip(totals, [8, 3, 0], strict=True)], tiny)
     assert out.status == "unknown" and "budget 1 ms" in out.reason
+
+
+def test_round_total_only_when_no_single_category_explains_it(capsys: pytest.CaptureFixture[str]) -> None:
+    # The target adds a point to a seat holding two scoring categories; each category alone is
+    # scored right, so no single-category case shows it: only the sum of the round is wrong.
+    code, report = _run(ADAPTERS / "round_total.py", capsys)
+    assert code == 1
+    (fault,) = report["faults"]
+    assert fault["category"] == "round total" and fault["rule_ids"] == ["R-ROUND-TOTAL"]
+    assert fault["attribution"]["method"] == "round-total"
+    seats = fault["case"].removeprefix("picks ").split(" | ")
+    assert sorted(len(s.split()) if s != "-" else 0 for s in seats) == [0, 2]  # minimised: two cards
+    assert sorted(g - e for g, e in zip(fault["got"], fault["expected"], strict=True)) == [0, 1]
