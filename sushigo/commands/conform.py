@@ -116,7 +116,8 @@ def _show_budget(report: C.Report) -> None:
     ran = f"{report.round_cases_run + report.pudding_cases_run} cases compared, {report.seconds:.1f} s in all"
     print(f"budget: {b['examples']} generated cases a side (plus the edge cases), {b['call_timeout_s']:g} s "
           f"a call, {b['memory_mb']} MB, {b['time_limit_s']:g} s in all, z3 {b['z3']['timeout_ms']} ms a "
-          f"check / {b['z3']['total_ms']} ms an explanation; {ran}"
+          f"check / {b['z3']['total_ms']} ms an explanation; {ran}; "
+          + (f"seed {report.seed}" if report.seed is not None else "derandomized (no --seed)")
           + (f"; {report.restarts} restart(s) of the target" if report.restarts else ""))
     if report.stopped:
         print(f"stopped early: {report.stopped}")
