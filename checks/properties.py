@@ -22,15 +22,21 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from hypothesis import strategies as st
-
 import sushigo.spec.scoring as scoring
 import sushigo.spec.turns as turns
+from hypothesis import strategies as st
 from sushigo.checks import strategies as S
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
-from sushigo.spec.model.core import Model, core_rule_ids
-from sushigo.spec.model.scoring import icons_term, maki_terms, pudding_terms, round_terms, tableau_vars, winner_terms
+from sushigo.spec.model.core import Core, Model, core_rule_ids, minimal_core
+from sushigo.spec.model.scoring import (
+    icons_term,
+    maki_terms,
+    pudding_terms,
+    round_terms,
+    tableau_vars,
+    winner_terms,
+)
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.tableau import Tableau, format_tableau
 
@@ -99,6 +105,24 @@ def explain(m: Model, facts: Sequence[Any], claims: Sequence[Any]) -> list[str]:
     return [r for r in core_rule_ids(s.unsat_core()) if r not in _NOT_RULES]
 
 
+@dataclass(frozen=True)
+class Z3Budget:
+    """What one explanation may spend: each ``check()`` and all of them together."""
+
+    timeout_ms: int = 1000
+    rlimit: int = 20_000_000
+    total_ms: int = 10_000
+
+    def as_dict(self) -> dict[str, int]:
+        return {"timeout_ms": self.timeout_ms, "rlimit": self.rlimit, "total_ms": self.total_ms}
+
+
+def explain_within(m: Model, facts: Sequence[Any], claims: Sequence[Any], budget: Z3Budget) -> Core:
+    """:func:`explain` under a budget: the rule ids, or "unknown" with the budget that ran out."""
+    core = minimal_core(m, [*facts, *claims], budget.timeout_ms, budget.rlimit, budget.total_ms)
+    return Core(core.status, tuple(r for r in core.rule_ids if r not in _NOT_RULES), core.reason)
+
+
 class Checker:
     """Concrete inputs in, terms out: one solver reused for every case.
 
@@ -147,6 +171,9 @@ class Checker:
 
     def explain(self, inputs: Sequence[int], outputs: Sequence[object]) -> list[str]:
         return explain(self.m, self.facts(inputs), self.claims(outputs))
+
+    def explain_within(self, inputs: Sequence[int], outputs: Sequence[object], budget: Z3Budget) -> Core:
+        return explain_within(self.m, self.facts(inputs), self.claims(outputs), budget)
 
 
 @lru_cache(maxsize=128)
@@ -705,9 +732,8 @@ def make_machine(rules: Ruleset) -> type[Any]:
     """
     import random
 
-    from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
-
     import sushigo.spec.executor as ex
+    from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
     players_choice = sorted({S.players_of(rules, n) for n in S.seat_counts(rules)})
 

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterable
+import contextlib
+import time
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import z3
@@ -115,3 +117,79 @@ def core_rule_ids(core: Iterable[z3.BoolRef]) -> list[str]:
     for b in core:
         seen.setdefault(str(b).split("|", 1)[0], None)
     return list(seen)
+
+
+@dataclass(frozen=True)
+class Core:
+    """An explanation by unsat core: ``status`` is "sat" (the claims hold), "unsat" (``rule_ids``
+    name a minimal set of broken rules) or "unknown" (``reason`` says which budget ran out)."""
+
+    status: str
+    rule_ids: tuple[str, ...] = ()
+    reason: str = ""
+
+
+def minimal_core(m: Model, hard: Sequence[z3.BoolRef], timeout_ms: builtins.int,
+                 rlimit: builtins.int, total_ms: builtins.int) -> Core:
+    """Rule ids of a minimal set of the model's groups that contradicts ``hard`` (facts, claims).
+
+    Z3's own ``core.minimize`` runs inside ``unsat_core()``, outside the timer and the
+    resource limit of ``check()``, and has hung there; so the core is minimised here by
+    deletion, every ``check()`` under ``timeout_ms`` and ``rlimit`` and all of them under
+    ``total_ms``. A budget that runs out makes the answer "unknown", never a guess.
+    """
+    s = z3.Solver()
+    s.set("rlimit", rlimit)
+    lits: list[z3.BoolRef] = []
+    for k, (rid, label, cs) in enumerate(m.groups):
+        lits.append(z3.Bool(f"{rid}|{label or k}|{k}"))
+        s.add(z3.Implies(lits[-1], z3.And(*cs)))
+    s.add(*hard)
+    deadline = time.monotonic() + total_ms / 1000
+    budget = f"budget {timeout_ms} ms and rlimit {rlimit} a check, {total_ms} ms in all"
+
+    def check(assumed: Sequence[z3.BoolRef]) -> str:
+        left = builtins.int((deadline - time.monotonic()) * 1000)
+        if left <= 0:
+            return "deadline"
+        s.set("timeout", min(timeout_ms, left))
+        return str(s.check(*assumed))
+
+    res = check(lits)
+    if res == "sat":
+        return Core("sat")
+    if res != "unsat":
+        why = s.reason_unknown() if res == "unknown" else "out of time"
+        return Core("unknown", reason=f"{why}; {budget}")
+    todo = list(s.unsat_core())
+    keep: list[z3.BoolRef] = []
+    while todo:
+        rest = todo[1:]
+        res = check(keep + rest)
+        if res == "sat":
+            keep.append(todo[0])
+            todo = rest
+        elif res == "unsat":
+            # Clause-set refinement: the new core drops every literal it did not use.
+            used = {str(b) for b in s.unsat_core()}
+            todo = [b for b in rest if str(b) in used]
+        else:
+            why = s.reason_unknown() if res == "unknown" else "out of time"
+            return Core("unknown", reason=f"core minimisation stopped: {why}; {budget}")
+    return Core("unsat", tuple(core_rule_ids(keep)))
+
+
+@contextlib.contextmanager
+def interrupts_reach_python() -> Iterator[None]:
+    """While inside, a SIGINT during ``check()`` is left to Python's handler.
+
+    By default Z3 traps SIGINT inside ``check()``, cancels the search and answers unknown
+    ("interrupted from keyboard"); the program then goes on as if the budget had run out and
+    the interrupt is lost. With ``ctrl_c`` off the signal waits for ``check()`` to return
+    (every call under a budget), then Python raises KeyboardInterrupt as usual.
+    """
+    z3.set_param("ctrl_c", False)
+    try:
+        yield
+    finally:
+        z3.set_param("ctrl_c", True)

@@ -1,0 +1,239 @@
+"""The cases ``sushigo conform`` asks about, the reference's answers, and the category scorers.
+
+A round case is one pick order per seat. The reference reads a pick order one card a
+turn through ``spec.turns`` (so the wasabi placement follows the order). Round points
+are a sum over score categories (maki, tempura, sashimi, dumpling, nigiri with its
+wasabi, and "other": chopsticks and puddings, which score nothing in a round), so a
+case splits into single-category cases; :class:`Scorer` gives each category's points
+under the reference with readings changed and pitfalls planted, which is how a fault
+is modelled and then avoided while the search goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import sushigo.spec.scoring as scoring
+import sushigo.spec.turns as turns
+from hypothesis import HealthCheck, Phase, Verbosity, given, settings
+from hypothesis import strategies as st
+from sushigo.checks import edge_cases as E
+from sushigo.checks import strategies as S
+from sushigo.spec.cards import NIGIRI, NIGIRI_OF, STACK_OF, Card, Token
+from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.tableau import Tableau
+
+RoundCase = tuple[tuple[Card, ...], ...]  # pick orders per seat
+PuddingCase = tuple[int, ...]
+
+#: Score categories of a round, maki first: with no maki at all every seat still has a maki
+#: total (zero), so the empty round is a maki case.
+CATEGORIES = ("maki", "tempura", "sashimi", "dumpling", "nigiri", "other")
+CATEGORY_OF: dict[Card, str] = {
+    Card.TEMPURA: "tempura", Card.SASHIMI: "sashimi", Card.DUMPLING: "dumpling",
+    Card.MAKI1: "maki", Card.MAKI2: "maki", Card.MAKI3: "maki",
+    Card.EGG: "nigiri", Card.SALMON: "nigiri", Card.SQUID: "nigiri", Card.WASABI: "nigiri",
+    Card.PUDDING: "other", Card.CHOPSTICKS: "other",
+}
+#: Rule ids of each category: an unsat core is kept to the category it was isolated to.
+RULES_OF: dict[str, tuple[str, ...]] = {
+    "tempura": ("R-TEMPURA",), "sashimi": ("R-SASHIMI",), "dumpling": ("R-DUMPLING",),
+    "nigiri": ("R-NIGIRI", "R-WASABI-ONE", "R-WASABI-PLACE"),
+    "maki": ("R-MAKI-ICONS", "R-MAKI-FIRST", "R-MAKI-SECOND", "R-MAKI-TIE-FIRST", "R-MAKI-TIE-SECOND",
+             "R-MAKI-ZERO", "R-MAKI-POINTS"),
+    "pudding": ("R-PUDDING", "R-PUDDING-MOST", "R-PUDDING-FEWEST", "R-PUDDING-SPLIT", "R-PUDDING-2P",
+                "R-PUDDING-ALL-TIED"),
+}
+_COUNTED = {Card.TEMPURA: "tempura", Card.SASHIMI: "sashimi", Card.DUMPLING: "dumpling"}
+
+
+def picks_of_tableau(t: Tableau) -> tuple[Card, ...]:
+    """A pick order that leaves exactly ``t``: bare nigiri before any free wasabi, stacks as wasabi+nigiri."""
+    out: list[Card] = []
+    for c in NIGIRI:
+        out += [c] * t.counts[int(c)]
+    for tok, nig in NIGIRI_OF.items():
+        out += [Card.WASABI, nig] * t.counts[int(tok)]
+    for c in Card:
+        if c not in NIGIRI:
+            out += [c] * t.counts[int(c)]
+    return tuple(out)
+
+
+def _tableau(picks: Sequence[Card], rules: Ruleset, apply_turn: Callable[..., Any]) -> Tableau:
+    hand = [0] * len(Card)
+    for c in picks:
+        hand[int(c)] += 1
+    tab = [0] * len(Token)
+    for c in picks:
+        apply_turn(hand, tab, (turns.Pick(c),), rules)
+    return Tableau(tuple(tab))
+
+
+def reference_tableau(picks: Sequence[Card], rules: Ruleset) -> Tableau:
+    """The executor's reading of a pick order: one card a turn through ``spec.turns``."""
+    return _tableau(picks, rules, turns.apply_turn)
+
+
+def reference_round(case: RoundCase, rules: Ruleset) -> list[int]:
+    return scoring.round_totals([reference_tableau(p, rules).counts for p in case], rules)
+
+
+def project(case: RoundCase, category: str) -> RoundCase:
+    """The case with only the cards of one category (pick order kept, every seat kept)."""
+    return tuple(tuple(c for c in p if CATEGORY_OF[c] == category) for p in case)
+
+
+def categories_in(case: RoundCase) -> tuple[str, ...]:
+    return tuple(c for c in CATEGORIES if any(CATEGORY_OF[x] == c for p in case for x in p))
+
+
+def merge(a: RoundCase, b: RoundCase) -> RoundCase:
+    """Seat by seat, ``a``'s picks then ``b``'s."""
+    return tuple(p + q for p, q in zip(a, b, strict=True))
+
+
+def size(case: RoundCase | PuddingCase) -> tuple[int, int]:
+    """(seats, cards or puddings): smaller cases first."""
+    return len(case), sum(len(p) if isinstance(p, tuple) else p for p in case)
+
+
+# Keyed by identity and checked by identity (hashing a Ruleset costs more than the lookup saves).
+_NIGIRI_MEMO: dict[tuple[int, int, tuple[Card, ...]], tuple[Ruleset, Any, tuple[int, ...]]] = {}
+
+
+@dataclass(frozen=True)
+class Scorer:
+    """The reference with readings changed (``rules``) and pitfalls planted (the functions)."""
+
+    rules: Ruleset
+    maki: Callable[..., list[int]] = scoring.maki_points
+    tables: Callable[..., Any] = scoring._tables
+    apply_turn: Callable[..., Any] = turns.apply_turn
+    puddings: Callable[..., list[int]] = scoring.pudding_points
+
+    def category(self, case: RoundCase, cat: str) -> list[int]:
+        """Points of one category per seat (R-ROUND-TOTAL adds them up)."""
+        if cat == "maki":
+            icons = self.rules.maki_icons
+            return list(self.maki([sum(icons[int(c) - int(Card.MAKI1)] for c in p if CATEGORY_OF[c] == "maki")
+                                   for p in case], self.rules))
+        if cat == "other":
+            return [0] * len(case)
+        tb = self.tables(self.rules)
+        if cat == "nigiri":
+            out = []
+            for p in case:
+                t = self._nigiri(tuple(c for c in p if CATEGORY_OF[c] == "nigiri"))
+                out.append(sum(v * t[int(c)] for v, c in zip(tb.nigiri, NIGIRI, strict=True))
+                           + sum(v * t[int(STACK_OF[c])] for v, c in zip(tb.stacked, NIGIRI, strict=True)))
+            return out
+        table = getattr(tb, cat)
+        return [table[sum(1 for c in p if _COUNTED.get(c) == cat)] for p in case]
+
+    def _nigiri(self, picks: tuple[Card, ...]) -> tuple[int, ...]:
+        """The tableau a nigiri/wasabi pick order leaves (placement is where pitfalls live)."""
+        key = (id(self.rules), id(self.apply_turn), picks)
+        hit = _NIGIRI_MEMO.get(key)
+        if hit is None or hit[0] is not self.rules or hit[1] is not self.apply_turn:
+            hit = (self.rules, self.apply_turn, _tableau(picks, self.rules, self.apply_turn).counts)
+            if len(_NIGIRI_MEMO) > 100_000:
+                _NIGIRI_MEMO.clear()
+            _NIGIRI_MEMO[key] = hit
+        return hit[2]
+
+    def total(self, case: RoundCase) -> list[int]:
+        parts = [self.category(case, c) for c in CATEGORIES]
+        return [sum(col) for col in zip(*parts, strict=True)]
+
+    def pudding(self, case: PuddingCase) -> list[int]:
+        return list(self.puddings(list(case), self.rules))
+
+
+def _collect(strategy: st.SearchStrategy[Any], n: int, seed: int | None) -> list[Any]:
+    out: list[Any] = []
+
+    @settings(max_examples=max(1, n), derandomize=seed is None, database=None, deadline=None,
+              suppress_health_check=list(HealthCheck), verbosity=Verbosity.quiet,
+              phases=[Phase.explicit, Phase.generate])
+    @given(strategy)
+    def grab(x: Any) -> None:
+        out.append(x)
+
+    if seed is not None:
+        import hypothesis
+
+        grab = hypothesis.seed(seed)(grab)
+    grab()
+    return out
+
+
+def round_cases(rules: Ruleset, n: int, seed: int | None) -> list[RoundCase]:
+    """Every maki tie structure, every dish count, every wasabi order, then ``n`` drawn tables."""
+    cases: list[RoundCase] = []
+    for seats in E.seat_range(rules):
+        for ec in E.maki_cases(seats, rules):
+            if ec.value is not None:
+                cases.append(tuple(picks_of_tableau(t) for t in ec.tableaux()))
+    for ec in E.dish_cases(rules):
+        cases.append(tuple(picks_of_tableau(t) for t in ec.tableaux()))
+    others: tuple[tuple[Card, ...], ...] = ((),) * (min(E.seat_range(rules)) - 1)
+    cases += [(order, *others) for order in E.wasabi_orders()]
+    cases += [t.picks for t in _collect(S.tables(rules), n, seed)]
+    return cases
+
+
+def pudding_cases(rules: Ruleset, n: int, seed: int | None) -> list[PuddingCase]:
+    cases: list[PuddingCase] = []
+    for seats in E.seat_range(rules):
+        cases += [ec.value for ec in E.pudding_cases(seats, rules) if ec.value is not None]  # type: ignore[misc]
+    cases += _collect(S.pudding_counts(rules), n, seed)
+    return cases
+
+
+def smaller_round(case: RoundCase, min_seats: int) -> list[RoundCase]:
+    """One step smaller: a seat dropped (down to ``min_seats``) or one card dropped."""
+    out: list[RoundCase] = []
+    if len(case) > min_seats:
+        out += [case[:i] + case[i + 1:] for i in range(len(case))]
+    for i, p in enumerate(case):
+        out += [(*case[:i], p[:j] + p[j + 1:], *case[i + 1:]) for j in range(len(p))]
+    return out
+
+
+def smaller_pudding(case: PuddingCase, min_seats: int) -> list[PuddingCase]:
+    out: list[PuddingCase] = []
+    if len(case) > min_seats:
+        out += [case[:i] + case[i + 1:] for i in range(len(case))]
+    if case and min(case) > 0:
+        out.append(tuple(v - 1 for v in case))  # the same ties, fewer puddings
+    out += [(*case[:i], v - 1, *case[i + 1:]) for i, v in enumerate(case) if v > 0]
+    return out
+
+
+def shrink(case: Any, smaller: Callable[[Any], list[Any]], keep: Callable[[Any], bool],
+           expired: Callable[[], bool]) -> Any:
+    """Greedy: take the first smaller candidate that keeps the property, until none does (or time is up)."""
+    cur = case
+    changed = True
+    while changed and not expired():
+        changed = False
+        for cand in smaller(cur):
+            if keep(cand):
+                cur, changed = cand, True
+                break
+    return cur
+
+
+def names(case: RoundCase) -> list[list[str]]:
+    return [[c.label for c in p] for p in case]
+
+
+def fmt_round(case: RoundCase) -> str:
+    return "picks " + " | ".join(S.format_picks(p) for p in case)
+
+
+def fmt_pudding(case: PuddingCase) -> str:
+    return f"puddings {list(case)}"
