@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import textwrap
 from typing import Any
 
 from sushigo import schemas
@@ -45,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
         print_json({"schemas": [{"name": s.name, "description": s.description, "formats": list(s.formats),
                                  "direction": s.direction} for s in found]})
         return 0
-    rows = [[s.name, s.direction, ", ".join(s.formats) or "-", s.description] for s in found]
+    rows = [[s.name, s.direction, "\n".join(s.formats) or "-", textwrap.fill(s.description, 64)]
+            for s in found]
     print_table(rows, ["schema", "kind", "format tag", "describes"])
     print("\nformat tags of input documents are optional (files written before them still load); "
           "'sushigo schema NAME' prints one schema")
