@@ -32,6 +32,8 @@ MAX_DEPTH = 64
 STDIN = "-"
 _STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
 _NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89a-fA-F]")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}
 
 
 def _mib(n: int) -> str:
@@ -103,7 +105,7 @@ def decode(data: bytes, where: str) -> str:
 def nesting_depth(text: str) -> int:
     """How deep arrays and objects nest, brackets inside strings not counted."""
     brackets = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    return max(accumulate(1 if c in "[{" else -1 for c in brackets), default=0)
+    return max(accumulate(map(_STEP.__getitem__, brackets)), default=0)
 
 
 def _finite(text: str) -> float:
@@ -132,10 +134,13 @@ def parse(text: str, where: str) -> Any:
         ) from exc
     except (ValueError, RecursionError) as exc:  # huge integers, NaN, Infinity
         raise InputError(f"{where} is not valid JSON: {' '.join(str(exc).split())[:160]}") from exc
-    try:
-        json.dumps(value, ensure_ascii=False).encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InputError(f"{where} holds a string with a lone surrogate escape (\\ud800 to \\udfff)") from exc
+    if _SURROGATE_ESCAPE.search(text):  # only an escape can make one: decoded UTF-8 holds none
+        try:
+            json.dumps(value, ensure_ascii=False).encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InputError(
+                f"{where} holds a string with a lone surrogate escape (\\ud800 to \\udfff)"
+            ) from exc
     return value
 
 
