@@ -61,6 +61,7 @@ from typing import Any
 
 from sushigo.solver.matrixgame import MatrixSolution, Number, pure_maximin, solve
 from sushigo.spec.cards import NIGIRI, STACKS, Card, Token, parse_card
+from sushigo.spec.document import check_format
 from sushigo.spec.errors import IllegalMoveError, InputError, NotationError
 from sushigo.spec.ruleset import OFFICIAL, Ruleset, get_ruleset
 from sushigo.spec.scoring import dish_points, maki_icons, maki_points, pudding_points, round_totals, winners
@@ -77,6 +78,8 @@ _BANKED = tuple(int(c) for c in NIGIRI) + tuple(int(t) for t in STACKS)
 OBJECTIVES = ("diff", "own", "win")
 POLICIES = ("greedy",)
 DEFAULT_MAX_NODES = 2_000_000
+#: Optional format tag of a position document (older ones have none).
+POSITION_FORMAT = "sushigo-position/1"
 
 Hand = tuple[int, ...]
 Tab = tuple[int, ...]
@@ -157,12 +160,13 @@ def parse_position(data: object, rules: Ruleset | None = None) -> Position:
     """Check a position document. ``rules`` (from the command line) wins over the document's ``"rules"``."""
     if not isinstance(data, dict):
         raise InputError(f"a position is a JSON object like {_EXAMPLE}")
-    unknown = sorted(set(data) - {"rules", "round", "hands", "taken", "puddings", "scores"})
+    unknown = sorted(set(data) - {"format", "rules", "round", "hands", "taken", "puddings", "scores"})
     if unknown:
         raise InputError(
             f"unknown key(s) {', '.join(map(repr, unknown))} in the position; "
-            "keys: rules, round, hands, taken, puddings, scores"
+            "keys: format, rules, round, hands, taken, puddings, scores"
         )
+    check_format(data, POSITION_FORMAT, "position")
     if rules is None:
         name = data.get("rules", "official")
         if not isinstance(name, str):

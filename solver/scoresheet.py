@@ -27,6 +27,7 @@ import z3
 
 from sushigo.solver.tableaux import SolverUnknown
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.document import check_format
 from sushigo.spec.errors import InputError
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, pudding_terms, round_terms, size_term, tableau_vars
@@ -35,6 +36,8 @@ from sushigo.spec.scoring import pudding_points, score_game
 from sushigo.spec.tableau import Tableau
 
 DEFAULT_TIMEOUT_MS = 120_000  # a wall-clock safety net only
+#: Optional format tag of a scoresheet document (older ones have none).
+SHEET_FORMAT = "sushigo-scoresheet/1"
 #: The budget of the main solver calls, in Z3 resource units (deterministic across machines and
 #: load, unlike a timeout); about 10 s of CPU here. Local row checks and core shrinking get less.
 DEFAULT_RLIMIT = 300_000_000
@@ -112,10 +115,11 @@ def parse_sheet(data: object, rules: Ruleset | None = None) -> Sheet:
     """A sheet from its JSON; ``rules`` (from the command line) overrides the file's ``rules``."""
     if not isinstance(data, dict):
         raise InputError('a scoresheet is a JSON object like {"players": [...], "rounds": [[...], ...]}')
-    unknown = set(data) - {"rules", "players", "rounds", "pudding", "totals", "source", "note"}
+    unknown = set(data) - {"format", "rules", "players", "rounds", "pudding", "totals", "source", "note"}
     if unknown:
         raise InputError(f"unknown scoresheet field(s) {sorted(unknown)}; "
-                         "fields: rules, players, rounds, pudding, totals")
+                         "fields: format, rules, players, rounds, pudding, totals")
+    check_format(data, SHEET_FORMAT, "scoresheet")
     if rules is None:
         name = data.get("rules", "official")
         if not isinstance(name, str):

@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from sushigo.spec.cards import MAKI, NIGIRI, Card, Token, parse_card
+from sushigo.spec.document import check_format
 from sushigo.spec.errors import IllegalMoveError, InputError
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import dish_points, maki_icons, maki_points
@@ -39,6 +40,9 @@ _NIGIRI = tuple(int(c) for c in NIGIRI)
 
 STATUS_OPTIMAL = "optimal"
 STATUS_UNKNOWN = "unknown"
+#: Optional format tags of the puzzle and hindsight-round documents (older ones have none).
+PUZZLE_FORMAT = "sushigo-puzzle/1"
+HINDSIGHT_FORMAT = "sushigo-hindsight/1"
 
 
 @dataclass(frozen=True)
@@ -120,18 +124,25 @@ def parse_puzzle(data: object, rules: Ruleset) -> Puzzle:
     """A puzzle from its JSON form ``{"rules", "hands", "opponents_maki"}`` (rules already resolved)."""
     if not isinstance(data, dict):
         raise InputError(f'a puzzle is a JSON object with "hands", got {type(data).__name__}')
-    unknown = set(data) - {"rules", "hands", "opponents_maki"}
+    unknown = set(data) - {"format", "rules", "hands", "opponents_maki"}
     if unknown:
         raise InputError(
             f"unknown puzzle field(s) {', '.join(sorted(map(repr, unknown)))}; "
             'expected "rules", "hands", "opponents_maki"'
         )
+    check_format(data, PUZZLE_FORMAT, "puzzle")
     raw = data.get("hands")
     if not isinstance(raw, list) or not raw:
         raise InputError(f'"hands" must be a non-empty list of hands (lists of card names), got {raw!r}')
     hands = tuple(hand_from_json(h, f"hand {i + 1}") for i, h in enumerate(raw))
     check_deck(hands, rules)
-    return Puzzle(hands, opponents_from_json(data.get("opponents_maki")), rules)
+    opponents = opponents_from_json(data.get("opponents_maki"))
+    if len(opponents) >= rules.max_players:
+        raise InputError(
+            f'"opponents_maki" lists {len(opponents)} opponents, but Sushi Go! seats at most '
+            f"{rules.max_players} players (you and {rules.max_players - 1} others)"
+        )
+    return Puzzle(hands, opponents, rules)
 
 
 # --- replay: the check every answer passes before it is shown ------------------------------
@@ -483,6 +494,7 @@ def make_hindsight(
 
 def parse_hindsight(data: dict[str, Any], rules: Ruleset) -> Hindsight:
     """``{"rules", "deal": [[cards] per seat], "picks": [[turns] per seat], "seat": k, "round": r}``."""
+    check_format(data, HINDSIGHT_FORMAT, "round")
     deal_raw = data.get("deal")
     if not isinstance(deal_raw, list) or not deal_raw:
         raise InputError('"deal" must be a list of dealt hands, one list of card names per seat')

@@ -18,6 +18,7 @@ import z3
 
 from sushigo.solver.tableaux import SolverUnknown, without_tokens
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.document import check_format
 from sushigo.spec.errors import InputError
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, round_terms, size_term, tableau_vars
@@ -25,6 +26,8 @@ from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.tableau import Tableau, tableau_from_json
 
 DEFAULT_TIMEOUT_MS = 120_000  # wall-clock safety net only
+#: Optional format tag of a table query document (older ones have none).
+QUERY_FORMAT = "sushigo-table-query/1"
 DEFAULT_RLIMIT = 300_000_000  # Z3 resource units per call (deterministic, about 10 s of CPU)
 
 
@@ -63,6 +66,7 @@ class TableQuery:
 def parse_query(data: Mapping[str, Any], rules: Ruleset) -> TableQuery:
     """A query from JSON: ``{"scores": [...], "names": [...], "known": [{"player": 1, "has": "...",
     "counts": {"squid": 2}, "icons": 5}, ...]}`` (players numbered from 1)."""
+    check_format(data, QUERY_FORMAT, "table query")
     scores = data.get("scores")
     if not isinstance(scores, list) or not scores or not all(isinstance(x, int) for x in scores):
         raise InputError(f'"scores" must be a list of round scores, one per player, got {scores!r}')

@@ -13,7 +13,7 @@ size, copies in the deck over the whole document).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from sushigo.spec.cards import Card
@@ -21,7 +21,9 @@ from sushigo.spec.errors import InputError, NotationError
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.tableau import Tableau, parse_tableau, tableau_from_json
 
-_KEYS = ("rules", "rounds")
+#: The optional format tag of a score document (older documents have none).
+FORMAT = "sushigo-score/1"
+_KEYS = ("format", "rules", "rounds")
 #: The dummy variant is a two-player game (the rulebook's variant for exactly 2).
 DUMMY_PLAYERS = 2
 _EXAMPLE = '{"rules": "official", "rounds": [["tempura*2 squid", "maki3 egg"]]}'
@@ -46,6 +48,13 @@ class ScoreDocument:
     @property
     def seats(self) -> int:
         return len(self.rounds[0])
+
+
+def check_format(data: Mapping[str, object], tag: str, what: str) -> None:
+    """A document's optional ``"format"`` must be ``tag`` (documents written before tags had none)."""
+    fmt = data.get("format", tag)
+    if fmt != tag:
+        raise InputError(f'unknown {what} format {fmt!r}; expected "{tag}" or no "format"')
 
 
 def _where(round_index: int | None, seat: int) -> str:
@@ -84,6 +93,7 @@ def read_document(data: object) -> RawDocument:
     fmt = data.get("format")
     if isinstance(fmt, str) and fmt.startswith("sushigo-record"):
         raise InputError("this is a game record, not a score document; check it with 'sushigo replay'")
+    check_format(data, FORMAT, "score document")
     unknown = [k for k in data if k not in _KEYS]
     if unknown:
         raise InputError(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from collections.abc import Sequence
@@ -17,8 +18,8 @@ EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
-        self.print_usage(sys.stderr)
-        print(f"sushigo: error: {message}", file=sys.stderr)
+        # One line, like every other bad input (the usage is one --help away).
+        print(f"{self.prog}: error: {' '.join(message.split())} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
 
 
@@ -37,9 +38,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def _dispatch(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # --help, or a usage error already reported in one line
+        return exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else EXIT_BAD_INPUT
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_BAD_INPUT
@@ -47,10 +51,36 @@ def main(argv: Sequence[str] | None = None) -> int:
         code: int = args.func(args)
         return code
     except SushiGoError as exc:
-        print(f"sushigo {args.command}: error: {exc}", file=sys.stderr)
+        print(f"sushigo {args.command}: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_BAD_INPUT
+
+
+def _drop_stdout() -> None:
+    """Point standard output at /dev/null, so the interpreter's last flush cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one command. A closed pipe ends quietly; a failed write (a full device) is one line, exit 1."""
+    try:
+        try:
+            code = _dispatch(argv)
+        finally:
+            if sys.stdout is not None:
+                sys.stdout.flush()
+        return code
     except BrokenPipeError:
+        _drop_stdout()
         return EXIT_OK
+    except OSError as exc:
+        _drop_stdout()
+        print(f"sushigo: error: {exc.strerror or exc}", file=sys.stderr)
+        return EXIT_NO
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130

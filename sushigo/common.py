@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
+import math
+from collections.abc import Callable
 from typing import Any
 
 from tabulate import tabulate
@@ -47,24 +48,46 @@ def rules_from_args(args: argparse.Namespace, file_rules: object = None) -> Rule
     return get_ruleset(name, list(args.rule))
 
 
-def load_json(path: str) -> Any:
-    """Read a JSON document from a file or ``-`` (standard input), with a clear error."""
+def load_json(path: str, schema: str | None = None) -> Any:
+    """A JSON document from a file or ``-`` (standard input), checked against ``schema`` if named.
+
+    Every problem (size, encoding, nesting, syntax, schema) is an InputError of one line;
+    see :mod:`sushigo.schemas.loader`.
+    """
+    from sushigo.schemas.loader import read_json
+
+    return read_json(path, schema)
+
+
+#: Budgets above these are refused: Z3 takes timeouts in milliseconds and resource limits
+#: as unsigned 32-bit numbers, and no answer is worth waiting eleven days for.
+MAX_BUDGET_SECONDS = 1_000_000
+MAX_BUDGET_COUNT = 2**32 - 1
+
+
+def _budget(text: str, convert: Callable[[str], float], maximum: int, what: str) -> float:
     try:
-        if path == "-":
-            text = sys.stdin.read()
-            where = "standard input"
-        else:
-            with open(path, encoding="utf-8") as fh:
-                text = fh.read()
-            where = path
-    except OSError as exc:
-        raise InputError(f"cannot read {path!r}: {exc.strerror}; give a readable file or '-'") from exc
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(
-            f"{where} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
-        ) from exc
+        value = convert(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0 < value <= maximum):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a budget: give {what} above 0, at most {maximum}")
+    return value
+
+
+def budget_seconds(text: str) -> float:
+    """argparse type of a time budget: finite seconds above 0 (no nan, inf or negatives)."""
+    return _budget(text, float, MAX_BUDGET_SECONDS, "a number of seconds")
+
+
+def budget_whole_seconds(text: str) -> int:
+    """argparse type of a time budget in whole seconds."""
+    return int(_budget(text, int, MAX_BUDGET_SECONDS, "a whole number of seconds"))
+
+
+def budget_count(text: str) -> int:
+    """argparse type of a count budget (Z3 resource limit, search nodes, examples)."""
+    return int(_budget(text, int, MAX_BUDGET_COUNT, "a whole number"))
 
 
 def print_json(value: Any) -> None:

@@ -329,12 +329,13 @@ def test_cli_puzzle_json(tmp_path: object, capsys: pytest.CaptureFixture[str]) -
     [
         ({"hands": [["squidd"]]}, "did you mean 'squid'"),
         ({"hands": [[]]}, "empty"),
-        ({"hands": []}, "non-empty list"),
+        ({"hands": []}, "at $.hands: [] should be non-empty"),
         ({"hands": [["squid"] * 3, ["squid"] * 3]}, "deck has only 5"),
-        ({"hands": [["squid"]], "opponents_maki": [-1]}, "negative"),
-        ({"hands": [["squid"]], "opponents": [1]}, "unknown puzzle field"),
+        ({"hands": [["squid"]], "opponents_maki": [-1]}, "at $.opponents_maki[0]: -1 is less than the minimum"),
+        ({"hands": [["squid"]], "opponents": [1]}, "('opponents' was unexpected)"),
+        ({"hands": [["squid"]], "opponents_maki": [0] * 5}, "seats at most 5 players"),
         ({"hands": [["squid"]], "rules": "offical"}, "did you mean 'official'"),
-        ([1, 2], "JSON object"),
+        ([1, 2], "at $: [1, 2] is not of type 'object'"),
     ],
 )
 def test_cli_bad_puzzles_exit_2(doc: object, needle: str, tmp_path: object,

@@ -231,13 +231,14 @@ def test_too_many_rounds(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> 
 @pytest.mark.parametrize(
     ("doc", "needle"),
     [
-        ([["egg", "egg"]], "JSON object"),
-        ({"rounds": []}, "non-empty list"),
-        ({"rules": "official"}, 'no "rounds"'),
-        ({"rounds": [["egg", "egg"]], "round": 1}, "unknown key 'round'"),
-        ({"rounds": ["egg egg"]}, "round 1 must be a list"),
-        ({"rounds": [["egg", 3]]}, "round 1, player 1 must be a tableau"),
-        ({"rules": 7, "rounds": [["egg", "egg"]]}, '"rules" must be a ruleset name'),
+        # Shape errors are the schema's (sushigo/schemas/score-document.json): the JSON path first.
+        ([["egg", "egg"]], "at $: [['egg', 'egg']] is not of type 'object'"),
+        ({"rounds": []}, "at $.rounds: [] should be non-empty"),
+        ({"rules": "official"}, "at $: 'rounds' is a required property"),
+        ({"rounds": [["egg", "egg"]], "round": 1}, "at $: Additional properties are not allowed ('round'"),
+        ({"rounds": ["egg egg"]}, "at $.rounds[0]: 'egg egg' is not of type 'array'"),
+        ({"rounds": [["egg", 3]]}, "at $.rounds[0][1]: 3 is not valid"),
+        ({"rules": 7, "rounds": [["egg", "egg"]]}, "at $.rules: 7 is not of type 'string'"),
         ({"rules": "offical", "rounds": [["egg", "egg"]]}, "did you mean 'official'"),
         ({"format": "sushigo-record/1", "rounds": []}, "sushigo replay"),
         ({"rules": "dummy-2p", "rounds": [["egg", "egg"]]}, "dummy-2p variant scores 3 seats"),

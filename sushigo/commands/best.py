@@ -22,7 +22,15 @@ from sushigo.solver.search import (
 from sushigo.spec.cards import Token
 from sushigo.spec.errors import InputError
 from sushigo.spec.turns import Turn, format_turn
-from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
+from sushigo.common import (
+    add_json_arg,
+    add_rules_args,
+    budget_seconds,
+    load_json,
+    print_json,
+    print_table,
+    rules_from_args,
+)
 
 ORDER = 40
 
@@ -57,7 +65,7 @@ def register(subparsers: Any) -> None:
                         help="puzzle, round or game record JSON ('-' for standard input)")
     parser.add_argument("--engine", choices=ENGINES, default="z3",
                         help="z3 (certified, default) or search (exhaustive dynamic programme)")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+    parser.add_argument("--timeout", type=budget_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help="z3 budget (default %(default)s); past it the answer is 'unknown'")
     parser.add_argument("--seat", type=int, metavar="K", help="seat (0-based) of a game record")
     parser.add_argument("--round", nargs="?", const="all", default=None, metavar="R",
@@ -88,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
     if args.game or args.players is not None or args.seed != 0:
         raise InputError("--game, --players and --seed are for the best over all deals; "
                          "give no file with them")
-    data = load_json(args.input)
+    data = load_json(args.input, "best-input")
     if not isinstance(data, dict):
         raise InputError(f"{args.input}: expected a JSON object (a puzzle, a round or a game record)")
     rules = rules_from_args(args, data.get("rules"))

@@ -20,7 +20,7 @@ from sushigo.solver.diff import (
 from sushigo.spec.errors import InputError
 from sushigo.spec.model.catalogue import RULE_CATALOGUE
 from sushigo.spec.ruleset import PARAMETER_BY_NAME, RULESETS, get_ruleset
-from sushigo.common import add_json_arg, load_json, print_json, print_table
+from sushigo.common import add_json_arg, budget_count, budget_seconds, load_json, print_json, print_table
 
 ORDER = 70
 
@@ -62,9 +62,10 @@ def register(subparsers: Any) -> None:
                         help="a game record (JSON, or '-'): do its scores or winner change?")
     parser.add_argument("--players", type=int, action="append", metavar="N",
                         help="only these player counts (repeatable; default 2..5)")
-    parser.add_argument("--timeout", type=float, default=DEFAULT_TIMEOUT_MS / 1000, metavar="SECONDS",
+    parser.add_argument("--timeout", type=budget_seconds, default=DEFAULT_TIMEOUT_MS / 1000,
+                        metavar="SECONDS",
                         help="z3 budget per query (default %(default)s); past it the answer is 'unknown'")
-    parser.add_argument("--rlimit", type=int, default=None, metavar="N",
+    parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
                         help="z3 resource limit per query (machine-independent budget); past it 'unknown'")
     parser.add_argument("--no-extend", action="store_true",
                         help="skip extending a table witness to a full legal game")
@@ -192,7 +193,7 @@ def _print_witness(w: Witness, a: str, b: str, head: str) -> None:
 
 
 def _run_game(args: argparse.Namespace, a: Any, b: Any) -> int:
-    data = load_json(args.game)
+    data = load_json(args.game, "record")
     if not isinstance(data, dict):
         raise InputError(f"{args.game}: a game record must be a JSON object")
     gd = diff_game(data, a, b)

@@ -20,7 +20,16 @@ from sushigo.solver.endgame import (
 )
 from sushigo.spec.errors import InputError
 from sushigo.spec.turns import format_turn
-from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
+from sushigo.common import (
+    add_json_arg,
+    add_rules_args,
+    budget_count,
+    budget_seconds,
+    load_json,
+    print_json,
+    print_table,
+    rules_from_args,
+)
 
 ORDER = 90
 
@@ -60,12 +69,12 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--policy", choices=POLICIES, default=None,
                         help="the other players follow this policy; player 0 replies best")
-    parser.add_argument("--max-nodes", type=int, default=DEFAULT_MAX_NODES, metavar="N",
+    parser.add_argument("--max-nodes", type=budget_count, default=DEFAULT_MAX_NODES, metavar="N",
                         help=f"search budget in distinct states (default {DEFAULT_MAX_NODES})")
     parser.add_argument("--certify", action="store_true",
                         help="2 players, up to 3 turns left, diff/own: prove each first pick's "
                         "guarantee with Z3")
-    parser.add_argument("--time-limit", type=float, default=300.0, metavar="SECONDS",
+    parser.add_argument("--time-limit", type=budget_seconds, default=300.0, metavar="SECONDS",
                         help="search time limit (default 300); when reached the answer is unknown")
     add_rules_args(parser, default=None)
     add_json_arg(parser)
@@ -76,7 +85,7 @@ def load_position(args: argparse.Namespace) -> Position:
     if args.position is not None and args.hands is not None:
         raise InputError("give either a position file or --hands, not both")
     if args.position is not None:
-        data = load_json(args.position)
+        data = load_json(args.position, "position")
         file_rules = data.get("rules") if isinstance(data, dict) else None
     elif args.hands is not None:
         data = parse_position_text(args.hands, args.taken, args.round, args.puddings, args.scores)

@@ -51,7 +51,7 @@ def _as_json(result: ReplayResult) -> dict[str, Any]:
 
 
 def run(args: argparse.Namespace) -> int:
-    data = load_json(args.record)
+    data = load_json(args.record, "records")
     if isinstance(data, list):
         if not data:
             raise InputError(f"{args.record}: an empty list holds no game records")

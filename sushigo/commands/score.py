@@ -60,7 +60,7 @@ def _is_document(inputs: list[str]) -> bool:
 def load(args: argparse.Namespace) -> ScoreDocument:
     inputs: list[str] = list(args.inputs)
     if _is_document(inputs):
-        raw = read_document(load_json(inputs[0]))
+        raw = read_document(load_json(inputs[0], "score-document"))
         rules = rules_from_args(args, raw.rules)
         return build_document(raw, rules)
     rules = rules_from_args(args)

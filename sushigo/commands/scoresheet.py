@@ -5,7 +5,16 @@ from __future__ import annotations
 import argparse
 
 from sushigo.solver.scoresheet import DEFAULT_RLIMIT, check_sheet, parse_sheet
-from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
+from sushigo.common import (
+    add_json_arg,
+    add_rules_args,
+    budget_count,
+    budget_whole_seconds,
+    load_json,
+    print_json,
+    print_table,
+    rules_from_args,
+)
 
 ORDER = 60
 
@@ -20,9 +29,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "(with an explanation) or unknown, 2 bad input.",
     )
     p.add_argument("file", metavar="FILE", help="the scoresheet JSON, or - for standard input")
-    p.add_argument("--rlimit", type=int, default=DEFAULT_RLIMIT, metavar="N",
+    p.add_argument("--rlimit", type=budget_count, default=DEFAULT_RLIMIT, metavar="N",
                    help=f"Z3 resource budget per main solver call (default {DEFAULT_RLIMIT}, about 10 s)")
-    p.add_argument("--timeout", type=int, default=120, metavar="SECONDS",
+    p.add_argument("--timeout", type=budget_whole_seconds, default=120, metavar="SECONDS",
                    help="wall-clock safety net per solver call (default 120)")
     add_rules_args(p, default=None)
     add_json_arg(p)
@@ -30,7 +39,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    data = load_json(args.file)
+    data = load_json(args.file, "scoresheet")
     file_rules = data.get("rules") if isinstance(data, dict) else None
     rules = rules_from_args(args, file_rules)
     sheet = parse_sheet(data, rules)

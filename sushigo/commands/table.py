@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if args.limit < 1:
         raise InputError(f"--limit must be 1 or more, got {args.limit}")
     if args.input:
-        data = load_json(args.input)
+        data = load_json(args.input, "table-query")
         if not isinstance(data, dict):
             raise InputError(f"{args.input}: expected a JSON object with \"scores\"")
         rules = rules_from_args(args, data.get("rules"))
