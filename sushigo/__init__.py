@@ -1,1 +1,88 @@
-"""The ``sushigo`` command-line program: a thin front over spec, solver and checks."""
+"""Sushi Go! rules stated formally, and questions answered about them: the Python API.
+
+One function per command that has ``--json`` (``sushigo.score``, ``sushigo.best``, ...): the
+same input (a dict, or a path) and the same options as keyword arguments, returning exactly the
+document ``sushigo <command> --json`` prints. Bad input raises :class:`InputError` (a
+``ValueError``) with the one line the CLI prints. Also here: the values a library user builds
+on. Everything is imported on first use (PEP 562), so ``import sushigo`` is cheap.
+Guide with examples: docs/api.md.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from sushigo.api.base import ruleset
+    from sushigo.api.best import best
+    from sushigo.api.check import check
+    from sushigo.api.conform import conform
+    from sushigo.api.diff import diff
+    from sushigo.api.endgame import endgame
+    from sushigo.api.play import play
+    from sushigo.api.puzzle import puzzle
+    from sushigo.api.replay import replay_game as replay
+    from sushigo.api.rules import rules
+    from sushigo.api.score import score
+    from sushigo.api.scoresheet import scoresheet
+    from sushigo.api.table import table
+    from sushigo.api.tableaux import tableaux
+    from sushigo.spec.cards import Card, Token
+    from sushigo.spec.errors import InputError
+    from sushigo.spec.policies import POLICIES, PlayerView, Policy
+    from sushigo.spec.record import GameRecord, RoundRecord
+    from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset
+    from sushigo.spec.tableau import Tableau
+
+#: Public name -> (module, attribute). The one list; ``__all__`` is derived from it.
+_EXPORTS: dict[str, tuple[str, str]] = {
+    # one function per command with --json
+    "rules": ("sushigo.api.rules", "rules"),
+    "score": ("sushigo.api.score", "score"),
+    "play": ("sushigo.api.play", "play"),
+    "replay": ("sushigo.api.replay", "replay_game"),
+    "best": ("sushigo.api.best", "best"),
+    "tableaux": ("sushigo.api.tableaux", "tableaux"),
+    "table": ("sushigo.api.table", "table"),
+    "scoresheet": ("sushigo.api.scoresheet", "scoresheet"),
+    "diff": ("sushigo.api.diff", "diff"),
+    "check": ("sushigo.api.check", "check"),
+    "conform": ("sushigo.api.conform", "conform"),
+    "endgame": ("sushigo.api.endgame", "endgame"),
+    "puzzle": ("sushigo.api.puzzle", "puzzle"),
+    # bad input, whatever the command
+    "InputError": ("sushigo.spec.errors", "InputError"),
+    # rules as values
+    "Ruleset": ("sushigo.spec.ruleset", "Ruleset"),
+    "ruleset": ("sushigo.api.base", "ruleset"),
+    "OFFICIAL": ("sushigo.spec.ruleset", "OFFICIAL"),
+    "RULESETS": ("sushigo.spec.ruleset", "RULESETS"),
+    # cards and tableaux
+    "Card": ("sushigo.spec.cards", "Card"),
+    "Token": ("sushigo.spec.cards", "Token"),
+    "Tableau": ("sushigo.spec.tableau", "Tableau"),
+    # game records
+    "GameRecord": ("sushigo.spec.record", "GameRecord"),
+    "RoundRecord": ("sushigo.spec.record", "RoundRecord"),
+    # the policy interface
+    "Policy": ("sushigo.spec.policies", "Policy"),
+    "PlayerView": ("sushigo.spec.policies", "PlayerView"),
+    "POLICIES": ("sushigo.spec.policies", "POLICIES"),
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    try:
+        module, attr = _EXPORTS[name]
+    except KeyError:
+        raise AttributeError(f"module 'sushigo' has no attribute {name!r}") from None
+    value = getattr(importlib.import_module(module), attr)
+    globals()[name] = value  # later look-ups skip this function
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

@@ -10,9 +10,8 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sushigo.checks import conform as C
-from sushigo.spec.errors import InputError
-from sushigo.common import add_json_arg, add_rules_args, print_json, print_table, rules_from_args
+from sushigo.api.conform import conform_outcome
+from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
 
 ORDER = 85
 
@@ -46,14 +45,14 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = rules_from_args(args)
-    if args.examples < 1:
-        raise InputError(f"--examples must be at least 1, got {args.examples}")
-    target = C.load_target(args.target)  # BadTarget is an InputError: exit 2
-    report = C.conform(target, rules, args.examples, args.seed)
+    out = conform_outcome(args.target, rules=args.rules, rule=list(args.rule), examples=args.examples,
+                          seed=args.seed)
     if args.json:
-        print_json(report.as_dict())
-        return 0 if report.ok else 1
+        print_json(out.data)
+        return out.code
+    from sushigo.checks import conform as C
+
+    rules, report = out.detail
     pud = f", {report.pudding_cases} pudding cases" if report.pudding_checked else \
         " (no score_puddings: puddings not checked)"
     print(f"{args.target} against the reference under {rules.name}: {report.round_cases} rounds{pud}")

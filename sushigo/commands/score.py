@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
-from sushigo.spec.document import ScoreDocument, build_document, check_rounds, parse_tableau_args, read_document
-from sushigo.spec.errors import InputError
-from sushigo.spec.scoring import CATEGORIES, GameScore, score_game
+from sushigo.api.score import score_outcome
+from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
+from sushigo.spec.document import ScoreDocument
+from sushigo.spec.scoring import CATEGORIES, GameScore
 from sushigo.spec.tableau import format_tableau
-from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
 
 ORDER = 20
 
@@ -43,30 +42,6 @@ def register(subparsers: Any) -> None:
     add_rules_args(parser, default=None)
     add_json_arg(parser)
     parser.set_defaults(func=run)
-
-
-def _is_document(inputs: list[str]) -> bool:
-    if len(inputs) != 1:
-        return False
-    only = inputs[0]
-    if only == "-" or only.lower().endswith(".json") or os.path.exists(only):
-        return True
-    raise InputError(
-        f"one tableau given ({only!r}); a round needs one tableau per player (2 to 5), "
-        "or give a JSON score document (a file name or '-')"
-    )
-
-
-def load(args: argparse.Namespace) -> ScoreDocument:
-    inputs: list[str] = list(args.inputs)
-    if _is_document(inputs):
-        raw = read_document(load_json(inputs[0]))
-        rules = rules_from_args(args, raw.rules)
-        return build_document(raw, rules)
-    rules = rules_from_args(args)
-    tableaux = parse_tableau_args(inputs)
-    players = check_rounds([tableaux], rules)
-    return ScoreDocument(rules, (tableaux,), players)
 
 
 def _seat_label(seat: int, doc: ScoreDocument) -> str:
@@ -116,10 +91,10 @@ def _print_tables(score: GameScore, doc: ScoreDocument) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    doc = load(args)
-    score = score_game(doc.rounds, doc.rules, doc.players)
+    out = score_outcome(list(args.inputs), rules=args.rules, rule=list(args.rule))
     if args.json:
-        print_json(score.as_json())
+        print_json(out.data)
     else:
+        doc, score = out.detail
         _print_tables(score, doc)
-    return 0
+    return out.code

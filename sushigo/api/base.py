@@ -1,0 +1,130 @@
+"""What every API function shares: input given as a value or a path, the rules options, the
+one exception class at the boundary, and the outcome the CLI renders.
+
+Only the standard library and light spec modules are imported here (start-up time)."""
+
+from __future__ import annotations
+
+import functools
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ParamSpec
+
+from sushigo.spec.errors import InputError, SushiGoError
+
+if TYPE_CHECKING:
+    from sushigo.spec.ruleset import Ruleset
+
+P = ParamSpec("P")
+
+#: ``rule=`` overrides: ``{"maki_first_tie": "each"}``, or ``["maki_first_tie=each", ...]`` as
+#: the CLI's repeated ``--rule NAME=VALUE``.
+Rule = Mapping[str, object] | Sequence[str] | None
+
+#: A JSON input: the parsed document (dict or list), or a path to it ('-' is standard input).
+Document = Mapping[str, Any] | Sequence[Any] | str | os.PathLike[str]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """One command's answer: ``data`` is exactly what ``--json`` prints, ``code`` the exit code
+    (0 answered, 1 a check failed or the answer is "no" or unknown), ``detail`` the library
+    values the CLI draws its tables from."""
+
+    data: Any
+    code: int = 0
+    detail: Any = None
+
+
+def tagged(fmt: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with a ``"format"`` tag as its first key (an existing tag is kept)."""
+    if "format" in data:
+        return dict(data)
+    return {"format": fmt, **data}
+
+
+@contextmanager
+def boundary() -> Iterator[None]:
+    """Every bad input leaves the API as one class, :class:`InputError`, with the message the CLI
+    prints (a notation, rules or illegal-move error becomes its cause)."""
+    try:
+        yield
+    except InputError:
+        raise
+    except SushiGoError as exc:
+        raise InputError(str(exc)) from exc
+
+
+def public(run: Callable[P, Outcome], name: str) -> Callable[P, Any]:
+    """The public function for ``run``: the same arguments, returns ``Outcome.data``."""
+
+    @functools.wraps(run)
+    def call(*args: P.args, **kwargs: P.kwargs) -> Any:
+        with boundary():
+            return run(*args, **kwargs).data
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def load_input(value: object, what: str = "input") -> tuple[Any, str]:
+    """The JSON document ``value`` names (a path, or '-' for standard input) or is (a dict or
+    list), with the name error messages give it."""
+    from sushigo.common import load_json
+
+    if isinstance(value, str | os.PathLike):
+        path = os.fspath(value)
+        return load_json(path), path
+    if isinstance(value, Mapping):
+        return dict(value), what
+    if isinstance(value, Sequence) and not isinstance(value, bytes):
+        return list(value), what
+    raise InputError(
+        f"{what} must be a JSON document (a dict or list) or a path to a JSON file, got {value!r}"
+    )
+
+
+def as_list(value: str | int | Sequence[Any] | None) -> list[Any]:
+    """A repeatable option: ``None`` is none, one value is one, a sequence is many."""
+    if value is None:
+        return []
+    if isinstance(value, str | int):
+        return [value]
+    return list(value)
+
+
+def override_texts(rule: Rule) -> list[str]:
+    """``rule=`` as the CLI's ``NAME=VALUE`` texts (booleans as yes/no)."""
+    if rule is None:
+        return []
+    if isinstance(rule, str):
+        return [rule]
+    if isinstance(rule, Mapping):
+        from sushigo.spec.ruleset import format_value
+
+        return [f"{k}={format_value(v)}" for k, v in rule.items()]
+    return [str(item) for item in rule]
+
+
+def rules_from_options(rules: str | None, rule: Rule, file_rules: object = None) -> Ruleset:
+    """The ruleset: ``rules`` if given, else the document's "rules", else official; then ``rule``."""
+    from sushigo.spec.ruleset import get_ruleset
+
+    name = rules
+    if name is None:
+        if file_rules is None:
+            name = "official"
+        elif isinstance(file_rules, str):
+            name = file_rules
+        else:
+            raise InputError(f'"rules" must be a ruleset name string, got {file_rules!r}')
+    return get_ruleset(name, override_texts(rule))
+
+
+def ruleset(name: str = "official", **overrides: object) -> Ruleset:
+    """The named ruleset with parameters overridden, e.g. ``ruleset("official",
+    maki_first_tie="each")``; an unknown name or value raises :class:`InputError`."""
+    with boundary():
+        return rules_from_options(name, overrides)
