@@ -6,6 +6,7 @@ Only the standard library and light spec modules are imported here (start-up tim
 from __future__ import annotations
 
 import functools
+import json
 import os
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -58,12 +59,13 @@ def boundary() -> Iterator[None]:
 
 
 def public(run: Callable[P, Outcome], name: str) -> Callable[P, Any]:
-    """The public function for ``run``: the same arguments, returns ``Outcome.data``."""
+    """The public function for ``run``: the same arguments, returns ``Outcome.data`` as the JSON
+    the CLI prints would parse (tuples become lists), so the two are equal, not just alike."""
 
     @functools.wraps(run)
     def call(*args: P.args, **kwargs: P.kwargs) -> Any:
         with boundary():
-            return run(*args, **kwargs).data
+            return json.loads(json.dumps(run(*args, **kwargs).data))
 
     call.__name__ = call.__qualname__ = name
     return call
