@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import pkgutil
+import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 import sushigo.commands
 from sushigo.spec.errors import SushiGoError
@@ -22,24 +23,37 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_modules() -> list[ModuleType]:
+    """Every module of sushigo/commands (one per command, named as the command), in help order."""
+    folder = os.path.dirname(sushigo.commands.__file__)
+    names = [f[:-3] for f in os.listdir(folder) if f.endswith(".py") and not f.startswith("_")]
+    modules = [importlib.import_module(f"sushigo.commands.{name}") for name in names]
+    modules.sort(key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
+    return modules
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser; with ``only``, just that command gets its options and the others their
+    name and help line (start-up: 'sushigo score' builds one command's parser, not fourteen, and
+    imports nothing the others need)."""
     parser = _Parser(
         prog="sushigo",
         description="The rules of Sushi Go! stated formally, and questions answered about them.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    modules = []
-    for info in pkgutil.iter_modules(sushigo.commands.__path__):
-        modules.append(importlib.import_module(f"sushigo.commands.{info.name}"))
-    modules.sort(key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
-    for module in modules:
-        module.register(subparsers)
+    for module in command_modules():
+        name = module.__name__.rpartition(".")[2]
+        if only is None or name == only:
+            module.register(subparsers)
+        else:
+            subparsers.add_parser(name, help=module.HELP)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(only=next((w for w in words if not w.startswith("-")), ""))
+    args = parser.parse_args(words)
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_BAD_INPUT

@@ -8,10 +8,8 @@ from __future__ import annotations
 import functools
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ParamSpec
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
 from sushigo.spec.errors import InputError, SushiGoError
 
@@ -19,6 +17,7 @@ if TYPE_CHECKING:
     from sushigo.spec.ruleset import Ruleset
 
 P = ParamSpec("P")
+T = TypeVar("T")
 
 #: ``rule=`` overrides: ``{"maki_first_tie": "each"}``, or ``["maki_first_tie=each", ...]`` as
 #: the CLI's repeated ``--rule NAME=VALUE``.
@@ -28,8 +27,7 @@ Rule = Mapping[str, object] | Sequence[str] | None
 Document = Mapping[str, Any] | Sequence[Any] | str | os.PathLike[str]
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """One command's answer: ``data`` is exactly what ``--json`` prints, ``code`` the exit code
     (0 answered, 1 a check failed or the answer is "no" or unknown), ``detail`` the library
     values the CLI draws its tables from."""
@@ -46,12 +44,11 @@ def tagged(fmt: str, data: Mapping[str, Any]) -> dict[str, Any]:
     return {"format": fmt, **data}
 
 
-@contextmanager
-def boundary() -> Iterator[None]:
-    """Every bad input leaves the API as one class, :class:`InputError`, with the message the CLI
-    prints (a notation, rules or illegal-move error becomes its cause)."""
+def at_boundary(run: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``run(*args, **kwargs)``; every bad input leaves as one class, :class:`InputError`, with
+    the message the CLI prints (a notation, rules or illegal-move error becomes its cause)."""
     try:
-        yield
+        return run(*args, **kwargs)
     except InputError:
         raise
     except SushiGoError as exc:
@@ -64,8 +61,7 @@ def public(run: Callable[P, Outcome], name: str) -> Callable[P, Any]:
 
     @functools.wraps(run)
     def call(*args: P.args, **kwargs: P.kwargs) -> Any:
-        with boundary():
-            return json.loads(json.dumps(run(*args, **kwargs).data))
+        return json.loads(json.dumps(at_boundary(run, *args, **kwargs).data))
 
     call.__name__ = call.__qualname__ = name
     return call
@@ -128,5 +124,4 @@ def rules_from_options(rules: str | None, rule: Rule, file_rules: object = None)
 def ruleset(name: str = "official", **overrides: object) -> Ruleset:
     """The named ruleset with parameters overridden, e.g. ``ruleset("official",
     maki_first_tie="each")``; an unknown name or value raises :class:`InputError`."""
-    with boundary():
-        return rules_from_options(name, overrides)
+    return at_boundary(rules_from_options, name, overrides)

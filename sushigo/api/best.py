@@ -4,8 +4,7 @@ The solvers import z3; they are imported when a question is asked, not with this
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from sushigo.api.base import Document, Outcome, Rule, load_input, public, rules_from_options, tagged
 from sushigo.spec.errors import InputError
@@ -19,8 +18,7 @@ DEFAULT_TIMEOUT = 60.0
 STATUS_OPTIMAL = "optimal"  # sushigo.solver.search.STATUS_OPTIMAL
 
 
-@dataclass(frozen=True)
-class BestDetail:
+class BestDetail(NamedTuple):
     """What the tables are drawn from: ``form`` is "puzzle", "hindsight", "dummy" or "alldeals";
     ``question`` the parsed puzzle or round; ``result`` the solver's answer (for "alldeals", a
     list of (kind, players, best, best losing))."""
@@ -77,7 +75,7 @@ def best_outcome(
         if round in (None, "all") or seat is None:
             raise InputError("a game record needs --round R (from 1) and --seat K (from 0)")
         try:
-            rnd = int(round)  # type: ignore[arg-type]
+            rnd = int(str(round))
         except ValueError as exc:
             raise InputError(f"--round must be a round number, got {round!r}") from exc
         if ruleset.dummy_2p:

@@ -8,15 +8,15 @@ from typing import TYPE_CHECKING, Any
 
 from sushigo.api.best import DEFAULT_TIMEOUT, ENGINES, STATUS_OPTIMAL, BestDetail, best_outcome
 from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
-from sushigo.spec.cards import Token
-from sushigo.spec.turns import Turn, format_turn
 
 if TYPE_CHECKING:
     from sushigo.solver.best_dummy import DummyHindsight
     from sushigo.solver.search import BestResult, Hindsight, Puzzle
     from sushigo.spec.ruleset import Ruleset
+    from sushigo.spec.turns import Turn
 
 ORDER = 40
+HELP = "highest score reachable (a puzzle, a recorded round, or over all deals), proved"
 
 _EPILOG = """\
 forms:
@@ -36,7 +36,7 @@ status: "optimal" only after the solver proved score+1 unreachable; "unknown" (e
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "best",
-        help="highest score reachable (a puzzle, a recorded round, or over all deals), proved",
+        help=HELP,
         description="The most a player can score: for a fixed sequence of hands, for one seat of a "
         "recorded round (the others' picks fixed), or over all deals; with the optimal picks and a "
         "solver proof that one point more is unreachable.",
@@ -94,6 +94,8 @@ def _hand_text(hand: Sequence[int]) -> str:
 
 
 def _rows(hands: Sequence[Sequence[int]], picks: tuple[Turn, ...], running: list[int]) -> list[list[Any]]:
+    from sushigo.spec.turns import format_turn
+
     return [[t + 1, _hand_text(h), " ".join(format_turn(turn)), score]
             for t, (h, turn, score) in enumerate(zip(hands, picks, running, strict=True))]
 
@@ -120,6 +122,8 @@ def _show_hindsight(args: argparse.Namespace, h: Hindsight, res: BestResult) -> 
 
 
 def _show_dummy(args: argparse.Namespace, h: DummyHindsight, res: BestResult) -> None:
+    from sushigo.spec.turns import format_turn
+
     rows = [[t + 1, " ".join(format_turn(turn)), "-" if gift is None else " ".join(gift)]
             for t, (turn, gift) in enumerate(zip(res.picks, res.extra["gifts"], strict=True))]
     print_table(rows, ["turn", "picks", "to the dummy"],
@@ -133,6 +137,7 @@ def _show_dummy(args: argparse.Namespace, h: DummyHindsight, res: BestResult) ->
 def _seat_view(h: Hindsight, picks: tuple[Turn, ...]) -> tuple[list[list[int]], list[int]]:
     """The hands the seat holds and its running score along ``picks`` (others as recorded)."""
     from sushigo.solver.search import replay_round, tableau_score
+    from sushigo.spec.cards import Token
     from sushigo.spec.scoring import maki_icons
     from sushigo.spec.turns import apply_turn
 

@@ -17,6 +17,7 @@ from sushigo.api.check import PROFILES, check_outcome
 from sushigo.common import add_json_arg, print_json, print_table
 
 ORDER = 80
+HELP = "cross-check the executor against the Z3 model (Hypothesis), or run the mutants"
 
 _EPILOG = """\
 examples:
@@ -31,7 +32,7 @@ examples:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "check",
-        help="cross-check the executor against the Z3 model (Hypothesis), or run the mutants",
+        help=HELP,
         description="Run every property: executor scoring, turns and games against the Z3 model, the "
         "model-enumerated tie structures and the state machine, under every named ruleset.",
         epilog=_EPILOG,

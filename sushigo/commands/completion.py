@@ -7,6 +7,7 @@ import argparse
 from typing import Any
 
 ORDER = 99
+HELP = "print a shell completion script (bash or zsh)"
 
 SHELLS = ("bash", "zsh")
 
@@ -21,7 +22,7 @@ install:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "completion",
-        help="print a shell completion script (bash or zsh)",
+        help=HELP,
         description="Print a completion script for SHELL on standard output: every command, option "
         "and choice of sushigo, and file names where a command takes a file.",
         epilog=_EPILOG,

@@ -14,6 +14,7 @@ from sushigo.api.conform import conform_outcome
 from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
 
 ORDER = 85
+HELP = "check another engine's scoring (an adapter module) against the reference"
 
 _EPILOG = """\
 examples:
@@ -26,7 +27,7 @@ examples:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "conform",
-        help="check another engine's scoring (an adapter module) against the reference",
+        help=HELP,
         description="Generate rounds (pick orders) and pudding counts, including every maki and pudding "
         "tie structure, score them with TARGET and with the reference under --rules, and report each "
         "distinct disagreement minimised, with the rule ids, plus which reading of each contested rule "

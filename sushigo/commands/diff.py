@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from sushigo.api.diff import DEFAULT_TIMEOUT, diff_outcome
 from sushigo.common import add_json_arg, print_json, print_table
-from sushigo.spec.ruleset import PARAMETER_BY_NAME
 
 if TYPE_CHECKING:
     from sushigo.solver.diff import DiffResult, GameDiff, MatrixCell, Witness
 
 ORDER = 70
+HELP = "smallest situation where two rulesets disagree, or the proof that they agree"
 
 _EPILOG = """\
 examples:
@@ -33,7 +33,7 @@ budget, 2 bad input. Details: docs/diff.md
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "diff",
-        help="smallest situation where two rulesets disagree, or the proof that they agree",
+        help=HELP,
         description="Find the smallest situation (fewest players, then fewest cards) where rulesets A "
         "and B give different round scores, game scores or winners, or prove with the solver that "
         "none exists for 2..5 players and the game's hand sizes.",
@@ -129,6 +129,7 @@ def _print_result(res: DiffResult, show_all: bool) -> None:
 
 def _print_witness(w: Witness, a: str, b: str, head: str) -> None:
     from sushigo.spec.model.catalogue import RULE_CATALOGUE
+    from sushigo.spec.ruleset import PARAMETER_BY_NAME
 
     print(f"{head}: {w.summary}")
     rows = [[r.label, r.a, r.b, "*" if r.differs else ""] for r in w.rows]

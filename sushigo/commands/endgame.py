@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from sushigo.api.endgame import DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT, OBJECTIVES, POLICIES, endgame_outcome
 from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
-from sushigo.spec.turns import format_turn
 
 if TYPE_CHECKING:
     from sushigo.solver.endgame import EndgameResult
 
 ORDER = 90
+HELP = "solve the rest of a round exactly when every hand is known"
 
 _EPILOG = """\
 examples:
@@ -32,7 +31,7 @@ chopsticks turn by a space. Details: docs/endgame.md
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "endgame",
-        help="solve the rest of a round exactly when every hand is known",
+        help=HELP,
         description="Exact endgame: two players play a zero-sum simultaneous-move game (matrix games "
         "solved exactly at every node); three to five players get player 0's paranoid guarantee, or "
         "the best reply to a fixed policy.",
@@ -64,12 +63,16 @@ def register(subparsers: Any) -> None:
 
 
 def fmt(v: object) -> str:
+    from fractions import Fraction
+
     if isinstance(v, Fraction) and v.denominator != 1:
         return f"{v} (= {float(v):.4f})"
     return str(v)
 
 
 def show(result: EndgameResult) -> None:
+    from sushigo.spec.turns import format_turn
+
     pos = result.position
     what = {
         "diff": "player 0's points minus player 1's (zero-sum, mixed strategies)",
@@ -119,6 +122,8 @@ def run(args: argparse.Namespace) -> int:
         print_json(out.data)
         return out.code
     result, certs = out.detail
+    from sushigo.spec.turns import format_turn
+
     show(result)
     if certs:
         print()

@@ -10,24 +10,27 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sushigo.api.play import play_outcome
 from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
-from sushigo.spec.policies import POLICIES
-from sushigo.spec.record import GameRecord
-from sushigo.spec.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from sushigo.spec.record import GameRecord
+    from sushigo.spec.ruleset import Ruleset
 
 ORDER = 30
+HELP = "play games with the reference executor (random or greedy players)"
 
 # Below this many games a run finishes before progress would be worth showing.
 _PROGRESS_MIN_GAMES = 500
 
 
 def register(subparsers: Any) -> None:
+    from sushigo.spec.policies import POLICIES
+
     p = subparsers.add_parser(
         "play",
-        help="play games with the reference executor (random or greedy players)",
+        help=HELP,
         description="Play complete games from a seed. One game prints the round-by-round table; "
         "many games (seeds S, S+1, ...) print mean and spread of scores and win shares "
         "per seat and per policy.",
@@ -91,6 +94,8 @@ def _describe(rules: Ruleset, players: int, seed: int, policies: Sequence[str]) 
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.play import play_outcome
+
     progress = args.games >= _PROGRESS_MIN_GAMES and sys.stderr.isatty()
     out = play_outcome(players=args.players, seed=args.seed, games=args.games, policy=list(args.policy),
                        record=args.record, rules=args.rules, rule=list(args.rule), progress=progress)

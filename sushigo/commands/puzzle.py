@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING, Any
 
 from sushigo.api.puzzle import puzzle_outcome
 from sushigo.common import add_json_arg, print_json, print_table
-from sushigo.spec.tableau import Tableau, format_tableau
 
 if TYPE_CHECKING:
     from sushigo.solver.puzzles import Puzzle
 
 ORDER = 95
+HELP = "endgame puzzles: find the one best first pick (not the greedy one)"
 
 _EPILOG = """\
 examples:
@@ -27,7 +27,7 @@ examples:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "puzzle",
-        help="endgame puzzles: find the one best first pick (not the greedy one)",
+        help=HELP,
         description="Two-player endgame puzzles from the shipped collection. Each has a single best "
         "first pick for player 0 (score difference, exact play by both sides) that the greedy pick misses.",
         epilog=_EPILOG,
@@ -44,6 +44,7 @@ def register(subparsers: Any) -> None:
 
 def _show_position(p: Puzzle) -> None:
     from sushigo.solver.endgame import hand_names, parse_position
+    from sushigo.spec.tableau import Tableau, format_tableau
 
     pos = parse_position(p.position)
     print(f"puzzle {p.id}: round {pos.round}, {pos.cards_left} cards per hand, rules {pos.rules.name} "

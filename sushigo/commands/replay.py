@@ -10,17 +10,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sushigo.api.replay import replay_outcome
 from sushigo.commands.play import print_game
 from sushigo.common import add_json_arg, add_rules_args, print_json
 
 ORDER = 35
+HELP = "re-execute a game record, verify every step and score, name the first illegal step"
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "replay",
-        help="re-execute a game record, verify every step and score, name the first illegal step",
+        help=HELP,
         description="Re-execute a game record (from 'sushigo play --record') and check every deal, "
         "pick, tableau and score; exit 0 if valid, 1 with the first illegal step, 2 on malformed "
         "input. --rules/--rule replay it under other rules (default: the record's own).",
@@ -32,6 +32,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.replay import replay_outcome
+
     out = replay_outcome(args.record, rules=args.rules, rule=list(args.rule))
     if args.json:
         print_json(out.data)

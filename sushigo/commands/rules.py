@@ -6,21 +6,15 @@ from __future__ import annotations
 
 import argparse
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sushigo.api.rules import TEXT_RULESETS, numbers, rules_outcome
 from sushigo.common import add_json_arg, print_json, print_table
-from sushigo.spec.cards import Card
-from sushigo.spec.ruleset import (
-    OFFICIAL,
-    PARAMETERS,
-    RULESETS,
-    SINGLE_READING_VARIANTS,
-    Ruleset,
-    format_value,
-)
+
+if TYPE_CHECKING:
+    from sushigo.spec.ruleset import Ruleset
 
 ORDER = 10
+HELP = "the rule parameters, their value in each named ruleset, and the texts behind them"
 
 _EPILOG = """\
 examples:
@@ -34,7 +28,7 @@ examples:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "rules",
-        help="the rule parameters, their value in each named ruleset, and the texts behind them",
+        help=HELP,
         description="Print every contested rule parameter, its value in each named ruleset, which "
         "rule text supports which reading, and the rule numbers. With --catalogue, the rule ids "
         "and how many constraints of the Z3 model encode each.",
@@ -57,6 +51,9 @@ def register(subparsers: Any) -> None:
 
 
 def _fmt_number(name: str, value: Any) -> str:
+    from sushigo.spec.cards import Card
+    from sushigo.spec.ruleset import format_value
+
     if name == "deck":
         counts = ", ".join(f"{c.label} {n}" for c, n in zip(Card, value, strict=True))
         return f"{counts} (total {sum(value)})"
@@ -73,6 +70,9 @@ def _fmt_number(name: str, value: Any) -> str:
 
 def _users(param: str, value: Any) -> str:
     """The named rulesets reading ``param`` as ``value`` (variants only where they change it)."""
+    from sushigo.api.rules import TEXT_RULESETS
+    from sushigo.spec.ruleset import OFFICIAL, RULESETS, SINGLE_READING_VARIANTS
+
     users = [n for n in TEXT_RULESETS if getattr(RULESETS[n], param) == value]
     if value == getattr(OFFICIAL, param):
         return ", ".join(users) + " and every variant that does not change it"
@@ -83,6 +83,9 @@ def _users(param: str, value: Any) -> str:
 
 
 def _print_readings(chosen: list[Ruleset], default_view: bool) -> None:
+    from sushigo.api.rules import numbers
+    from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, RULESETS, SINGLE_READING_VARIANTS, format_value
+
     rows = [[p.name, *(format_value(getattr(r, p.name)) for r in chosen)] for p in PARAMETERS]
     title = "contested readings by ruleset"
     if default_view:
@@ -141,6 +144,8 @@ def _print_catalogue(cat: dict[str, Any] | str, chosen: list[Ruleset]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.rules import rules_outcome
+
     out = rules_outcome(list(args.rulesets), all=args.all, catalogue=args.catalogue, players=args.players)
     if args.json:
         print_json(out.data)

@@ -3,15 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sushigo.api.score import score_outcome
 from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
-from sushigo.spec.document import ScoreDocument
-from sushigo.spec.scoring import CATEGORIES, GameScore
-from sushigo.spec.tableau import format_tableau
+
+if TYPE_CHECKING:
+    from sushigo.spec.document import ScoreDocument
+    from sushigo.spec.scoring import GameScore
 
 ORDER = 20
+HELP = "score a round from tableaux, or a game from a JSON score document"
 
 _EPILOG = """\
 examples:
@@ -26,7 +27,7 @@ tableau notation: docs/notation.md (names, aliases, name*N, wasabi+squid stacks,
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "score",
-        help="score a round from tableaux, or a game from a JSON score document",
+        help=HELP,
         description="Score one round (each argument is one player's tableau) or 1 to 3 rounds "
         "from a JSON score document (FILE or '-' for standard input). Puddings are scored when "
         "every round is given.",
@@ -67,6 +68,9 @@ def _winners_line(score: GameScore, doc: ScoreDocument) -> str:
 
 
 def _print_tables(score: GameScore, doc: ScoreDocument) -> None:
+    from sushigo.spec.scoring import CATEGORIES
+    from sushigo.spec.tableau import format_tableau
+
     print(f"rules: {doc.rules.describe()}")
     for r, (scores, tableaux) in enumerate(zip(score.rounds, doc.rounds, strict=True)):
         rows = [
@@ -91,6 +95,8 @@ def _print_tables(score: GameScore, doc: ScoreDocument) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.score import score_outcome
+
     out = score_outcome(list(args.inputs), rules=args.rules, rule=list(args.rule))
     if args.json:
         print_json(out.data)

@@ -8,12 +8,13 @@ from sushigo.api.scoresheet import DEFAULT_RLIMIT, DEFAULT_TIMEOUT, scoresheet_o
 from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
 
 ORDER = 60
+HELP = "decide whether a scoresheet can come from a legal game"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "scoresheet",
-        help="decide whether a scoresheet can come from a legal game",
+        help=HELP,
         description='Input JSON: {"rules": "official", "players": ["Ana", "Ben", "Cy"], '
         '"rounds": [[r1 scores], [r2], [r3]], "pudding": [...] (optional, pudding points), '
         '"totals": [...] (optional)}. Exit 0 possible (with a witness game), 1 impossible '

@@ -6,15 +6,15 @@ import argparse
 
 from sushigo.api.table import table_outcome
 from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
-from sushigo.spec.cards import Card
 
 ORDER = 55
+HELP = "tables of tableaux that give every player's round score"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "table",
-        help="tables of tableaux that give every player's round score",
+        help=HELP,
         description="Find tables (one tableau per seat, each of the hand size, all within the deck) "
         "giving exactly these round scores, maki ranking included. Prints a witness, the number "
         "of tables (or a lower bound and 'more'), and what holds in every solution.",
@@ -46,6 +46,8 @@ def run(args: argparse.Namespace) -> int:
         print_json(out.data)
         return out.code
     q, a = out.detail
+    from sushigo.spec.cards import Card
+
     if a.status == "impossible":
         print(f"impossible: no table of {q.seats} tableaux gives the scores {list(q.scores)} "
               f"under {q.rules.describe()}")

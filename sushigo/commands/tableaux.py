@@ -14,12 +14,13 @@ if TYPE_CHECKING:
     from sushigo.spec.ruleset import Ruleset
 
 ORDER = 50
+HELP = "all tableaux of K cards that score exactly S"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "tableaux",
-        help="all tableaux of K cards that score exactly S",
+        help=HELP,
         description="All final tableaux holding exactly K cards (a stack counts as 2) within the deck "
         "whose round score is exactly S when the player's maki points are M.",
     )
@@ -48,12 +49,12 @@ def run(args: argparse.Namespace) -> int:
                            count=args.count, limit=args.limit, must=list(args.must),
                            without=list(args.without), facts=args.facts, unreachable=args.unreachable,
                            rules=args.rules, rule=list(args.rule))
+    if args.json:
+        print_json(out.data)
+        return out.code
     rules, result = out.detail[0], out.detail[1:]
     if isinstance(result[0], Exception):
         print(str(result[0]))  # Z3 ran out of its budget: the text names it and the budget
-        return out.code
-    if args.json:
-        print_json(out.data)
         return out.code
     if args.unreachable:
         return _unreachable(args, *result)
