@@ -23,30 +23,37 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
-def command_modules() -> list[ModuleType]:
-    """Every module of sushigo/commands (one per command, named as the command), in help order."""
+def command_names() -> list[str]:
+    """The module names of sushigo/commands (one per command, named as the command)."""
     folder = os.path.dirname(sushigo.commands.__file__)
-    names = [f[:-3] for f in os.listdir(folder) if f.endswith(".py") and not f.startswith("_")]
-    modules = [importlib.import_module(f"sushigo.commands.{name}") for name in names]
+    return sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py") and not f.startswith("_"))
+
+
+def command_modules(names: list[str] | None = None) -> list[ModuleType]:
+    """The command modules (all, or these), in help order."""
+    modules = [importlib.import_module(f"sushigo.commands.{name}") for name in names or command_names()]
     modules.sort(key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
     return modules
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
-    """The whole parser; with ``only``, just that command gets its options and the others their
-    name and help line (start-up: 'sushigo score' builds one command's parser, not fourteen, and
-    imports nothing the others need)."""
+    """The whole parser. With ``only`` naming a command, that command alone (start-up: 'sushigo
+    score' imports and builds one command, not fourteen); with any other ``only`` ('' for no
+    command, or a misspelt one), every command as its name and help line, for the top-level
+    help and the error that lists the commands."""
     parser = _Parser(
         prog="sushigo",
         description="The rules of Sushi Go! stated formally, and questions answered about them.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    if only is not None and only in command_names():
+        command_modules([only])[0].register(subparsers)
+        return parser
     for module in command_modules():
-        name = module.__name__.rpartition(".")[2]
-        if only is None or name == only:
+        if only is None:
             module.register(subparsers)
         else:
-            subparsers.add_parser(name, help=module.HELP)
+            subparsers.add_parser(module.__name__.rpartition(".")[2], help=module.HELP)
     return parser
 
 
