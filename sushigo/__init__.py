@@ -14,26 +14,32 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from sushigo.api.base import ruleset
-    from sushigo.api.best import best
-    from sushigo.api.check import check
-    from sushigo.api.conform import conform
-    from sushigo.api.diff import diff
-    from sushigo.api.endgame import endgame
-    from sushigo.api.play import play
-    from sushigo.api.puzzle import puzzle
-    from sushigo.api.replay import replay_game as replay
-    from sushigo.api.rules import rules
-    from sushigo.api.score import score
-    from sushigo.api.scoresheet import scoresheet
-    from sushigo.api.table import table
-    from sushigo.api.tableaux import tableaux
-    from sushigo.spec.cards import Card, Token
-    from sushigo.spec.errors import InputError
-    from sushigo.spec.policies import POLICIES, PlayerView, Policy
-    from sushigo.spec.record import GameRecord, RoundRecord
-    from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset
-    from sushigo.spec.tableau import Tableau
+    from sushigo.api.base import ruleset as ruleset
+    from sushigo.api.best import best as best
+    from sushigo.api.check import check as check
+    from sushigo.api.conform import conform as conform
+    from sushigo.api.diff import diff as diff
+    from sushigo.api.endgame import endgame as endgame
+    from sushigo.api.play import play as play
+    from sushigo.api.puzzle import puzzle as puzzle
+    from sushigo.api.replay import replay as replay
+    from sushigo.api.rules import rules as rules
+    from sushigo.api.score import score as score
+    from sushigo.api.scoresheet import scoresheet as scoresheet
+    from sushigo.api.table import table as table
+    from sushigo.api.tableaux import tableaux as tableaux
+    from sushigo.spec.cards import Card as Card
+    from sushigo.spec.cards import Token as Token
+    from sushigo.spec.errors import InputError as InputError
+    from sushigo.spec.policies import POLICIES as POLICIES
+    from sushigo.spec.policies import PlayerView as PlayerView
+    from sushigo.spec.policies import Policy as Policy
+    from sushigo.spec.record import GameRecord as GameRecord
+    from sushigo.spec.record import RoundRecord as RoundRecord
+    from sushigo.spec.ruleset import OFFICIAL as OFFICIAL
+    from sushigo.spec.ruleset import RULESETS as RULESETS
+    from sushigo.spec.ruleset import Ruleset as Ruleset
+    from sushigo.spec.tableau import Tableau as Tableau
 
 #: Public name -> (module, attribute). The one list; ``__all__`` is derived from it.
 _EXPORTS: dict[str, tuple[str, str]] = {
@@ -41,7 +47,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "rules": ("sushigo.api.rules", "rules"),
     "score": ("sushigo.api.score", "score"),
     "play": ("sushigo.api.play", "play"),
-    "replay": ("sushigo.api.replay", "replay_game"),
+    "replay": ("sushigo.api.replay", "replay"),
     "best": ("sushigo.api.best", "best"),
     "tableaux": ("sushigo.api.tableaux", "tableaux"),
     "table": ("sushigo.api.table", "table"),

@@ -6,7 +6,8 @@ from typing import Any
 
 from sushigo.api.base import Document, Outcome, Rule, load_input, override_texts, public, tagged
 from sushigo.spec.errors import InputError
-from sushigo.spec.executor import ReplayResult, replay
+from sushigo.spec.executor import ReplayResult
+from sushigo.spec.executor import replay as replay_record
 from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import apply_overrides, get_ruleset
 
@@ -17,7 +18,7 @@ def _one(data: object, rules: str | None, rule: Rule) -> tuple[GameRecord, Repla
     record = GameRecord.from_json(data)
     ruleset = get_ruleset(rules) if rules is not None else record.rules
     ruleset = apply_overrides(ruleset, override_texts(rule))
-    return record, replay(record, ruleset if ruleset != record.rules else None)
+    return record, replay_record(record, ruleset if ruleset != record.rules else None)
 
 
 def _as_json(result: ReplayResult) -> dict[str, Any]:
@@ -45,4 +46,4 @@ def replay_outcome(input: Document, *, rules: str | None = None, rule: Rule = No
     return Outcome(tagged(FORMAT, _as_json(result)), 0 if result.ok else 1, [(record, result)])
 
 
-replay_game = public(replay_outcome, "replay")
+replay = public(replay_outcome, "replay")
