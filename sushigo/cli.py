@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import pkgutil
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 import sushigo.commands
 from sushigo.spec.errors import SushiGoError
@@ -23,25 +23,45 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def command_names() -> list[str]:
+    """The module names of sushigo/commands (one per command, named as the command)."""
+    folder = os.path.dirname(sushigo.commands.__file__)
+    return sorted(f[:-3] for f in os.listdir(folder) if f.endswith(".py") and not f.startswith("_"))
+
+
+def command_modules(names: list[str] | None = None) -> list[ModuleType]:
+    """The command modules (all, or these), in help order."""
+    modules = [importlib.import_module(f"sushigo.commands.{name}") for name in names or command_names()]
+    modules.sort(key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
+    return modules
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole parser. With ``only`` naming a command, that command alone (start-up: 'sushigo
+    score' imports and builds one command, not fourteen); with any other ``only`` ('' for no
+    command, or a misspelt one), every command as its name and help line, for the top-level
+    help and the error that lists the commands."""
     parser = _Parser(
         prog="sushigo",
         description="The rules of Sushi Go! stated formally, and questions answered about them.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    modules = []
-    for info in pkgutil.iter_modules(sushigo.commands.__path__):
-        modules.append(importlib.import_module(f"sushigo.commands.{info.name}"))
-    modules.sort(key=lambda m: (getattr(m, "ORDER", 100), m.__name__))
-    for module in modules:
-        module.register(subparsers)
+    if only is not None and only in command_names():
+        command_modules([only])[0].register(subparsers)
+        return parser
+    for module in command_modules():
+        if only is None:
+            module.register(subparsers)
+        else:
+            subparsers.add_parser(module.__name__.rpartition(".")[2], help=module.HELP)
     return parser
 
 
 def _dispatch(argv: Sequence[str] | None) -> int:
-    parser = build_parser()
+    words = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser(only=next((w for w in words if not w.startswith("-")), ""))
     try:
-        args = parser.parse_args(argv)
+        args = parser.parse_args(words)
     except SystemExit as exc:  # --help, or a usage error already reported in one line
         return exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else EXIT_BAD_INPUT
     if not getattr(args, "func", None):

@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import sys
 from collections.abc import Callable
-from typing import Any
-
-from tabulate import tabulate
+from typing import TYPE_CHECKING, Any
 
 from sushigo.spec.errors import InputError
-from sushigo.spec.ruleset import Ruleset, get_ruleset
+
+if TYPE_CHECKING:
+    from sushigo.spec.ruleset import Ruleset
 
 
 def add_rules_args(parser: argparse.ArgumentParser, default: str | None = "official") -> None:
@@ -37,15 +38,9 @@ def add_json_arg(parser: argparse.ArgumentParser) -> None:
 
 def rules_from_args(args: argparse.Namespace, file_rules: object = None) -> Ruleset:
     """The ruleset: --rules if given, else the document's "rules", else official; then --rule."""
-    name = args.rules
-    if name is None:
-        if file_rules is None:
-            name = "official"
-        elif isinstance(file_rules, str):
-            name = file_rules
-        else:
-            raise InputError(f'"rules" must be a ruleset name string, got {file_rules!r}')
-    return get_ruleset(name, list(args.rule))
+    from sushigo.api.base import rules_from_options
+
+    return rules_from_options(args.rules, list(args.rule), file_rules)
 
 
 def load_json(path: str, schema: str | None = None) -> Any:
@@ -95,6 +90,8 @@ def print_json(value: Any) -> None:
 
 
 def print_table(rows: list[list[Any]], headers: list[str], title: str | None = None) -> None:
+    from tabulate import tabulate  # lazy: JSON output and 'import sushigo' do without it
+
     if title:
         print(title)
     print(tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True))

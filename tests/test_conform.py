@@ -128,3 +128,13 @@ def test_a_target_failing_at_import_exits_2(tmp_path: Path, capsys: pytest.Captu
 def test_picks_of_a_tableau_rebuild_it(table: S.Table) -> None:
     for t in table.tableaux(OFFICIAL):
         assert C.reference_tableau(C.picks_of_tableau(t), OFFICIAL) == t
+
+
+def test_api_default_budgets_are_the_harness_defaults() -> None:
+    """sushigo.api.conform states the defaults without importing the harness (start-up); they
+    must stay the harness's own."""
+    from sushigo.api.conform import DEFAULT_LIMITS
+    from sushigo.checks.conform import Limits
+
+    assert DEFAULT_LIMITS == {"call_timeout": Limits.call_timeout, "memory_limit": Limits.memory_mb,
+                              "time_limit": Limits.time_limit}

@@ -52,7 +52,8 @@ def score_json(capsys: pytest.CaptureFixture[str], *argv: str) -> dict[str, Any]
 
 def test_french_round_from_arguments_json(capsys: pytest.CaptureFixture[str]) -> None:
     data = score_json(capsys, *FRENCH)
-    assert list(data) == ["rounds", "pudding", "totals", "winners"]
+    assert list(data) == ["format", "rounds", "pudding", "totals", "winners"]
+    assert data["format"] == "sushigo-score-result/1"
     assert len(data["rounds"]) == 1 and len(data["rounds"][0]) == 3
     for seat in data["rounds"][0]:
         assert list(seat) == CATEGORY_KEYS

@@ -4,37 +4,19 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sushigo.solver.best import ENGINES, solve_hindsight, solve_puzzle
-from sushigo.solver.best_dummy import DummyHindsight, dummy_hindsight_from_json, solve_dummy_hindsight
-from sushigo.solver.search import (
-    STATUS_OPTIMAL,
-    BestResult,
-    Hindsight,
-    Puzzle,
-    hindsight_from_record,
-    parse_hindsight,
-    parse_puzzle,
-    replay_puzzle,
-    replay_round,
-)
-from sushigo.spec.cards import Token
-from sushigo.spec.errors import InputError
-from sushigo.spec.turns import Turn, format_turn
-from sushigo.common import (
-    add_json_arg,
-    add_rules_args,
-    budget_seconds,
-    load_json,
-    print_json,
-    print_table,
-    rules_from_args,
-)
+from sushigo.api.best import DEFAULT_TIMEOUT, ENGINES, STATUS_OPTIMAL, BestDetail, best_outcome
+from sushigo.common import add_json_arg, add_rules_args, budget_seconds, print_json, print_table
+
+if TYPE_CHECKING:
+    from sushigo.solver.best_dummy import DummyHindsight
+    from sushigo.solver.search import BestResult, Hindsight, Puzzle
+    from sushigo.spec.ruleset import Ruleset
+    from sushigo.spec.turns import Turn
 
 ORDER = 40
-
-DEFAULT_TIMEOUT = 60.0
+HELP = "highest score reachable (a puzzle, a recorded round, or over all deals), proved"
 
 _EPILOG = """\
 forms:
@@ -54,7 +36,7 @@ status: "optimal" only after the solver proved score+1 unreachable; "unknown" (e
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "best",
-        help="highest score reachable (a puzzle, a recorded round, or over all deals), proved",
+        help=HELP,
         description="The most a player can score: for a fixed sequence of hands, for one seat of a "
         "recorded round (the others' picks fixed), or over all deals; with the optimal picks and a "
         "solver proof that one point more is unreachable.",
@@ -83,43 +65,16 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.timeout <= 0:
-        raise InputError(f"--timeout must be positive, got {args.timeout}")
-    if args.input is None:
-        if args.round is None and not args.game:
-            raise InputError("give a puzzle file, or --round / --game for the best over all deals")
-        if args.round not in (None, "all"):
-            raise InputError(f"--round {args.round} needs a game record file; alone, --round takes no value")
-        if args.seat is not None:
-            raise InputError("--seat needs a game record file")
-        return _run_alldeals(args)
-    if args.game or args.players is not None or args.seed != 0:
-        raise InputError("--game, --players and --seed are for the best over all deals; "
-                         "give no file with them")
-    data = load_json(args.input, "best-input")
-    if not isinstance(data, dict):
-        raise InputError(f"{args.input}: expected a JSON object (a puzzle, a round or a game record)")
-    rules = rules_from_args(args, data.get("rules"))
-    if data.get("format") == "sushigo-record/1" or "rounds" in data:
-        if args.round in (None, "all") or args.seat is None:
-            raise InputError("a game record needs --round R (from 1) and --seat K (from 0)")
-        try:
-            rnd = int(args.round)
-        except ValueError as exc:
-            raise InputError(f"--round must be a round number, got {args.round!r}") from exc
-        if rules.dummy_2p:
-            return _show_dummy(args, dummy_hindsight_from_json(data, rnd, args.seat, rules))
-        h = hindsight_from_record(data, rnd, args.seat, rules)
-        return _show_hindsight(args, h, solve_hindsight(h, args.engine, args.timeout))
-    if args.round is not None or args.seat is not None:
-        raise InputError("--round and --seat apply to a game record; a round JSON names its own \"seat\"")
-    if "deal" in data and rules.dummy_2p:
-        return _show_dummy(args, dummy_hindsight_from_json(data, None, None, rules))
-    if "deal" in data:
-        h = parse_hindsight(data, rules)
-        return _show_hindsight(args, h, solve_hindsight(h, args.engine, args.timeout))
-    puzzle = parse_puzzle(data, rules)
-    return _show_puzzle(args, puzzle, solve_puzzle(puzzle, args.engine, args.timeout))
+    out = best_outcome(args.input, engine=args.engine, timeout=args.timeout, seat=args.seat,
+                       round=args.round, game=args.game, players=args.players, seed=args.seed,
+                       rules=args.rules, rule=list(args.rule))
+    if args.json:
+        print_json(out.data)
+        return out.code
+    detail: BestDetail = out.detail
+    {"puzzle": _show_puzzle, "hindsight": _show_hindsight, "dummy": _show_dummy,
+     "alldeals": _show_alldeals}[detail.form](args, detail.question, detail.result)
+    return out.code
 
 
 def _status_line(res: BestResult) -> str:
@@ -139,43 +94,36 @@ def _hand_text(hand: Sequence[int]) -> str:
 
 
 def _rows(hands: Sequence[Sequence[int]], picks: tuple[Turn, ...], running: list[int]) -> list[list[Any]]:
+    from sushigo.spec.turns import format_turn
+
     return [[t + 1, _hand_text(h), " ".join(format_turn(turn)), score]
             for t, (h, turn, score) in enumerate(zip(hands, picks, running, strict=True))]
 
 
-def _show_puzzle(args: argparse.Namespace, puzzle: Puzzle, res: BestResult) -> int:
-    if args.json:
-        print_json(res.as_json())
-    else:
-        if res.picks:
-            running = replay_puzzle(puzzle, res.picks)
-            print_table(_rows(list(puzzle.hands), res.picks, running), ["turn", "hand", "picks", "score"],
-                        title=f"rules {puzzle.rules.describe()}; opponents' maki "
-                        f"{list(puzzle.opponents_maki) or 'none'}")
-        print(_status_line(res))
-    return 0 if res.status == STATUS_OPTIMAL else 1
+def _show_puzzle(args: argparse.Namespace, puzzle: Puzzle, res: BestResult) -> None:
+    from sushigo.solver.search import replay_puzzle
+
+    if res.picks:
+        running = replay_puzzle(puzzle, res.picks)
+        print_table(_rows(list(puzzle.hands), res.picks, running), ["turn", "hand", "picks", "score"],
+                    title=f"rules {puzzle.rules.describe()}; opponents' maki "
+                    f"{list(puzzle.opponents_maki) or 'none'}")
+    print(_status_line(res))
 
 
-def _show_hindsight(args: argparse.Namespace, h: Hindsight, res: BestResult) -> int:
-    if args.json:
-        print_json(res.as_json())
-    else:
-        if res.picks:
-            hands, running = _seat_view(h, res.picks)
-            print_table(_rows(hands, res.picks, running), ["turn", "hand", "picks", "score"],
-                        title=f"seat {h.seat} of {h.seats}, round {h.round_index + 1}, rules "
-                        f"{h.rules.describe()}; the other seats' picks as recorded")
-        print(_status_line(res))
-        print(f"actual score {res.extra['actual']} (recorded picks)")
-    return 0 if res.status == STATUS_OPTIMAL else 1
+def _show_hindsight(args: argparse.Namespace, h: Hindsight, res: BestResult) -> None:
+    if res.picks:
+        hands, running = _seat_view(h, res.picks)
+        print_table(_rows(hands, res.picks, running), ["turn", "hand", "picks", "score"],
+                    title=f"seat {h.seat} of {h.seats}, round {h.round_index + 1}, rules "
+                    f"{h.rules.describe()}; the other seats' picks as recorded")
+    print(_status_line(res))
+    print(f"actual score {res.extra['actual']} (recorded picks)")
 
 
-def _show_dummy(args: argparse.Namespace, h: DummyHindsight) -> int:
-    """Form 2 under dummy-2p: always the exhaustive search (``--engine`` and ``--timeout`` unused)."""
-    res = solve_dummy_hindsight(h)
-    if args.json:
-        print_json(res.as_json())
-        return 0
+def _show_dummy(args: argparse.Namespace, h: DummyHindsight, res: BestResult) -> None:
+    from sushigo.spec.turns import format_turn
+
     rows = [[t + 1, " ".join(format_turn(turn)), "-" if gift is None else " ".join(gift)]
             for t, (turn, gift) in enumerate(zip(res.picks, res.extra["gifts"], strict=True))]
     print_table(rows, ["turn", "picks", "to the dummy"],
@@ -184,12 +132,12 @@ def _show_dummy(args: argparse.Namespace, h: DummyHindsight) -> int:
                 "engine: search")
     print(_status_line(res))
     print(f"actual score {res.extra['actual']} (recorded picks)")
-    return 0
 
 
 def _seat_view(h: Hindsight, picks: tuple[Turn, ...]) -> tuple[list[list[int]], list[int]]:
     """The hands the seat holds and its running score along ``picks`` (others as recorded)."""
-    from sushigo.solver.search import tableau_score
+    from sushigo.solver.search import replay_round, tableau_score
+    from sushigo.spec.cards import Token
     from sushigo.spec.scoring import maki_icons
     from sushigo.spec.turns import apply_turn
 
@@ -208,62 +156,26 @@ def _seat_view(h: Hindsight, picks: tuple[Turn, ...]) -> tuple[list[list[int]], 
     return hands, running
 
 
-def _run_alldeals(args: argparse.Namespace) -> int:
-    from sushigo.solver.alldeals import best_over_deals
-
-    if args.engine != "z3":
-        raise InputError(f"--engine {args.engine} solves puzzles and recorded rounds; the best over all "
-                         "deals is answered by z3 only (drop --engine)")
-    rules = rules_from_args(args)
-    if args.players is not None:
-        rules.hand_size(args.players)  # rejects a player count the rules do not allow
-        counts = [args.players]
-    elif rules.dummy_2p:
-        counts = [2]  # the variant is for two players (and the dummy)
-    else:
-        counts = list(range(rules.min_players, rules.max_players + 1))
-    kinds = [k for k, on in (("round", args.round is not None), ("game", args.game)) if on]
-    rows, docs, notes = [], [], []
-    all_optimal = True
-    for kind in kinds:
-        for n in counts:
-            best = best_over_deals(n, kind, rules, False, args.timeout, args.seed)
-            lose = best_over_deals(n, kind, rules, True, args.timeout, args.seed)
-            all_optimal = all_optimal and best.status == lose.status == STATUS_OPTIMAL
-            for what, res in (("best", best), ("best losing", lose)):
-                if res.status != STATUS_OPTIMAL:
-                    notes.append(f"{kind}, {n} players, {what}: unknown ({res.reason}); best found "
-                                 f"{_cell(res.score)}; budget {args.timeout:g} s")
-            rows.append([kind, n, _cell(best.score), best.status, _cell(lose.score), lose.status,
-                         " | ".join(str(t) for t in (best.tableaux[0] if best.tableaux else ())[:1]) or "-",
-                         f"{best.seconds + lose.seconds:.1f}"])
-            docs.append({
-                "kind": kind, "players": n,
-                "best": _alldeals_json(best, args.timeout), "best_losing": _alldeals_json(lose, args.timeout),
-            })
-    if args.json:
-        print_json({"rules": rules.describe(), "seed": args.seed, "results": docs})
-    else:
-        print_table(rows, ["kind", "players", "best", "status", "best losing", "status",
-                           "player's tableau (round 1)", "s"],
-                    title=f"best single-player score over all deals, rules {rules.describe()}, "
-                    f"seed {args.seed}; "
-                    "'best losing': highest total while another player finishes higher")
-        print("optimal = the solver proved best+1 unreachable; every witness game was replayed by "
-              "the executor to the same score")
-        for note in notes:
-            print(note)
-    return 0 if all_optimal else 1
+def _show_alldeals(args: argparse.Namespace, rules: Ruleset, answers: list[Any]) -> None:
+    rows, notes = [], []
+    for kind, n, best, lose in answers:
+        for what, res in (("best", best), ("best losing", lose)):
+            if res.status != STATUS_OPTIMAL:
+                notes.append(f"{kind}, {n} players, {what}: unknown ({res.reason}); best found "
+                             f"{_cell(res.score)}; budget {args.timeout:g} s")
+        rows.append([kind, n, _cell(best.score), best.status, _cell(lose.score), lose.status,
+                     " | ".join(str(t) for t in (best.tableaux[0] if best.tableaux else ())[:1]) or "-",
+                     f"{best.seconds + lose.seconds:.1f}"])
+    print_table(rows, ["kind", "players", "best", "status", "best losing", "status",
+                       "player's tableau (round 1)", "s"],
+                title=f"best single-player score over all deals, rules {rules.describe()}, "
+                f"seed {args.seed}; "
+                "'best losing': highest total while another player finishes higher")
+    print("optimal = the solver proved best+1 unreachable; every witness game was replayed by "
+          "the executor to the same score")
+    for note in notes:
+        print(note)
 
 
 def _cell(score: int | None) -> str:
     return "-" if score is None else str(score)
-
-
-def _alldeals_json(res: Any, budget: float) -> dict[str, Any]:
-    out: dict[str, Any] = res.as_json()
-    out["seconds"] = round(res.seconds, 3)
-    if res.status != STATUS_OPTIMAL:
-        out["budget_seconds"] = budget
-    out["witness"] = res.record
-    return out

@@ -10,17 +10,14 @@ mutant not caught).
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import time
 from typing import Any
 
-from sushigo.checks import runner as R
-from sushigo.spec.errors import InputError
-from sushigo.spec.ruleset import RULESETS, get_ruleset
+from sushigo.api.check import PROFILES, check_outcome
 from sushigo.common import add_json_arg, print_json, print_table
 
 ORDER = 80
+HELP = "cross-check the executor against the Z3 model (Hypothesis), or run the mutants"
 
 _EPILOG = """\
 examples:
@@ -35,7 +32,7 @@ examples:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "check",
-        help="cross-check the executor against the Z3 model (Hypothesis), or run the mutants",
+        help=HELP,
         description="Run every property: executor scoring, turns and games against the Z3 model, the "
         "model-enumerated tie structures and the state machine, under every named ruleset.",
         epilog=_EPILOG,
@@ -43,7 +40,7 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--examples", type=int, default=None, metavar="N",
                         help="cases per property family over all rulesets (default: the profile's)")
-    parser.add_argument("--profile", choices=sorted(R.PROFILES), default="default",
+    parser.add_argument("--profile", choices=sorted(PROFILES), default="default",
                         help="budget: quick 300, default 2000, long 20000 cases per property")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed Hypothesis (default: derandomized, the same examples every run)")
@@ -62,72 +59,39 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _options(args: argparse.Namespace) -> R.Options:
-    examples = args.examples if args.examples is not None else R.PROFILES[args.profile]
-    if examples < 1:
-        raise InputError(f"--examples must be at least 1, got {examples}")
-    rulesets = [get_ruleset(args.ruleset)] if args.ruleset else list(RULESETS.values())
-    known = set(R.task_names(R.Options(rulesets=rulesets)))
-    for name in args.only:
-        if name not in known:
-            raise InputError(f"unknown property {name!r}; properties: {', '.join(sorted(known))}")
-    return R.Options(examples=examples, seed=args.seed, rulesets=rulesets, only=tuple(args.only),
-                     edge=not args.no_edge,
-                     progress=R.terminal_progress(not args.json))
-
-
 def _clear_progress(args: argparse.Namespace) -> None:
     if not args.json and sys.stderr.isatty():
         print("\r\033[K", end="", file=sys.stderr, flush=True)
 
 
 def run(args: argparse.Namespace) -> int:
-    opts = _options(args)
+    out = check_outcome(examples=args.examples, profile=args.profile, seed=args.seed, ruleset=args.ruleset,
+                        only=list(args.only), no_edge=args.no_edge, jobs=args.jobs, mutants=args.mutants,
+                        mutant=list(args.mutant), progress=not args.json)
+    _clear_progress(args)
+    if args.json:
+        print_json(out.data)
+        return out.code
+    opts, outs, wall = out.detail
     if args.mutants:
-        return _run_mutants(args, opts)
-    if args.mutant:
-        raise InputError("--mutant NAME needs --mutants")
-    jobs = args.jobs if args.jobs is not None else min(2, os.cpu_count() or 1)
-    t0 = time.perf_counter()
-    outs = R.run_parallel(opts, jobs)
-    wall = time.perf_counter() - t0
-    _clear_progress(args)
-    failed = [o for o in outs if o.failure]
-    seed = R._seed_text(opts.seed)
-    if args.json:
-        print_json({"seed": opts.seed, "examples": opts.examples, "seconds": round(wall, 2),
-                    "ok": not failed, "properties": [o.as_dict() for o in outs]})
-    else:
-        print_table(R.table_rows(outs), R.HEADERS)
-        cases = sum(o.examples for o in outs)
-        print(f"\n{cases} cases in {wall:.1f} s, {opts.examples} per property family, seed {seed}")
-        for o in failed:
-            assert o.failure is not None
-            print()
-            print(o.failure.text())
-    return 1 if failed else 0
-
-
-def _run_mutants(args: argparse.Namespace, opts: R.Options) -> int:
-    from sushigo.checks.mutants import MUTANT_BY_NAME
-
-    for name in args.mutant:
-        if name not in MUTANT_BY_NAME:
-            raise InputError(f"unknown mutant {name!r}; mutants: {', '.join(MUTANT_BY_NAME)}")
-    t0 = time.perf_counter()
-    outs = R.run_mutants(opts, args.mutant)
-    wall = time.perf_counter() - t0
-    _clear_progress(args)
-    missed = [o for o in outs if o.caught_by is None]
-    if args.json:
-        print_json({"seconds": round(wall, 2), "ok": not missed, "mutants": [o.as_dict() for o in outs]})
-    else:
         rows = [[o.name, o.rule_id, o.caught_by or "NOT CAUGHT", o.ruleset, f"{o.seconds:.1f}",
                  _short(o.case)] for o in outs]
         print_table(rows, ["mutant", "rule", "caught by", "ruleset", "time (s)", "shrunk case"])
-        print(f"\n{len(outs) - len(missed)}/{len(outs)} mutants caught in {wall:.1f} s "
+        caught = sum(1 for o in outs if o.caught_by is not None)
+        print(f"\n{caught}/{len(outs)} mutants caught in {wall:.1f} s "
               f"({opts.examples} cases per property)")
-    return 1 if missed else 0
+        return out.code
+    from sushigo.checks import runner as R
+
+    print_table(R.table_rows(outs), R.HEADERS)
+    cases = sum(o.examples for o in outs)
+    seed = R._seed_text(opts.seed)
+    print(f"\n{cases} cases in {wall:.1f} s, {opts.examples} per property family, seed {seed}")
+    for o in outs:
+        if o.failure:
+            print()
+            print(o.failure.text())
+    return out.code
 
 
 def _short(text: str, width: int = 70) -> str:

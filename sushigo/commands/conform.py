@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sushigo.checks import conform as C
-from sushigo.common import add_json_arg, add_rules_args, print_json, print_table, rules_from_args
-from sushigo.spec.errors import InputError
+from sushigo.api.conform import DEFAULT_LIMITS, MAX_EXAMPLES, conform_outcome
+from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
+
+if TYPE_CHECKING:
+    from sushigo.checks import conform as C
 
 ORDER = 85
+HELP = "check another engine's scoring (an adapter module) against the reference"
 
 _EPILOG = """\
 examples:
@@ -30,7 +33,7 @@ examples:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "conform",
-        help="check another engine's scoring (an adapter module) against the reference",
+        help=HELP,
         description="Generate rounds (pick orders) and pudding counts, including every maki and pudding "
         "tie structure, score them with TARGET and with the reference under --rules, and report each "
         "distinct disagreement minimised, with the rule ids, plus which reading of each contested rule "
@@ -45,55 +48,33 @@ def register(subparsers: Any) -> None:
                         f"from 1 to {MAX_EXAMPLES}; default 2000")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed the generator (default: derandomized, the same cases every run)")
-    parser.add_argument("--call-timeout", default=str(C.Limits.call_timeout), metavar="SECONDS",
+    parser.add_argument("--call-timeout", default=str(DEFAULT_LIMITS["call_timeout"]), metavar="SECONDS",
                         help="time limit of one call of the target (default %(default)s); past it the call "
                         "is reported as timed out and the target restarted")
-    parser.add_argument("--memory-limit", default=str(C.Limits.memory_mb), metavar="MB",
+    parser.add_argument("--memory-limit", default=str(DEFAULT_LIMITS["memory_limit"]), metavar="MB",
                         help="address-space limit of the target's process (default %(default)s; 0: none)")
-    parser.add_argument("--time-limit", default=str(C.Limits.time_limit), metavar="SECONDS",
+    parser.add_argument("--time-limit", default=str(DEFAULT_LIMITS["time_limit"]), metavar="SECONDS",
                         help="time limit of the whole run (default %(default)s); past it the verdict is "
                         "'unknown' unless faults were found")
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
 
-MAX_EXAMPLES = 20000
-_MAX_SECONDS = 86400.0
-
-
-def _number(option: str, text: str, lo: float, hi: float, whole: bool) -> float:
-    """A bounded number from the command line, or one line naming the option and the range."""
-    kind = "a whole number" if whole else "a number of seconds" if "time" in option else "a number"
-    try:
-        value = int(text) if whole else float(text)
-    except ValueError:
-        value = None
-    if value is None or not lo <= value <= hi:
-        raise InputError(f"{option} must be {kind} from {lo:g} to {hi:g}, got {text!r}")
-    return value
-
-
-def _limits(args: argparse.Namespace) -> C.Limits:
-    return C.Limits(call_timeout=_number("--call-timeout", args.call_timeout, 0.01, 3600, False),
-                    memory_mb=int(_number("--memory-limit", args.memory_limit, 0, 1 << 20, True)),
-                    time_limit=_number("--time-limit", args.time_limit, 1, _MAX_SECONDS, False))
-
-
 def run(args: argparse.Namespace) -> int:
-    rules = rules_from_args(args)
-    examples = int(_number("--examples", args.examples, 1, MAX_EXAMPLES, True))
-    limits = _limits(args)
+    from sushigo.checks import conform as C
+
     try:
         with C.interruptible():
-            target = C.load_target(args.target, limits)  # BadTarget is an InputError: exit 2
-            report = C.conform(target, rules, examples, args.seed, limits)
+            out = conform_outcome(args.target, rules=args.rules, rule=list(args.rule), examples=args.examples,
+                                  seed=args.seed, call_timeout=args.call_timeout,
+                                  memory_limit=args.memory_limit, time_limit=args.time_limit)
     except C.Interrupted as exc:
         print(f"sushigo conform: interrupted by {exc}: stopped, no verdict", file=sys.stderr)
         return exc.code
-    code = 0 if report.ok else 1
     if args.json:
-        print_json(report.as_dict())
-        return code
+        print_json(out.data)
+        return out.code
+    rules, report = out.detail
     pud = f", {report.pudding_cases} pudding cases" if report.pudding_checked else \
         " (no score_puddings: puddings not checked)"
     print(f"{args.target} against the reference under {rules.name}: {report.round_cases} rounds{pud}")

@@ -4,25 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sushigo.solver.diff import (
-    DEFAULT_TIMEOUT_MS,
-    DiffResult,
-    GameDiff,
-    MatrixCell,
-    Witness,
-    describe_parameters,
-    diff,
-    diff_game,
-    matrix,
-)
-from sushigo.spec.errors import InputError
-from sushigo.spec.model.catalogue import RULE_CATALOGUE
-from sushigo.spec.ruleset import PARAMETER_BY_NAME, RULESETS, get_ruleset
-from sushigo.common import add_json_arg, budget_count, budget_seconds, load_json, print_json, print_table
+from sushigo.api.diff import DEFAULT_TIMEOUT, diff_outcome
+from sushigo.common import add_json_arg, budget_count, budget_seconds, print_json, print_table
+
+if TYPE_CHECKING:
+    from sushigo.solver.diff import DiffResult, GameDiff, MatrixCell, Witness
 
 ORDER = 70
+HELP = "smallest situation where two rulesets disagree, or the proof that they agree"
 
 _EPILOG = """\
 examples:
@@ -42,7 +33,7 @@ budget, 2 bad input. Details: docs/diff.md
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "diff",
-        help="smallest situation where two rulesets disagree, or the proof that they agree",
+        help=HELP,
         description="Find the smallest situation (fewest players, then fewest cards) where rulesets A "
         "and B give different round scores, game scores or winners, or prove with the solver that "
         "none exists for 2..5 players and the game's hand sizes.",
@@ -62,8 +53,7 @@ def register(subparsers: Any) -> None:
                         help="a game record (JSON, or '-'): do its scores or winner change?")
     parser.add_argument("--players", type=int, action="append", metavar="N",
                         help="only these player counts (repeatable; default 2..5)")
-    parser.add_argument("--timeout", type=budget_seconds, default=DEFAULT_TIMEOUT_MS / 1000,
-                        metavar="SECONDS",
+    parser.add_argument("--timeout", type=budget_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help="z3 budget per query (default %(default)s); past it the answer is 'unknown'")
     parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
                         help="z3 resource limit per query (machine-independent budget); past it 'unknown'")
@@ -74,36 +64,19 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    timeout_ms = int(args.timeout * 1000)
-    if timeout_ms <= 0:
-        raise InputError(f"--timeout must be positive, got {args.timeout}")
-    if args.rlimit is not None and args.rlimit <= 0:
-        raise InputError(f"--rlimit must be positive, got {args.rlimit}")
-    if args.matrix:
-        if args.a or args.b or args.game:
-            raise InputError("--matrix compares every named ruleset; give no rulesets and no --game")
-        return _run_matrix(args, timeout_ms)
-    if not args.a or not args.b:
-        raise InputError("give two rulesets, e.g. 'sushigo diff official french', or use --matrix")
-    a = get_ruleset(args.a, list(args.rule_a))
-    b = get_ruleset(args.b, list(args.rule_b))
-    if a.name == b.name and a.readings() != b.readings():
-        b = b.replace(name=b.name + "'")
-    if args.game:
-        return _run_game(args, a, b)
-    players = None
-    if args.players:
-        for n in args.players:
-            if not a.min_players <= n <= a.max_players:
-                raise InputError(f"--players {n}: Sushi Go! takes {a.min_players} to {a.max_players} players")
-        players = sorted(set(args.players))
-    res = diff(a, b, all_causes=args.all, players=players, timeout_ms=timeout_ms, extend=not args.no_extend,
-               rlimit=args.rlimit)
+    out = diff_outcome(args.a, args.b, rule_a=list(args.rule_a), rule_b=list(args.rule_b), all=args.all,
+                       matrix=args.matrix, game=args.game, players=args.players, timeout=args.timeout,
+                       rlimit=args.rlimit, no_extend=args.no_extend,
+                       progress=args.matrix and sys.stderr.isatty() and not args.json)
     if args.json:
-        print_json(res.as_json())
+        print_json(out.data)
+    elif args.matrix:
+        _print_matrix(*out.detail)
+    elif args.game:
+        _print_game(out.detail)
     else:
-        _print_result(res, args.all)
-    return 1 if res.status in ("unknown", "not-applicable") else 0
+        _print_result(out.detail, args.all)
+    return out.code
 
 
 def _counts(counts: list[int]) -> str:
@@ -113,6 +86,8 @@ def _counts(counts: list[int]) -> str:
 
 
 def _print_result(res: DiffResult, show_all: bool) -> None:
+    from sushigo.solver.diff import describe_parameters
+
     a, b = res.a.name, res.b.name
     params = describe_parameters(res.a, res.b)
     if params:
@@ -153,6 +128,9 @@ def _print_result(res: DiffResult, show_all: bool) -> None:
 
 
 def _print_witness(w: Witness, a: str, b: str, head: str) -> None:
+    from sushigo.spec.model.catalogue import RULE_CATALOGUE
+    from sushigo.spec.ruleset import PARAMETER_BY_NAME
+
     print(f"{head}: {w.summary}")
     rows = [[r.label, r.a, r.b, "*" if r.differs else ""] for r in w.rows]
     print_table(rows, ["", a, b, "differs"])
@@ -192,18 +170,6 @@ def _print_witness(w: Witness, a: str, b: str, head: str) -> None:
             print(f"full game: {ext.get('status')} ({ext.get('reason')})")
 
 
-def _run_game(args: argparse.Namespace, a: Any, b: Any) -> int:
-    data = load_json(args.game, "record")
-    if not isinstance(data, dict):
-        raise InputError(f"{args.game}: a game record must be a JSON object")
-    gd = diff_game(data, a, b)
-    if args.json:
-        print_json(gd.as_json())
-    else:
-        _print_game(gd)
-    return 0
-
-
 def _print_game(gd: GameDiff) -> None:
     a, b = gd.a, gd.b
     for side in (a, b):
@@ -226,24 +192,6 @@ def _print_game(gd: GameDiff) -> None:
     print_table([[str(c) for c in r] for r in rows], ["", a.rules.name, b.rules.name, "differs"])
     print(f"scores change: {'yes' if gd.scores_change else 'no'}; "
           f"winner changes: {'yes' if gd.winner_changes else 'no'}")
-
-
-def _run_matrix(args: argparse.Namespace, timeout_ms: int) -> int:
-    names = list(RULESETS)
-    tty = sys.stderr.isatty() and not args.json
-
-    def progress(msg: str) -> None:
-        if tty:
-            print("\r\033[K" + msg, end="", file=sys.stderr, flush=True)
-
-    cells = matrix(names, timeout_ms=timeout_ms, progress=progress, rlimit=args.rlimit)
-    if tty:
-        print("\r\033[K", end="", file=sys.stderr, flush=True)
-    if args.json:
-        print_json({"format": "sushigo-diff-matrix/1", "pairs": [c.as_json() for c in cells]})
-    else:
-        _print_matrix(names, cells)
-    return 1 if any(c.status == "unknown" for c in cells) else 0
 
 
 def _print_matrix(names: list[str], cells: list[MatrixCell]) -> None:

@@ -3,35 +3,16 @@
 from __future__ import annotations
 
 import argparse
-from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sushigo.solver.endgame import (
-    DEFAULT_MAX_NODES,
-    OBJECTIVES,
-    POLICIES,
-    Certificate,
-    EndgameResult,
-    Position,
-    certify_guarantee,
-    parse_position,
-    parse_position_text,
-    solve_position,
-)
-from sushigo.spec.errors import InputError
-from sushigo.spec.turns import format_turn
-from sushigo.common import (
-    add_json_arg,
-    add_rules_args,
-    budget_count,
-    budget_seconds,
-    load_json,
-    print_json,
-    print_table,
-    rules_from_args,
-)
+from sushigo.api.endgame import DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT, OBJECTIVES, POLICIES, endgame_outcome
+from sushigo.common import add_json_arg, add_rules_args, budget_count, budget_seconds, print_json, print_table
+
+if TYPE_CHECKING:
+    from sushigo.solver.endgame import EndgameResult
 
 ORDER = 90
+HELP = "solve the rest of a round exactly when every hand is known"
 
 _EPILOG = """\
 examples:
@@ -50,7 +31,7 @@ chopsticks turn by a space. Details: docs/endgame.md
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "endgame",
-        help="solve the rest of a round exactly when every hand is known",
+        help=HELP,
         description="Exact endgame: two players play a zero-sum simultaneous-move game (matrix games "
         "solved exactly at every node); three to five players get player 0's paranoid guarantee, or "
         "the best reply to a fixed policy.",
@@ -74,35 +55,24 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--certify", action="store_true",
                         help="2 players, up to 3 turns left, diff/own: prove each first pick's "
                         "guarantee with Z3")
-    parser.add_argument("--time-limit", type=budget_seconds, default=300.0, metavar="SECONDS",
+    parser.add_argument("--time-limit", type=budget_seconds, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                         help="search time limit (default 300); when reached the answer is unknown")
     add_rules_args(parser, default=None)
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
 
-def load_position(args: argparse.Namespace) -> Position:
-    if args.position is not None and args.hands is not None:
-        raise InputError("give either a position file or --hands, not both")
-    if args.position is not None:
-        data = load_json(args.position, "position")
-        file_rules = data.get("rules") if isinstance(data, dict) else None
-    elif args.hands is not None:
-        data = parse_position_text(args.hands, args.taken, args.round, args.puddings, args.scores)
-        file_rules = None
-    else:
-        raise InputError("give a position (a JSON file or '-') or --hands \"...\" (see --help)")
-    rules = rules_from_args(args, file_rules)
-    return parse_position(data, rules)
-
-
 def fmt(v: object) -> str:
+    from fractions import Fraction
+
     if isinstance(v, Fraction) and v.denominator != 1:
         return f"{v} (= {float(v):.4f})"
     return str(v)
 
 
 def show(result: EndgameResult) -> None:
+    from sushigo.spec.turns import format_turn
+
     pos = result.position
     what = {
         "diff": "player 0's points minus player 1's (zero-sum, mixed strategies)",
@@ -144,33 +114,20 @@ def show(result: EndgameResult) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    pos = load_position(args)
-    if args.max_nodes < 1 or args.time_limit <= 0:
-        raise InputError("--max-nodes and --time-limit must be positive")
-    if args.certify:
-        if pos.players != 2 or pos.pile is not None or args.policy is not None or pos.cards_left > 3:
-            raise InputError(
-                "--certify covers 2-player positions (not dummy-2p, no --policy) of up to 3 turns"
-            )
-        if args.objective not in (None, "diff", "own"):
-            raise InputError("--certify covers the diff and own objectives")
-    result = solve_position(pos, args.objective, args.policy, args.max_nodes, args.time_limit)
-    certs: list[Certificate] = []
-    if args.certify:
-        if result.status == "solved":
-            certs = [certify_guarantee(pos, pv.turn, int(pv.guarantee), result.objective)
-                     for pv in result.first_picks]
+    out = endgame_outcome(args.position, hands=args.hands, taken=args.taken, round=args.round,
+                          puddings=args.puddings, scores=args.scores, objective=args.objective,
+                          policy=args.policy, max_nodes=args.max_nodes, certify=args.certify,
+                          time_limit=args.time_limit, rules=args.rules, rule=list(args.rule))
     if args.json:
-        out = result.to_json()
-        for entry, cert in zip(out["first_picks"], certs, strict=False):
-            entry["certified"] = cert.status
-        print_json(out)
-    else:
-        show(result)
-        if certs:
-            print()
-            rows = [[" ".join(format_turn(c.turn)), str(c.guarantee), c.status, str(c.leaves)] for c in certs]
-            print_table(rows, ["first pick", "guarantee", "Z3", "final tables"],
-                        title="Z3 certificate (>= g forced, <= g forced by the opponent, >= g+1 unsat):")
-    ok = result.status == "solved" and all(c.status == "proved" for c in certs)
-    return 0 if ok else 1
+        print_json(out.data)
+        return out.code
+    result, certs = out.detail
+    from sushigo.spec.turns import format_turn
+
+    show(result)
+    if certs:
+        print()
+        rows = [[" ".join(format_turn(c.turn)), str(c.guarantee), c.status, str(c.leaves)] for c in certs]
+        print_table(rows, ["first pick", "guarantee", "Z3", "final tables"],
+                    title="Z3 certificate (>= g forced, <= g forced by the opponent, >= g+1 unsat):")
+    return out.code

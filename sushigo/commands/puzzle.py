@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sushigo.solver.endgame import hand_names, parse_position, solve_two
-from sushigo.solver.puzzles import Puzzle, get_puzzle, load_puzzles, verify
-from sushigo.spec.errors import InputError
-from sushigo.spec.tableau import Tableau, format_tableau
+from sushigo.api.puzzle import puzzle_outcome
 from sushigo.common import add_json_arg, print_json, print_table
 
+if TYPE_CHECKING:
+    from sushigo.solver.puzzles import Puzzle
+
 ORDER = 95
+HELP = "endgame puzzles: find the one best first pick (not the greedy one)"
 
 _EPILOG = """\
 examples:
@@ -26,7 +27,7 @@ examples:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "puzzle",
-        help="endgame puzzles: find the one best first pick (not the greedy one)",
+        help=HELP,
         description="Two-player endgame puzzles from the shipped collection. Each has a single best "
         "first pick for player 0 (score difference, exact play by both sides) that the greedy pick misses.",
         epilog=_EPILOG,
@@ -42,6 +43,9 @@ def register(subparsers: Any) -> None:
 
 
 def _show_position(p: Puzzle) -> None:
+    from sushigo.solver.endgame import hand_names, parse_position
+    from sushigo.spec.tableau import Tableau, format_tableau
+
     pos = parse_position(p.position)
     print(f"puzzle {p.id}: round {pos.round}, {pos.cards_left} cards per hand, rules {pos.rules.name} "
           f"(seed {p.seed})")
@@ -60,6 +64,8 @@ def _show_position(p: Puzzle) -> None:
 
 
 def _show_solution(p: Puzzle) -> None:
+    from sushigo.solver.endgame import parse_position, solve_two
+
     pos = parse_position(p.position)
     res = solve_two(pos, "diff")
     print(f"\nsolution: {' '.join(p.solution)}  (guarantees a difference of {p.value}; "
@@ -73,31 +79,20 @@ def _show_solution(p: Puzzle) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    puzzles = load_puzzles()
-    if args.solution and args.show is None:
-        raise InputError("--solution goes with --show N")
-    if args.list:
-        if args.json:
-            print_json([{"id": p.id, "round": p.round, "cards_left": p.cards_left, "seed": p.seed}
-                        for p in puzzles])
-        else:
-            rows = [[str(p.id), str(p.round), str(p.cards_left), str(p.seed)] for p in puzzles]
-            print_table(rows, ["puzzle", "round", "cards per hand", "seed"])
-        return 0
-    if args.verify:
-        problems = [msg for p in puzzles for msg in verify(p)]
-        for msg in problems:
-            print(msg)
-        print(f"{len(puzzles)} puzzles checked, {len(problems)} problems")
-        return 1 if problems else 0
-    p = get_puzzle(args.show, puzzles)
+    out = puzzle_outcome(list=args.list, show=args.show, verify=args.verify, solution=args.solution)
     if args.json:
-        out = {"id": p.id, "seed": p.seed, "position": p.position}
-        if args.solution:
-            out.update(solution=p.solution, value=p.value, greedy=p.greedy,
-                       greedy_guarantee=p.greedy_guarantee)
-        print_json(out)
-        return 0
+        print_json(out.data)
+        return out.code
+    if args.list:
+        rows = [[str(p.id), str(p.round), str(p.cards_left), str(p.seed)] for p in out.detail]
+        print_table(rows, ["puzzle", "round", "cards per hand", "seed"])
+        return out.code
+    if args.verify:
+        for msg in out.detail:
+            print(msg)
+        print(f"{out.data['puzzles']} puzzles checked, {len(out.detail)} problems")
+        return out.code
+    p = out.detail
     _show_position(p)
     reveal = args.solution
     if not reveal and sys.stdin.isatty() and sys.stdout.isatty():
@@ -109,4 +104,4 @@ def run(args: argparse.Namespace) -> int:
         _show_solution(p)
     else:
         print(f"(solution hidden: sushigo puzzle --show {p.id} --solution)")
-    return 0
+    return out.code

@@ -10,20 +10,17 @@ from __future__ import annotations
 import argparse
 from typing import Any
 
-from sushigo.spec.errors import InputError
-from sushigo.spec.executor import ReplayResult, replay
-from sushigo.spec.record import GameRecord
-from sushigo.spec.ruleset import apply_overrides, get_ruleset
 from sushigo.commands.play import print_game
-from sushigo.common import add_json_arg, add_rules_args, load_json, print_json
+from sushigo.common import add_json_arg, add_rules_args, print_json
 
 ORDER = 35
+HELP = "re-execute a game record, verify every step and score, name the first illegal step"
 
 
 def register(subparsers: Any) -> None:
     p = subparsers.add_parser(
         "replay",
-        help="re-execute a game record, verify every step and score, name the first illegal step",
+        help=HELP,
         description="Re-execute a game record (from 'sushigo play --record') and check every deal, "
         "pick, tableau and score; exit 0 if valid, 1 with the first illegal step, 2 on malformed "
         "input. --rules/--rule replay it under other rules (default: the record's own).",
@@ -34,40 +31,20 @@ def register(subparsers: Any) -> None:
     p.set_defaults(func=run)
 
 
-def _one(data: object, args: argparse.Namespace) -> tuple[GameRecord, ReplayResult]:
-    record = GameRecord.from_json(data)
-    rules = get_ruleset(args.rules) if args.rules is not None else record.rules
-    rules = apply_overrides(rules, list(args.rule))
-    return record, replay(record, rules if rules != record.rules else None)
-
-
-def _as_json(result: ReplayResult) -> dict[str, Any]:
-    return {
-        "ok": result.ok,
-        "error": result.error,
-        "rule_id": result.rule_id,
-        "score": result.score.as_json() if result.score is not None else None,
-    }
-
-
 def run(args: argparse.Namespace) -> int:
-    data = load_json(args.record, "records")
-    if isinstance(data, list):
-        if not data:
-            raise InputError(f"{args.record}: an empty list holds no game records")
-        results = [_one(item, args) for item in data]
-        if args.json:
-            print_json([_as_json(res) for _rec, res in results])
-        else:
-            bad = [(k, res) for k, (_rec, res) in enumerate(results) if not res.ok]
-            for k, res in bad:
-                print(f"record {k}: INVALID: {res.error}")
-            print(f"{len(results) - len(bad)} of {len(results)} records valid")
-        return 0 if all(res.ok for _rec, res in results) else 1
-    record, result = _one(data, args)
+    from sushigo.api.replay import replay_outcome
+
+    out = replay_outcome(args.record, rules=args.rules, rule=list(args.rule))
     if args.json:
-        print_json(_as_json(result))
-        return 0 if result.ok else 1
+        print_json(out.data)
+        return out.code
+    if isinstance(out.data, list):
+        bad = [(k, res) for k, (_rec, res) in enumerate(out.detail) if not res.ok]
+        for k, res in bad:
+            print(f"record {k}: INVALID: {res.error}")
+        print(f"{len(out.detail) - len(bad)} of {len(out.detail)} records valid")
+        return out.code
+    [(record, result)] = out.detail
     if result.record is not None:
         seed = f", seed {record.seed}" if record.seed is not None else ""
         title = f"replayed: {record.players} players, rules {result.record.rules.describe()}{seed}"

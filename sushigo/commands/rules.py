@@ -5,31 +5,16 @@ which rule."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
-import importlib
 import textwrap
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sushigo.spec.cards import Card
-from sushigo.spec.document import DUMMY_PLAYERS
-from sushigo.spec.errors import InputError, SushiGoError
-from sushigo.spec.ruleset import (
-    OFFICIAL,
-    PARAMETERS,
-    RULESETS,
-    SINGLE_READING_VARIANTS,
-    Ruleset,
-    format_value,
-    get_ruleset,
-)
 from sushigo.common import add_json_arg, print_json, print_table
 
+if TYPE_CHECKING:
+    from sushigo.spec.ruleset import Ruleset
+
 ORDER = 10
-
-#: The rulesets that follow one rule text each (shown side by side by default).
-TEXT_RULESETS: tuple[str, ...] = tuple(n for n in RULESETS if n not in SINGLE_READING_VARIANTS)
-
-_NOT_NUMBERS = {"name", "source", *(p.name for p in PARAMETERS)}
+HELP = "the rule parameters, their value in each named ruleset, and the texts behind them"
 
 _EPILOG = """\
 examples:
@@ -43,7 +28,7 @@ examples:
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "rules",
-        help="the rule parameters, their value in each named ruleset, and the texts behind them",
+        help=HELP,
         description="Print every contested rule parameter, its value in each named ruleset, which "
         "rule text supports which reading, and the rule numbers. With --catalogue, the rule ids "
         "and how many constraints of the Z3 model encode each.",
@@ -65,21 +50,10 @@ def register(subparsers: Any) -> None:
     parser.set_defaults(func=run)
 
 
-def _chosen(args: argparse.Namespace) -> list[Ruleset]:
-    if args.all:
-        return list(RULESETS.values())
-    if args.rulesets:
-        return [get_ruleset(name) for name in args.rulesets]
-    return [RULESETS[n] for n in TEXT_RULESETS]
-
-
-def _numbers(rules: Ruleset) -> dict[str, Any]:
-    return {
-        f.name: getattr(rules, f.name) for f in dataclasses.fields(rules) if f.name not in _NOT_NUMBERS
-    }
-
-
 def _fmt_number(name: str, value: Any) -> str:
+    from sushigo.spec.cards import Card
+    from sushigo.spec.ruleset import format_value
+
     if name == "deck":
         counts = ", ".join(f"{c.label} {n}" for c, n in zip(Card, value, strict=True))
         return f"{counts} (total {sum(value)})"
@@ -96,6 +70,9 @@ def _fmt_number(name: str, value: Any) -> str:
 
 def _users(param: str, value: Any) -> str:
     """The named rulesets reading ``param`` as ``value`` (variants only where they change it)."""
+    from sushigo.api.rules import TEXT_RULESETS
+    from sushigo.spec.ruleset import OFFICIAL, RULESETS, SINGLE_READING_VARIANTS
+
     users = [n for n in TEXT_RULESETS if getattr(RULESETS[n], param) == value]
     if value == getattr(OFFICIAL, param):
         return ", ".join(users) + " and every variant that does not change it"
@@ -106,6 +83,9 @@ def _users(param: str, value: Any) -> str:
 
 
 def _print_readings(chosen: list[Ruleset], default_view: bool) -> None:
+    from sushigo.api.rules import numbers
+    from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, RULESETS, SINGLE_READING_VARIANTS, format_value
+
     rows = [[p.name, *(format_value(getattr(r, p.name)) for r in chosen)] for p in PARAMETERS]
     title = "contested readings by ruleset"
     if default_view:
@@ -136,45 +116,13 @@ def _print_readings(chosen: list[Ruleset], default_view: bool) -> None:
             print(textwrap.fill(body, width=100, initial_indent=head,
                                 subsequent_indent=" " * len(head)))
     print()
-    base = _numbers(OFFICIAL)
+    base = numbers(OFFICIAL)
     nrows = []
     for name, value in base.items():
-        others = sorted(n for n, r in RULESETS.items() if _numbers(r)[name] != value)
+        others = sorted(n for n, r in RULESETS.items() if numbers(r)[name] != value)
         note = f" (differs in {', '.join(others)})" if others else ""
         nrows.append([name, _fmt_number(name, value) + note])
     print_table(nrows, ["number", "value"], title="rule numbers (the same in every named ruleset)")
-
-
-def _catalogue(chosen: list[Ruleset], players: int) -> dict[str, Any] | str:
-    """The catalogue as data, or a one-line note when the model's catalogue is not there."""
-    try:
-        # Lazy: the model imports z3, which plain 'sushigo rules' does not need.
-        catalogue: Any = importlib.import_module("sushigo.spec.model.catalogue")
-    except ImportError as exc:
-        return f"rule catalogue not available ({exc}); it lives in spec/model/catalogue.py"
-    counts: dict[str, dict[str, int | None]] = {}
-    for rules in chosen:
-        n = DUMMY_PLAYERS if rules.dummy_2p else players
-        try:
-            counts[rules.name] = dict(catalogue.constraint_counts(rules, n))
-        except SushiGoError:
-            counts[rules.name] = {}
-    ids = list(catalogue.RULE_CATALOGUE)
-    for per in counts.values():
-        ids += [i for i in per if i not in ids]
-    param_of = {p.rule_id: p.name for p in PARAMETERS}
-    return {
-        "players": players,
-        "rules": [
-            {
-                "id": rid,
-                "statement": catalogue.RULE_CATALOGUE.get(rid, ""),
-                "parameter": param_of.get(rid),
-                "constraints": {name: per.get(rid, 0) for name, per in counts.items()},
-            }
-            for rid in ids
-        ],
-    }
 
 
 def _print_catalogue(cat: dict[str, Any] | str, chosen: list[Ruleset]) -> None:
@@ -196,38 +144,17 @@ def _print_catalogue(cat: dict[str, Any] | str, chosen: list[Ruleset]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    chosen = _chosen(args)
-    if not OFFICIAL.min_players <= args.players <= OFFICIAL.max_players:
-        raise InputError(
-            f"--players {args.players}: Sushi Go! takes "
-            f"{OFFICIAL.min_players} to {OFFICIAL.max_players} players"
-        )
-    cat = _catalogue(chosen, args.players) if args.catalogue else None
+    from sushigo.api.rules import rules_outcome
+
+    out = rules_outcome(list(args.rulesets), all=args.all, catalogue=args.catalogue, players=args.players)
     if args.json:
-        print_json({
-            "parameters": [
-                {
-                    "name": p.name,
-                    "rule_id": p.rule_id,
-                    "question": p.question,
-                    "values": list(p.values),
-                    "support": [{"value": v, "texts": t} for v, t in p.support],
-                    "rulesets": {r.name: getattr(r, p.name) for r in chosen},
-                }
-                for p in PARAMETERS
-            ],
-            "rulesets": [
-                {"name": r.name, "source": r.source, "readings": r.readings()} for r in chosen
-            ],
-            "numbers": {k: v for k, v in _numbers(OFFICIAL).items()},
-            "catalogue": cat if not isinstance(cat, str) else None,
-            **({"note": cat} if isinstance(cat, str) else {}),
-        })
-        return 0
+        print_json(out.data)
+        return out.code
+    chosen, cat = out.detail
     if args.catalogue:
         assert cat is not None
         _print_catalogue(cat, chosen)
-        return 0
+        return out.code
     _print_readings(chosen, default_view=not (args.all or args.rulesets))
     print("\nrule catalogue (rule ids and the constraints encoding them): sushigo rules --catalogue")
-    return 0
+    return out.code

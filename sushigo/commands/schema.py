@@ -7,10 +7,10 @@ import json
 import textwrap
 from typing import Any
 
-from sushigo import schemas
 from sushigo.common import add_json_arg, print_json, print_table
 
 ORDER = 15
+HELP = "list the JSON Schemas of the documents read and written, or print one"
 
 _EPILOG = """\
 examples:
@@ -25,7 +25,7 @@ path, e.g. $.rounds[0][1]. Details: docs/schemas.md
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "schema",
-        help="list the JSON Schemas of the documents read and written, or print one",
+        help=HELP,
         description="List the JSON Schemas (draft 2020-12) of every input document and every "
         "--json output, or print the schema NAME.",
         epilog=_EPILOG,
@@ -37,15 +37,17 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.schema import schema_outcome
+
+    out = schema_outcome(args.name)
     if args.name is not None:
         # The schema is JSON already: --json changes nothing.
-        print(json.dumps(schemas.load_schema(args.name), indent=2, ensure_ascii=False))
+        print(json.dumps(out.data, indent=2, ensure_ascii=False))
         return 0
-    found = schemas.infos()
     if args.json:
-        print_json({"schemas": [{"name": s.name, "description": s.description, "formats": list(s.formats),
-                                 "direction": s.direction} for s in found]})
+        print_json(out.data)
         return 0
+    found = out.detail
     rows = [[s.name, s.direction, "\n".join(s.formats) or "-", textwrap.fill(s.description, 64)]
             for s in found]
     print_table(rows, ["schema", "kind", "format tag", "describes"])

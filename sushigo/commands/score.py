@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import os
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from sushigo.spec.document import ScoreDocument, build_document, check_rounds, parse_tableau_args, read_document
-from sushigo.spec.errors import InputError
-from sushigo.spec.scoring import CATEGORIES, GameScore, score_game
-from sushigo.spec.tableau import format_tableau
-from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
+from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
+
+if TYPE_CHECKING:
+    from sushigo.spec.document import ScoreDocument
+    from sushigo.spec.scoring import GameScore
 
 ORDER = 20
+HELP = "score a round from tableaux, or a game from a JSON score document"
 
 _EPILOG = """\
 examples:
@@ -27,7 +27,7 @@ tableau notation: docs/notation.md (names, aliases, name*N, wasabi+squid stacks,
 def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "score",
-        help="score a round from tableaux, or a game from a JSON score document",
+        help=HELP,
         description="Score one round (each argument is one player's tableau) or 1 to 3 rounds "
         "from a JSON score document (FILE or '-' for standard input). Puddings are scored when "
         "every round is given.",
@@ -43,30 +43,6 @@ def register(subparsers: Any) -> None:
     add_rules_args(parser, default=None)
     add_json_arg(parser)
     parser.set_defaults(func=run)
-
-
-def _is_document(inputs: list[str]) -> bool:
-    if len(inputs) != 1:
-        return False
-    only = inputs[0]
-    if only == "-" or only.lower().endswith(".json") or os.path.exists(only):
-        return True
-    raise InputError(
-        f"one tableau given ({only!r}); a round needs one tableau per player (2 to 5), "
-        "or give a JSON score document (a file name or '-')"
-    )
-
-
-def load(args: argparse.Namespace) -> ScoreDocument:
-    inputs: list[str] = list(args.inputs)
-    if _is_document(inputs):
-        raw = read_document(load_json(inputs[0], "score-document"))
-        rules = rules_from_args(args, raw.rules)
-        return build_document(raw, rules)
-    rules = rules_from_args(args)
-    tableaux = parse_tableau_args(inputs)
-    players = check_rounds([tableaux], rules)
-    return ScoreDocument(rules, (tableaux,), players)
 
 
 def _seat_label(seat: int, doc: ScoreDocument) -> str:
@@ -92,6 +68,9 @@ def _winners_line(score: GameScore, doc: ScoreDocument) -> str:
 
 
 def _print_tables(score: GameScore, doc: ScoreDocument) -> None:
+    from sushigo.spec.scoring import CATEGORIES
+    from sushigo.spec.tableau import format_tableau
+
     print(f"rules: {doc.rules.describe()}")
     for r, (scores, tableaux) in enumerate(zip(score.rounds, doc.rounds, strict=True)):
         rows = [
@@ -116,10 +95,12 @@ def _print_tables(score: GameScore, doc: ScoreDocument) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    doc = load(args)
-    score = score_game(doc.rounds, doc.rules, doc.players)
+    from sushigo.api.score import score_outcome
+
+    out = score_outcome(list(args.inputs), rules=args.rules, rule=list(args.rule))
     if args.json:
-        print_json(score.as_json())
+        print_json(out.data)
     else:
+        doc, score = out.detail
         _print_tables(score, doc)
-    return 0
+    return out.code

@@ -4,25 +4,24 @@ from __future__ import annotations
 
 import argparse
 
-from sushigo.solver.scoresheet import DEFAULT_RLIMIT, check_sheet, parse_sheet
+from sushigo.api.scoresheet import DEFAULT_RLIMIT, DEFAULT_TIMEOUT, scoresheet_outcome
 from sushigo.common import (
     add_json_arg,
     add_rules_args,
     budget_count,
     budget_whole_seconds,
-    load_json,
     print_json,
     print_table,
-    rules_from_args,
 )
 
 ORDER = 60
+HELP = "decide whether a scoresheet can come from a legal game"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "scoresheet",
-        help="decide whether a scoresheet can come from a legal game",
+        help=HELP,
         description='Input JSON: {"rules": "official", "players": ["Ana", "Ben", "Cy"], '
         '"rounds": [[r1 scores], [r2], [r3]], "pudding": [...] (optional, pudding points), '
         '"totals": [...] (optional)}. Exit 0 possible (with a witness game), 1 impossible '
@@ -31,7 +30,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("file", metavar="FILE", help="the scoresheet JSON, or - for standard input")
     p.add_argument("--rlimit", type=budget_count, default=DEFAULT_RLIMIT, metavar="N",
                    help=f"Z3 resource budget per main solver call (default {DEFAULT_RLIMIT}, about 10 s)")
-    p.add_argument("--timeout", type=budget_whole_seconds, default=120, metavar="SECONDS",
+    p.add_argument("--timeout", type=budget_whole_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help="wall-clock safety net per solver call (default 120)")
     add_rules_args(p, default=None)
     add_json_arg(p)
@@ -39,14 +38,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    data = load_json(args.file, "scoresheet")
-    file_rules = data.get("rules") if isinstance(data, dict) else None
-    rules = rules_from_args(args, file_rules)
-    sheet = parse_sheet(data, rules)
-    verdict = check_sheet(sheet, timeout_ms=max(1, args.timeout) * 1000, rlimit=max(1, args.rlimit))
+    out = scoresheet_outcome(args.file, rlimit=args.rlimit, timeout=args.timeout, rules=args.rules,
+                             rule=list(args.rule))
     if args.json:
-        print_json(verdict.to_json(sheet))
-        return 0 if verdict.status == "possible" else 1
+        print_json(out.data)
+        return out.code
+    sheet, verdict = out.detail
     if verdict.status == "possible" and verdict.witness is not None:
         w = verdict.witness
         print(f"possible under {sheet.rules.describe()}: a legal game gives exactly this sheet. Witness:")

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import argparse
 
-from sushigo.solver.table import answer_json, parse_query, query_from_options, solve
-from sushigo.spec.cards import Card
-from sushigo.spec.errors import InputError
-from sushigo.common import add_json_arg, add_rules_args, load_json, print_json, print_table, rules_from_args
+from sushigo.api.table import table_outcome
+from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
 
 ORDER = 55
+HELP = "tables of tableaux that give every player's round score"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "table",
-        help="tables of tableaux that give every player's round score",
+        help=HELP,
         description="Find tables (one tableau per seat, each of the hand size, all within the deck) "
         "giving exactly these round scores, maki ranking included. Prints a witness, the number "
         "of tables (or a lower bound and 'more'), and what holds in every solution.",
@@ -40,27 +39,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.limit < 1:
-        raise InputError(f"--limit must be 1 or more, got {args.limit}")
-    if args.input:
-        data = load_json(args.input, "table-query")
-        if not isinstance(data, dict):
-            raise InputError(f"{args.input}: expected a JSON object with \"scores\"")
-        rules = rules_from_args(args, data.get("rules"))
-        q = parse_query(data, rules)
-    else:
-        if not args.scores:
-            raise InputError("give --scores S1,S2,... (or --input FILE)")
-        try:
-            scores = [int(x) for x in args.scores.split(",")]
-        except ValueError as exc:
-            raise InputError(f"--scores {args.scores!r} must be whole numbers separated by commas") from exc
-        names = [x.strip() for x in args.names.split(",")] if args.names else []
-        q = query_from_options(rules_from_args(args), scores, names, args.has, args.count, args.icons)
-    a = solve(q, limit=args.limit)
+    out = table_outcome(scores=args.scores, names=args.names, has=list(args.has), count=list(args.count),
+                        icons=list(args.icons), input=args.input, limit=args.limit, rules=args.rules,
+                        rule=list(args.rule))
     if args.json:
-        print_json(answer_json(q, a))
-        return 0 if a.status == "possible" else 1
+        print_json(out.data)
+        return out.code
+    q, a = out.detail
+    from sushigo.spec.cards import Card
+
     if a.status == "impossible":
         print(f"impossible: no table of {q.seats} tableaux gives the scores {list(q.scores)} "
               f"under {q.rules.describe()}")

@@ -4,28 +4,23 @@ from __future__ import annotations
 
 import argparse
 from itertools import groupby
+from typing import TYPE_CHECKING
 
-from sushigo.common import add_json_arg, add_rules_args, print_json, print_table, rules_from_args
-from sushigo.solver.counting import count_score, score_counts
-from sushigo.solver.tableaux import (
-    Filters,
-    SolverUnknown,
-    breakdown,
-    enumerate_tableaux,
-    facts,
-    parse_filters,
-    unreachable,
-)
-from sushigo.spec.errors import InputError
-from sushigo.spec.ruleset import Ruleset
+from sushigo.api.tableaux import tableaux_outcome
+from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
+
+if TYPE_CHECKING:
+    from sushigo.solver.tableaux import Enumeration, TokenFact
+    from sushigo.spec.ruleset import Ruleset
 
 ORDER = 50
+HELP = "all tableaux of K cards that score exactly S"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = subparsers.add_parser(
         "tableaux",
-        help="all tableaux of K cards that score exactly S",
+        help=HELP,
         description="All final tableaux holding exactly K cards (a stack counts as 2) within the deck "
         "whose round score is exactly S when the player's maki points are M.",
     )
@@ -52,43 +47,38 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
-    rules = rules_from_args(args)
-    filters = parse_filters(args.must, args.without)
-    if args.limit is not None and args.limit < 0:
-        raise InputError(f"--limit must be 0 or more, got {args.limit}")
-    if not 0 <= args.cards <= rules.deck_size():
-        raise InputError(
-            f"--cards {args.cards}: a tableau holds 0 to {rules.deck_size()} cards (the whole deck); "
-            f"a real round deals {min(s for _, s in rules.hand_sizes)} to "
-            f"{max(s for _, s in rules.hand_sizes)}"
-        )
-    try:
-        if args.all_scores:
-            return _all_scores(args, rules, filters)
-        if args.unreachable:
-            return _unreachable(args, rules, filters)
-        if args.score is None:
-            raise InputError("give --score S (or --unreachable)")
-        if args.facts:
-            return _facts(args, rules, filters)
-        return _list(args, rules, filters)
-    except SolverUnknown as exc:
-        print(str(exc))
-        return 1
-
-
-def _list(args: argparse.Namespace, rules: Ruleset, filters: Filters) -> int:
-    if args.count:
-        n = count_score(args.score, args.cards, args.maki_points, rules, filters)
-        if args.json:
-            print_json({"count": n})
-        else:
-            print(n)
-        return 0
-    limit = args.limit
-    e = enumerate_tableaux(args.score, args.cards, args.maki_points, rules, filters, limit=limit)
+    out = tableaux_outcome(score=args.score, cards=args.cards, maki_points=args.maki_points,
+                           count=args.count, limit=args.limit, must=list(args.must),
+                           without=list(args.without), facts=args.facts, unreachable=args.unreachable,
+                           all_scores=args.all_scores, rules=args.rules, rule=list(args.rule))
     if args.json:
-        print_json({"count": e.count, "tableaux": [str(t) for t in e.tableaux]})
+        print_json(out.data)
+        return out.code
+    rules, result = out.detail[0], out.detail[1:]
+    if isinstance(result[0], Exception):
+        print(str(result[0]))  # Z3 ran out of its budget: the text names it and the budget
+        return out.code
+    if args.all_scores:
+        return _all_scores(args, result[0])
+    if args.unreachable:
+        return _unreachable(args, *result)
+    if args.facts:
+        return _facts(args, result[0])
+    return _list(args, rules, result[0])
+
+
+def _all_scores(args: argparse.Namespace, counts: dict[int, int]) -> int:
+    maki = f" with {args.maki_points} maki points" if args.maki_points else ""
+    print_table([[s, n] for s, n in counts.items()], ["score", "count"],
+                title=f"{sum(counts.values())} tableaux of {args.cards} cards{maki}, by score:")
+    return 0
+
+
+def _list(args: argparse.Namespace, rules: Ruleset, e: Enumeration | int) -> int:
+    from sushigo.solver.tableaux import breakdown
+
+    if isinstance(e, int):  # --count: the exact count alone
+        print(e)
         return 0
     maki = f" with {args.maki_points} maki points" if args.maki_points else ""
     print(f"{e.count} tableaux of {args.cards} cards score {args.score}{maki}"
@@ -102,31 +92,10 @@ def _list(args: argparse.Namespace, rules: Ruleset, filters: Filters) -> int:
     return 0
 
 
-def _all_scores(args: argparse.Namespace, rules: Ruleset, filters: Filters) -> int:
-    if not args.count or args.score is not None or args.facts or args.unreachable:
-        raise InputError("--all-scores goes with --count and without --score, --facts or --unreachable: "
-                         "sushigo tableaux --cards K --count --all-scores")
-    counts = score_counts(args.cards, args.maki_points, rules, filters)
-    if args.json:
-        print_json({"cards": args.cards, "counts": {str(s): n for s, n in counts.items()}})
-        return 0
-    maki = f" with {args.maki_points} maki points" if args.maki_points else ""
-    print_table([[s, n] for s, n in counts.items()], ["score", "count"],
-                title=f"{sum(counts.values())} tableaux of {args.cards} cards{maki}, by score:")
-    return 0
-
-
-def _facts(args: argparse.Namespace, rules: Ruleset, filters: Filters) -> int:
-    result = facts(args.score, args.cards, args.maki_points, rules, filters)
+def _facts(args: argparse.Namespace, result: list[TokenFact] | None) -> int:
     if result is None:
-        if args.json:
-            print_json({"count": 0, "facts": None})
-        else:
-            print(f"no tableau of {args.cards} cards scores {args.score}")
+        print(f"no tableau of {args.cards} cards scores {args.score}")
         return 1
-    if args.json:
-        print_json({"facts": [{"token": f.token.label, "min": f.low, "max": f.high} for f in result]})
-        return 0
     rows = [[f.token.label, f.low, f.high] for f in result if f.high > 0]
     print_table(rows, ["token", "min", "max"],
                 title=f"Every tableau of {args.cards} cards scoring {args.score} (bounds proved; "
@@ -141,11 +110,7 @@ def _facts(args: argparse.Namespace, rules: Ruleset, filters: Filters) -> int:
     return 0
 
 
-def _unreachable(args: argparse.Namespace, rules: Ruleset, filters: Filters) -> int:
-    hi, missing = unreachable(args.cards, args.maki_points, rules, filters)
-    if args.json:
-        print_json({"cards": args.cards, "maximum": hi, "unreachable": missing})
-        return 0
+def _unreachable(args: argparse.Namespace, hi: int | None, missing: list[int]) -> int:
     if hi is None:
         print(f"no tableau of {args.cards} cards exists")
         return 1

@@ -1,0 +1,134 @@
+"""What every API function shares: input given as a value or a path, the rules options, the
+one exception class at the boundary, and the outcome the CLI renders.
+
+Only the standard library and light spec modules are imported here (start-up time)."""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Callable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
+
+from sushigo.spec.errors import InputError, SushiGoError
+
+if TYPE_CHECKING:
+    from sushigo.spec.ruleset import Ruleset
+
+P = ParamSpec("P")
+T = TypeVar("T")
+
+#: ``rule=`` overrides: ``{"maki_first_tie": "each"}``, or ``["maki_first_tie=each", ...]`` as
+#: the CLI's repeated ``--rule NAME=VALUE``.
+Rule = Mapping[str, object] | Sequence[str] | None
+
+#: A JSON input: the parsed document (dict or list), or a path to it ('-' is standard input).
+Document = Mapping[str, Any] | Sequence[Any] | str | os.PathLike[str]
+
+
+class Outcome(NamedTuple):
+    """One command's answer: ``data`` is exactly what ``--json`` prints, ``code`` the exit code
+    (0 answered, 1 a check failed or the answer is "no" or unknown), ``detail`` the library
+    values the CLI draws its tables from."""
+
+    data: Any
+    code: int = 0
+    detail: Any = None
+
+
+def tagged(fmt: str, data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` with a ``"format"`` tag as its first key (an existing tag is kept)."""
+    if "format" in data:
+        return dict(data)
+    return {"format": fmt, **data}
+
+
+def at_boundary(run: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
+    """``run(*args, **kwargs)``; every bad input leaves as one class, :class:`InputError`, with
+    the message the CLI prints (a notation, rules or illegal-move error becomes its cause)."""
+    try:
+        return run(*args, **kwargs)
+    except InputError:
+        raise
+    except SushiGoError as exc:
+        raise InputError(str(exc)) from exc
+
+
+def public(run: Callable[P, Outcome], name: str) -> Callable[P, Any]:
+    """The public function for ``run``: the same arguments, returns ``Outcome.data`` as the JSON
+    the CLI prints would parse (tuples become lists), so the two are equal, not just alike."""
+
+    @functools.wraps(run)
+    def call(*args: P.args, **kwargs: P.kwargs) -> Any:
+        return json.loads(json.dumps(at_boundary(run, *args, **kwargs).data))
+
+    call.__name__ = call.__qualname__ = name
+    return call
+
+
+def load_input(value: object, what: str = "input", schema: str | None = None) -> tuple[Any, str]:
+    """The JSON document ``value`` names (a path, or '-' for standard input) or is (a dict or
+    list), with the name error messages give it; checked against the JSON Schema ``schema``
+    (see :mod:`sushigo.schemas`) whichever way it came."""
+    from sushigo.common import load_json
+
+    if isinstance(value, str | os.PathLike):
+        path = os.fspath(value)
+        return load_json(path, schema), path
+    if isinstance(value, Mapping):
+        data: Any = dict(value)
+    elif isinstance(value, Sequence) and not isinstance(value, bytes):
+        data = list(value)
+    else:
+        raise InputError(
+            f"{what} must be a JSON document (a dict or list) or a path to a JSON file, got {value!r}"
+        )
+    if schema is not None:
+        from sushigo.schemas import check_document
+
+        check_document(data, schema, what)
+    return data, what
+
+
+def as_list(value: str | int | Sequence[Any] | None) -> list[Any]:
+    """A repeatable option: ``None`` is none, one value is one, a sequence is many."""
+    if value is None:
+        return []
+    if isinstance(value, str | int):
+        return [value]
+    return list(value)
+
+
+def override_texts(rule: Rule) -> list[str]:
+    """``rule=`` as the CLI's ``NAME=VALUE`` texts (booleans as yes/no)."""
+    if rule is None:
+        return []
+    if isinstance(rule, str):
+        return [rule]
+    if isinstance(rule, Mapping):
+        from sushigo.spec.ruleset import format_value
+
+        return [f"{k}={format_value(v)}" for k, v in rule.items()]
+    return [str(item) for item in rule]
+
+
+def rules_from_options(rules: str | None, rule: Rule, file_rules: object = None) -> Ruleset:
+    """The ruleset: ``rules`` if given, else the document's "rules", else official; then ``rule``."""
+    from sushigo.spec.ruleset import get_ruleset
+
+    name = rules
+    if name is None:
+        if file_rules is None:
+            name = "official"
+        elif isinstance(file_rules, str):
+            name = file_rules
+        else:
+            raise InputError(f'"rules" must be a ruleset name string, got {file_rules!r}')
+    return get_ruleset(name, override_texts(rule))
+
+
+def ruleset(name: str = "official", **overrides: object) -> Ruleset:
+    """The named ruleset with parameters overridden, e.g. ``ruleset("official",
+    maki_first_tie="each")``; an unknown name or value raises :class:`InputError`."""
+    return at_boundary(rules_from_options, name, overrides)

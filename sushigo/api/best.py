@@ -1,0 +1,151 @@
+"""``sushigo.best``: the most a player could score, with the picks and a proof nothing beats it.
+
+The solvers import z3; they are imported when a question is asked, not with this module."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from sushigo.api.base import Document, Outcome, Rule, load_input, public, rules_from_options, tagged
+from sushigo.spec.errors import InputError
+
+FORMAT = "sushigo-best-result/1"
+
+#: ``sushigo.solver.best.ENGINES`` (here so the CLI lists them without importing z3; a test
+#: holds the two equal).
+ENGINES = ("z3", "search")
+DEFAULT_TIMEOUT = 60.0
+STATUS_OPTIMAL = "optimal"  # sushigo.solver.search.STATUS_OPTIMAL
+
+
+class BestDetail(NamedTuple):
+    """What the tables are drawn from: ``form`` is "puzzle", "hindsight", "dummy" or "alldeals";
+    ``question`` the parsed puzzle or round; ``result`` the solver's answer (for "alldeals", a
+    list of (kind, players, best, best losing))."""
+
+    form: str
+    question: Any
+    result: Any
+
+
+def best_outcome(
+    input: Document | None = None,
+    *,
+    engine: str = "z3",
+    timeout: float = DEFAULT_TIMEOUT,
+    seat: int | None = None,
+    round: int | str | bool | None = None,
+    game: bool = False,
+    players: int | None = None,
+    seed: int = 0,
+    rules: str | None = None,
+    rule: Rule = None,
+) -> Outcome:
+    """The highest score one player can reach, proved: for a puzzle (fixed hands), a recorded
+    round (hindsight, the others' picks fixed; a game record needs ``round`` and ``seat``), or,
+    with no input, over all deals (``round="all"`` and/or ``game=True``, ``players`` one count).
+    ``timeout`` is the z3 budget in seconds; past it the status is "unknown" with the budget.
+    Returns what ``sushigo best --json`` prints."""
+    if round is True:
+        round = "all"
+    if timeout <= 0:
+        raise InputError(f"--timeout must be positive, got {timeout}")
+    if engine not in ENGINES:
+        raise InputError(f"--engine {engine!r}: choose one of {', '.join(ENGINES)}")
+    if input is None:
+        if round is None and not game:
+            raise InputError("give a puzzle file, or --round / --game for the best over all deals")
+        if round not in (None, "all"):
+            raise InputError(f"--round {round} needs a game record file; alone, --round takes no value")
+        if seat is not None:
+            raise InputError("--seat needs a game record file")
+        return _alldeals(engine, timeout, round is not None, game, players, seed, rules, rule)
+    if game or players is not None or seed != 0:
+        raise InputError("--game, --players and --seed are for the best over all deals; "
+                         "give no file with them")
+    data, where = load_input(input, schema="best-input")
+    if not isinstance(data, dict):
+        raise InputError(f"{where}: expected a JSON object (a puzzle, a round or a game record)")
+    ruleset = rules_from_options(rules, rule, data.get("rules"))
+    from sushigo.solver.best import solve_hindsight, solve_puzzle
+    from sushigo.solver.best_dummy import dummy_hindsight_from_json
+    from sushigo.solver.search import hindsight_from_record, parse_hindsight, parse_puzzle
+
+    if data.get("format") == "sushigo-record/1" or "rounds" in data:
+        if round in (None, "all") or seat is None:
+            raise InputError("a game record needs --round R (from 1) and --seat K (from 0)")
+        try:
+            rnd = int(str(round))
+        except ValueError as exc:
+            raise InputError(f"--round must be a round number, got {round!r}") from exc
+        if ruleset.dummy_2p:
+            return _dummy(dummy_hindsight_from_json(data, rnd, seat, ruleset))
+        h = hindsight_from_record(data, rnd, seat, ruleset)
+        return _answer("hindsight", h, solve_hindsight(h, engine, timeout))
+    if round is not None or seat is not None:
+        raise InputError("--round and --seat apply to a game record; a round JSON names its own \"seat\"")
+    if "deal" in data and ruleset.dummy_2p:
+        return _dummy(dummy_hindsight_from_json(data, None, None, ruleset))
+    if "deal" in data:
+        h = parse_hindsight(data, ruleset)
+        return _answer("hindsight", h, solve_hindsight(h, engine, timeout))
+    puzzle = parse_puzzle(data, ruleset)
+    return _answer("puzzle", puzzle, solve_puzzle(puzzle, engine, timeout))
+
+
+def _answer(form: str, question: Any, res: Any) -> Outcome:
+    code = 0 if res.status == STATUS_OPTIMAL else 1
+    return Outcome(tagged(FORMAT, res.as_json()), code, BestDetail(form, question, res))
+
+
+def _dummy(h: Any) -> Outcome:
+    """Form 2 under dummy-2p: always the exhaustive search (``engine`` and ``timeout`` unused)."""
+    from sushigo.solver.best_dummy import solve_dummy_hindsight
+
+    res = solve_dummy_hindsight(h)
+    return Outcome(tagged(FORMAT, res.as_json()), 0, BestDetail("dummy", h, res))
+
+
+def _alldeals(
+    engine: str, timeout: float, round: bool, game: bool, players: int | None, seed: int,
+    rules: str | None, rule: Rule,
+) -> Outcome:
+    from sushigo.solver.alldeals import best_over_deals
+
+    if engine != "z3":
+        raise InputError(f"--engine {engine} solves puzzles and recorded rounds; the best over all "
+                         "deals is answered by z3 only (drop --engine)")
+    ruleset = rules_from_options(rules, rule)
+    if players is not None:
+        ruleset.hand_size(players)  # rejects a player count the rules do not allow
+        counts = [players]
+    elif ruleset.dummy_2p:
+        counts = [2]  # the variant is for two players (and the dummy)
+    else:
+        counts = list(range(ruleset.min_players, ruleset.max_players + 1))
+    kinds = [k for k, on in (("round", round), ("game", game)) if on]
+    answers, docs = [], []
+    for kind in kinds:
+        for n in counts:
+            best = best_over_deals(n, kind, ruleset, False, timeout, seed)
+            lose = best_over_deals(n, kind, ruleset, True, timeout, seed)
+            answers.append((kind, n, best, lose))
+            docs.append({
+                "kind": kind, "players": n,
+                "best": _alldeals_json(best, timeout), "best_losing": _alldeals_json(lose, timeout),
+            })
+    all_optimal = all(b.status == lo.status == STATUS_OPTIMAL for _k, _n, b, lo in answers)
+    data = tagged(FORMAT, {"rules": ruleset.describe(), "seed": seed, "results": docs})
+    return Outcome(data, 0 if all_optimal else 1, BestDetail("alldeals", ruleset, answers))
+
+
+def _alldeals_json(res: Any, budget: float) -> dict[str, Any]:
+    out: dict[str, Any] = res.as_json()
+    out["seconds"] = round(res.seconds, 3)
+    if res.status != STATUS_OPTIMAL:
+        out["budget_seconds"] = budget
+    out["witness"] = res.record
+    return out
+
+
+best = public(best_outcome, "best")

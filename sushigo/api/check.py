@@ -1,0 +1,85 @@
+"""``sushigo.check``: the reference executor held against the Z3 model, under every named ruleset.
+
+The checks import z3 and Hypothesis; they are imported when run, not with this module."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Sequence
+
+from sushigo.api.base import Outcome, as_list, public, tagged
+from sushigo.spec.errors import InputError
+
+FORMAT = "sushigo-check-result/1"
+
+#: ``sushigo.checks.runner.PROFILES``: cases per property family (a test holds the two equal).
+PROFILES = {"quick": 300, "default": 2000, "long": 20000}
+
+
+def check_outcome(
+    *,
+    examples: int | None = None,
+    profile: str = "default",
+    seed: int | None = None,
+    ruleset: str | None = None,
+    only: str | Sequence[str] = (),
+    no_edge: bool = False,
+    jobs: int | None = None,
+    mutants: bool = False,
+    mutant: str | Sequence[str] = (),
+    progress: bool = False,
+) -> Outcome:
+    """Run every property (executor against the Z3 model, Hypothesis-generated) under every named
+    ruleset, or ``ruleset`` only; ``examples`` cases per property family (default: ``profile``'s),
+    ``seed`` for other examples than the derandomized default, ``only`` some properties,
+    ``jobs`` worker processes. ``mutants`` plants each known pitfall (``mutant``: only these) and
+    reports which property caught it. Returns what ``sushigo check --json`` prints (exit code 1
+    on a failure or a mutant not caught). ``progress`` shows progress on a terminal's stderr."""
+    from sushigo.checks import runner as R
+    from sushigo.spec.ruleset import RULESETS, get_ruleset
+
+    if profile not in PROFILES:
+        raise InputError(f"--profile {profile!r}: choose one of {', '.join(sorted(PROFILES))}")
+    cases = examples if examples is not None else R.PROFILES[profile]
+    if cases < 1:
+        raise InputError(f"--examples must be at least 1, got {cases}")
+    rulesets = [get_ruleset(ruleset)] if ruleset else list(RULESETS.values())
+    known = set(R.task_names(R.Options(rulesets=rulesets)))
+    only = as_list(only)
+    for name in only:
+        if name not in known:
+            raise InputError(f"unknown property {name!r}; properties: {', '.join(sorted(known))}")
+    opts = R.Options(examples=cases, seed=seed, rulesets=rulesets, only=tuple(only), edge=not no_edge,
+                     progress=R.terminal_progress(progress))
+    if mutants:
+        return _mutants(opts, as_list(mutant))
+    if mutant:
+        raise InputError("--mutant NAME needs --mutants")
+    workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
+    t0 = time.perf_counter()
+    outs = R.run_parallel(opts, workers)
+    wall = time.perf_counter() - t0
+    failed = [o for o in outs if o.failure]
+    data = {"seed": opts.seed, "examples": opts.examples, "seconds": round(wall, 2),
+            "ok": not failed, "properties": [o.as_dict() for o in outs]}
+    return Outcome(tagged(FORMAT, data), 1 if failed else 0, (opts, outs, wall))
+
+
+def _mutants(opts: object, names: list[str]) -> Outcome:
+    from sushigo.checks import runner as R
+    from sushigo.checks.mutants import MUTANT_BY_NAME
+
+    assert isinstance(opts, R.Options)
+    for name in names:
+        if name not in MUTANT_BY_NAME:
+            raise InputError(f"unknown mutant {name!r}; mutants: {', '.join(MUTANT_BY_NAME)}")
+    t0 = time.perf_counter()
+    outs = R.run_mutants(opts, names)
+    wall = time.perf_counter() - t0
+    missed = [o for o in outs if o.caught_by is None]
+    data = {"seconds": round(wall, 2), "ok": not missed, "mutants": [o.as_dict() for o in outs]}
+    return Outcome(tagged(FORMAT, data), 1 if missed else 0, (opts, outs, wall))
+
+
+check = public(check_outcome, "check")

@@ -1,0 +1,95 @@
+"""``sushigo.diff``: where two rulesets disagree (the smallest witness), or the proof they agree.
+
+The solver imports z3; it is imported when a question is asked, not with this module."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+from sushigo.api.base import Document, Outcome, Rule, as_list, load_input, override_texts, public, tagged
+from sushigo.spec.errors import InputError
+
+FORMAT = "sushigo-diff-result/1"
+
+#: ``sushigo.solver.diff.DEFAULT_TIMEOUT_MS`` in seconds (a test holds the two equal).
+DEFAULT_TIMEOUT = 30.0
+
+
+def diff_outcome(
+    a: str | None = None,
+    b: str | None = None,
+    *,
+    rule_a: Rule = None,
+    rule_b: Rule = None,
+    all: bool = False,
+    matrix: bool = False,
+    game: Document | None = None,
+    players: int | Sequence[int] | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    rlimit: int | None = None,
+    no_extend: bool = False,
+    progress: bool = False,
+) -> Outcome:
+    """The smallest situation where rulesets ``a`` and ``b`` (with ``rule_a``/``rule_b``
+    overrides) give different scores or winners, or the solver's proof that none exists
+    ("equivalent"); ``all`` gives one witness per differing reading; ``matrix`` compares every
+    pair of named rulesets; ``game`` (a record, dict or path) asks whether that game's scores or
+    winner change. ``timeout`` (seconds) and ``rlimit`` bound each query; past them the status is
+    "unknown" (exit code 1). ``progress`` reports the matrix's progress on standard error.
+    Returns what ``sushigo diff --json`` prints."""
+    from sushigo.spec.ruleset import get_ruleset
+
+    timeout_ms = int(timeout * 1000)
+    if timeout_ms <= 0:
+        raise InputError(f"--timeout must be positive, got {timeout}")
+    if rlimit is not None and rlimit <= 0:
+        raise InputError(f"--rlimit must be positive, got {rlimit}")
+    if matrix:
+        if a or b or game:
+            raise InputError("--matrix compares every named ruleset; give no rulesets and no --game")
+        return _matrix(timeout_ms, rlimit, progress)
+    if not a or not b:
+        raise InputError("give two rulesets, e.g. 'sushigo diff official french', or use --matrix")
+    rules_a = get_ruleset(a, override_texts(rule_a))
+    rules_b = get_ruleset(b, override_texts(rule_b))
+    if rules_a.name == rules_b.name and rules_a.readings() != rules_b.readings():
+        rules_b = rules_b.replace(name=rules_b.name + "'")
+    from sushigo.solver.diff import diff, diff_game
+
+    if game is not None:
+        data, where = load_input(game, schema="record")
+        if not isinstance(data, dict):
+            raise InputError(f"{where}: a game record must be a JSON object")
+        gd = diff_game(data, rules_a, rules_b)
+        return Outcome(tagged(FORMAT, gd.as_json()), 0, gd)
+    counts = None
+    if players is not None:
+        for n in as_list(players):
+            if not rules_a.min_players <= n <= rules_a.max_players:
+                raise InputError(f"--players {n}: Sushi Go! takes {rules_a.min_players} to "
+                                 f"{rules_a.max_players} players")
+        counts = sorted(set(as_list(players))) or None
+    res = diff(rules_a, rules_b, all_causes=all, players=counts, timeout_ms=timeout_ms,
+               extend=not no_extend, rlimit=rlimit)
+    code = 1 if res.status in ("unknown", "not-applicable") else 0
+    return Outcome(tagged(FORMAT, res.as_json()), code, res)
+
+
+def _matrix(timeout_ms: int, rlimit: int | None, progress: bool) -> Outcome:
+    from sushigo.solver.diff import matrix
+    from sushigo.spec.ruleset import RULESETS
+
+    def show(msg: str) -> None:
+        if progress:
+            print("\r\033[K" + msg, end="", file=sys.stderr, flush=True)
+
+    names = list(RULESETS)
+    cells = matrix(names, timeout_ms=timeout_ms, progress=show, rlimit=rlimit)
+    if progress:
+        print("\r\033[K", end="", file=sys.stderr, flush=True)
+    data = {"format": "sushigo-diff-matrix/1", "pairs": [c.as_json() for c in cells]}
+    return Outcome(data, 1 if any(c.status == "unknown" for c in cells) else 0, (names, cells))
+
+
+diff = public(diff_outcome, "diff")

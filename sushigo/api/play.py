@@ -1,0 +1,163 @@
+"""``sushigo.play``: play games with the reference executor; one game's record, or a summary."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any
+
+from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, tagged
+from sushigo.spec.errors import InputError
+from sushigo.spec.executor import fast_random_games, play_game, resolve_policies
+from sushigo.spec.record import GameRecord
+from sushigo.spec.ruleset import Ruleset
+
+FORMAT = "sushigo-play-result/1"
+
+_CHUNK = 500
+
+
+def _games(
+    players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[str]
+) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(totals, winners) per game, in chunks so progress can be shown."""
+    fast = all(p == "random" for p in policies) and not rules.dummy_2p
+    for start in range(seed, seed + n, _CHUNK):
+        count = min(_CHUNK, seed + n - start)
+        if fast:
+            for g in fast_random_games(players, start, count, rules):
+                yield g.totals, g.winners
+        else:
+            for s in range(start, start + count):
+                rec = play_game(players, s, rules, policies)
+                yield rec.totals, rec.winners
+
+
+def summarise(
+    players: int,
+    seed: int,
+    n: int,
+    rules: Ruleset,
+    policies: Sequence[str],
+    progress: bool,
+    results: Iterable[tuple[tuple[int, ...], tuple[int, ...]]] | None = None,
+) -> dict[str, Any]:
+    """Mean, spread and win shares over ``n`` games (played here unless ``results`` are given)."""
+    seats = rules.seats(players)
+    if results is None:
+        results = _games(players, seed, n, rules, policies)
+    scores: list[list[int]] = [[] for _ in range(seats)]
+    wins = [0.0] * seats
+    no_winner = 0
+    t0 = time.monotonic()
+    last = t0
+    for k, (totals, winners) in enumerate(results, start=1):
+        for s in range(seats):
+            scores[s].append(totals[s])
+        if winners:
+            for w in winners:
+                wins[w] += 1 / len(winners)  # a shared win is split evenly
+        else:
+            no_winner += 1
+        now = time.monotonic()
+        if progress and now - last > 0.2:
+            last = now
+            rate = k / (now - t0)
+            print(f"\rplayed {k}/{n} games ({rate:.0f}/s)", end="", file=sys.stderr, flush=True)
+    if progress:
+        print("\r" + " " * 50 + "\r", end="", file=sys.stderr, flush=True)
+    seat_rows = []
+    for s in range(seats):
+        xs = scores[s]
+        seat_rows.append(
+            {
+                "seat": s,
+                "policy": policies[s] if s < players else None,
+                "mean": statistics.fmean(xs),
+                "stdev": statistics.pstdev(xs),
+                "min": min(xs),
+                "max": max(xs),
+                "win_share": wins[s] / n if s < players else None,
+            }
+        )
+    by_policy = []
+    for name in dict.fromkeys(policies):
+        mine = [s for s in range(players) if policies[s] == name]
+        xs = [x for s in mine for x in scores[s]]
+        by_policy.append(
+            {
+                "policy": name,
+                "seats": mine,
+                "mean": statistics.fmean(xs),
+                "stdev": statistics.pstdev(xs),
+                "win_share": sum(wins[s] for s in mine) / n,
+            }
+        )
+    return {
+        "games": n,
+        "players": players,
+        "first_seed": seed,
+        "rules": rules.name,
+        "readings": rules.readings(),
+        "policies": list(policies),
+        "seats": seat_rows,
+        "by_policy": by_policy,
+        "games_without_winner": no_winner,
+    }
+
+
+def write_records(path: str, records: list[GameRecord]) -> None:
+    """One record as a JSON object, several as a list; '-' writes to standard output."""
+    data: Any = records[0].to_json() if len(records) == 1 else [r.to_json() for r in records]
+    text = json.dumps(data, indent=1) + "\n"
+    if path == "-":
+        sys.stdout.write(text)
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        raise InputError(f"cannot write record to {path!r}: {exc.strerror}") from exc
+
+
+def play_outcome(
+    *,
+    players: int | None = None,
+    seed: int = 0,
+    games: int = 1,
+    policy: str | Sequence[str] | None = None,
+    record: str | None = None,
+    rules: str = "official",
+    rule: Rule = None,
+    progress: bool = False,
+) -> Outcome:
+    """Play ``games`` games from seeds ``seed``, ``seed+1``, ... with ``players`` players (default 4;
+    2 under dummy-2p) and ``policy`` (one name for every seat, or one per seat; default random).
+    ``record`` writes the game records to this file ('-': standard output). Returns what ``sushigo
+    play --json`` prints: one game's record (``"format": "sushigo-record/1"``), or for several
+    games the mean and spread of scores and win shares per seat and per policy. ``progress``
+    shows a counter on standard error for long runs."""
+    ruleset = rules_from_options(rules, rule)
+    n = players if players is not None else (2 if ruleset.dummy_2p else 4)
+    if games < 1:
+        raise InputError(f"--games must be at least 1, got {games}")
+    policies = resolve_policies(n, as_list(policy))
+    records: list[GameRecord] = []
+    if games == 1 or record:
+        # records are only kept when asked for: a record file, or the one game's table
+        records = [play_game(n, s, ruleset, policies) for s in range(seed, seed + games)]
+        if record:
+            write_records(record, records)
+        if games == 1:
+            return Outcome(records[0].to_json(), 0, (ruleset, n, policies, records))
+        played = [(r.totals, r.winners) for r in records]
+        summary = summarise(n, seed, games, ruleset, policies, False, played)
+    else:
+        summary = summarise(n, seed, games, ruleset, policies, progress)
+    return Outcome(tagged(FORMAT, summary), 0, (ruleset, n, policies, records))
+
+
+play = public(play_outcome, "play")

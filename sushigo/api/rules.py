@@ -1,0 +1,106 @@
+"""``sushigo.rules``: every contested reading, its value in each named ruleset, the texts behind
+it, the rule numbers, and (``catalogue``) which model constraints encode which rule."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+from sushigo.api.base import Outcome, as_list, public, tagged
+from sushigo.spec.document import DUMMY_PLAYERS
+from sushigo.spec.errors import InputError, SushiGoError
+from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, RULESETS, SINGLE_READING_VARIANTS, Ruleset, get_ruleset
+
+FORMAT = "sushigo-rules-result/1"
+
+#: The rulesets that follow one rule text each (shown side by side by default).
+TEXT_RULESETS: tuple[str, ...] = tuple(n for n in RULESETS if n not in SINGLE_READING_VARIANTS)
+
+_NOT_NUMBERS = {"name", "source", *(p.name for p in PARAMETERS)}
+
+
+def numbers(rules: Ruleset) -> dict[str, Any]:
+    """The ruleset's rule numbers (deck, hand sizes, points): every field but the readings."""
+    return {
+        f.name: getattr(rules, f.name) for f in dataclasses.fields(rules) if f.name not in _NOT_NUMBERS
+    }
+
+
+def _catalogue(chosen: list[Ruleset], players: int) -> dict[str, Any] | str:
+    """The catalogue as data, or a one-line note when the model's catalogue is not there."""
+    try:
+        # Lazy: the model imports z3, which plain 'sushigo rules' does not need.
+        catalogue: Any = importlib.import_module("sushigo.spec.model.catalogue")
+    except ImportError as exc:
+        return f"rule catalogue not available ({exc}); it lives in spec/model/catalogue.py"
+    counts: dict[str, dict[str, int | None]] = {}
+    for rules in chosen:
+        n = DUMMY_PLAYERS if rules.dummy_2p else players
+        try:
+            counts[rules.name] = dict(catalogue.constraint_counts(rules, n))
+        except SushiGoError:
+            counts[rules.name] = {}
+    ids = list(catalogue.RULE_CATALOGUE)
+    for per in counts.values():
+        ids += [i for i in per if i not in ids]
+    param_of = {p.rule_id: p.name for p in PARAMETERS}
+    return {
+        "players": players,
+        "rules": [
+            {
+                "id": rid,
+                "statement": catalogue.RULE_CATALOGUE.get(rid, ""),
+                "parameter": param_of.get(rid),
+                "constraints": {name: per.get(rid, 0) for name, per in counts.items()},
+            }
+            for rid in ids
+        ],
+    }
+
+
+def rules_outcome(
+    rulesets: str | Sequence[str] = (), *, all: bool = False, catalogue: bool = False, players: int = 4
+) -> Outcome:
+    """The contested rule parameters: for each its rule id, question, values, the texts that
+    support each value and its value in each of ``rulesets`` (default: the rulesets of the rule
+    texts; ``all``: every named ruleset); the rulesets' readings and the rule numbers. With
+    ``catalogue``, the rule ids and how many Z3 model constraints encode each (for ``players``).
+    Returns what ``sushigo rules --json`` prints."""
+    names = as_list(rulesets)
+    if all:
+        chosen = list(RULESETS.values())
+    elif names:
+        chosen = [get_ruleset(name) for name in names]
+    else:
+        chosen = [RULESETS[n] for n in TEXT_RULESETS]
+    if not OFFICIAL.min_players <= players <= OFFICIAL.max_players:
+        raise InputError(
+            f"--players {players}: Sushi Go! takes "
+            f"{OFFICIAL.min_players} to {OFFICIAL.max_players} players"
+        )
+    cat = _catalogue(chosen, players) if catalogue else None
+    data = {
+        "parameters": [
+            {
+                "name": p.name,
+                "rule_id": p.rule_id,
+                "question": p.question,
+                "values": list(p.values),
+                "support": [{"value": v, "texts": t} for v, t in p.support],
+                "rulesets": {r.name: getattr(r, p.name) for r in chosen},
+            }
+            for p in PARAMETERS
+        ],
+        "rulesets": [
+            {"name": r.name, "source": r.source, "readings": r.readings()} for r in chosen
+        ],
+        "numbers": dict(numbers(OFFICIAL)),
+        "catalogue": cat if not isinstance(cat, str) else None,
+        **({"note": cat} if isinstance(cat, str) else {}),
+    }
+    return Outcome(tagged(FORMAT, data), 0, (chosen, cat))
+
+
+rules = public(rules_outcome, "rules")

@@ -1,0 +1,37 @@
+"""``sushigo.scoresheet``: could a legal game have produced this scoresheet? (solver imported lazily)"""
+
+from __future__ import annotations
+
+from sushigo.api.base import Document, Outcome, Rule, load_input, public, rules_from_options, tagged
+
+FORMAT = "sushigo-scoresheet-result/1"
+
+#: ``sushigo.solver.scoresheet.DEFAULT_RLIMIT`` (a test holds the two equal).
+DEFAULT_RLIMIT = 300_000_000
+DEFAULT_TIMEOUT = 120
+
+
+def scoresheet_outcome(
+    input: Document,
+    *,
+    rlimit: int = DEFAULT_RLIMIT,
+    timeout: int = DEFAULT_TIMEOUT,
+    rules: str | None = None,
+    rule: Rule = None,
+) -> Outcome:
+    """Decide whether a scoresheet (``{"players": [...], "rounds": [[...], ...], "pudding": [...],
+    "totals": [...]}``, a dict or a path) can come from a legal game: "possible" with a witness
+    game, "impossible" with an explanation, or "unknown" past the budget (``rlimit`` Z3 resource
+    units per main call, ``timeout`` seconds as a safety net). Returns what ``sushigo scoresheet
+    --json`` prints (exit code 1 unless "possible")."""
+    from sushigo.solver.scoresheet import check_sheet, parse_sheet
+
+    data, _where = load_input(input, schema="scoresheet")
+    file_rules = data.get("rules") if isinstance(data, dict) else None
+    sheet = parse_sheet(data, rules_from_options(rules, rule, file_rules))
+    verdict = check_sheet(sheet, timeout_ms=max(1, timeout) * 1000, rlimit=max(1, rlimit))
+    code = 0 if verdict.status == "possible" else 1
+    return Outcome(tagged(FORMAT, verdict.to_json(sheet)), code, (sheet, verdict))
+
+
+scoresheet = public(scoresheet_outcome, "scoresheet")

@@ -1,0 +1,56 @@
+"""``sushigo.table``: the tableaux of a whole table from its round scores (solver imported lazily)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from sushigo.api.base import Document, Outcome, Rule, as_list, load_input, public, rules_from_options, tagged
+from sushigo.spec.errors import InputError
+
+FORMAT = "sushigo-table-result/1"
+
+
+def table_outcome(
+    *,
+    scores: str | Sequence[int] | None = None,
+    names: str | Sequence[str] | None = None,
+    has: str | Sequence[str] = (),
+    count: str | Sequence[str] = (),
+    icons: str | Sequence[str] = (),
+    input: Document | None = None,
+    limit: int = 20,
+    rules: str | None = None,
+    rule: Rule = None,
+) -> Outcome:
+    """Tables (one tableau per seat) giving exactly these round ``scores`` ("12,7,3" or
+    ``[12, 7, 3]``), with what holds in every solution; ``has``/``count``/``icons`` add what is
+    known of a player ("2:sashimi*3", "1:squid=2", "1:5"); or the query as JSON in ``input``.
+    Counting stops at ``limit``. Returns what ``sushigo table --json`` prints (exit code 1 unless
+    "possible")."""
+    from sushigo.solver.table import answer_json, parse_query, query_from_options, solve
+
+    if limit < 1:
+        raise InputError(f"--limit must be 1 or more, got {limit}")
+    if input is not None:
+        data, where = load_input(input, schema="table-query")
+        if not isinstance(data, dict):
+            raise InputError(f"{where}: expected a JSON object with \"scores\"")
+        q = parse_query(data, rules_from_options(rules, rule, data.get("rules")))
+    else:
+        if not scores:
+            raise InputError("give --scores S1,S2,... (or --input FILE)")
+        if isinstance(scores, str):
+            try:
+                points = [int(x) for x in scores.split(",")]
+            except ValueError as exc:
+                raise InputError(f"--scores {scores!r} must be whole numbers separated by commas") from exc
+        else:
+            points = list(scores)
+        seat_names = [x.strip() for x in names.split(",")] if isinstance(names, str) else list(names or [])
+        q = query_from_options(rules_from_options(rules, rule), points, seat_names, as_list(has),
+                               as_list(count), as_list(icons))
+    a = solve(q, limit=limit)
+    return Outcome(tagged(FORMAT, answer_json(q, a)), 0 if a.status == "possible" else 1, (q, a))
+
+
+table = public(table_outcome, "table")

@@ -1,0 +1,82 @@
+"""``sushigo.tableaux``: every final tableau of K cards scoring exactly S (solver imported lazily)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, tagged
+from sushigo.spec.errors import InputError
+
+FORMAT = "sushigo-tableaux-result/1"
+
+
+def tableaux_outcome(
+    *,
+    score: int | None = None,
+    cards: int,
+    maki_points: int = 0,
+    count: bool = False,
+    limit: int | None = None,
+    must: str | Sequence[str] = (),
+    without: str | Sequence[str] = (),
+    facts: bool = False,
+    unreachable: bool = False,
+    all_scores: bool = False,
+    rules: str = "official",
+    rule: Rule = None,
+) -> Outcome:
+    """All final tableaux of ``cards`` cards scoring ``score`` (with ``maki_points`` maki points):
+    their ``count`` and ``tableaux`` (at most ``limit``; none with ``count=True``). ``must`` and
+    ``without`` filter by tokens; ``facts`` gives per token the proved minimum and maximum;
+    ``unreachable`` the scores no tableau reaches; ``all_scores`` (with ``count``, without ``score``)
+    the number of tableaux for every score, ``{"cards": K, "counts": {"S": n, ...}}``. Counts
+    come from an exact count by generating functions (:mod:`sushigo.solver.counting`, tested
+    against the Z3 enumeration and brute force), not from listing tableaux. When Z3 runs out of its budget the answer is
+    ``{"status": "unknown", "reason": ..., "budget": ...}`` (exit code 1). Returns what
+    ``sushigo tableaux --json`` prints."""
+    from sushigo.solver import tableaux as T
+    from sushigo.solver.counting import count_score, score_counts
+
+    ruleset = rules_from_options(rules, rule)
+    filters = T.parse_filters(as_list(must), as_list(without))
+    if limit is not None and limit < 0:
+        raise InputError(f"--limit must be 0 or more, got {limit}")
+    if not 0 <= cards <= ruleset.deck_size():
+        raise InputError(
+            f"--cards {cards}: a tableau holds 0 to {ruleset.deck_size()} cards (the whole deck); "
+            f"a real round deals {min(s for _, s in ruleset.hand_sizes)} to "
+            f"{max(s for _, s in ruleset.hand_sizes)}"
+        )
+    if all_scores:
+        if not count or score is not None or facts or unreachable:
+            raise InputError("--all-scores goes with --count and without --score, --facts or --unreachable: "
+                             "sushigo tableaux --cards K --count --all-scores")
+        counts = score_counts(cards, maki_points, ruleset, filters)
+        data_all: dict[str, Any] = {"cards": cards, "counts": {str(s): n for s, n in counts.items()}}
+        return Outcome(tagged(FORMAT, data_all), 0, (ruleset, counts))
+    try:
+        if unreachable:
+            hi, missing = T.unreachable(cards, maki_points, ruleset, filters)
+            data: dict[str, Any] = {"cards": cards, "maximum": hi, "unreachable": missing}
+            return Outcome(tagged(FORMAT, data), 0, (ruleset, hi, missing))
+        if score is None:
+            raise InputError("give --score S (or --unreachable)")
+        if facts:
+            result = T.facts(score, cards, maki_points, ruleset, filters)
+            if result is None:
+                return Outcome(tagged(FORMAT, {"count": 0, "facts": None}), 1, (ruleset, None))
+            data = {"facts": [{"token": f.token.label, "min": f.low, "max": f.high} for f in result]}
+            return Outcome(tagged(FORMAT, data), 0, (ruleset, result))
+        if count:
+            n = count_score(score, cards, maki_points, ruleset, filters)
+            return Outcome(tagged(FORMAT, {"count": n}), 0, (ruleset, n))
+        e = T.enumerate_tableaux(score, cards, maki_points, ruleset, filters, limit=limit)
+        data = {"count": e.count, "tableaux": [str(t) for t in e.tableaux]}
+        return Outcome(tagged(FORMAT, data), 0, (ruleset, e))
+    except T.SolverUnknown as exc:
+        data = {"status": "unknown", "reason": exc.reason, "budget": exc.budget}
+        return Outcome(tagged(FORMAT, data), 1, (ruleset, exc))
+
+
+tableaux = public(tableaux_outcome, "tableaux")
