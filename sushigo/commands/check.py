@@ -93,14 +93,17 @@ def run(args: argparse.Namespace) -> int:
     wall = time.perf_counter() - t0
     _clear_progress(args)
     failed = [o for o in outs if o.failure]
+    stopped = R.interrupted(outs)
     seed = R._seed_text(opts.seed)
     if args.json:
         print_json({"seed": opts.seed, "examples": opts.examples, "seconds": round(wall, 2),
-                    "ok": not failed, "properties": [o.as_dict() for o in outs]})
+                    "ok": not failed and not stopped, "properties": [o.as_dict() for o in outs],
+                    "interrupted": stopped})
     else:
         print_table(R.table_rows(outs), R.HEADERS)
         cases = sum(o.examples for o in outs)
-        print(f"\n{cases} cases in {wall:.1f} s, {opts.examples} per property family, seed {seed}")
+        head = "interrupted: " if stopped else ""
+        print(f"\n{head}{cases} cases in {wall:.1f} s, {opts.examples} per property family, seed {seed}")
         for o in failed:
             assert o.failure is not None
             print()
@@ -119,14 +122,21 @@ def _run_mutants(args: argparse.Namespace, opts: R.Options) -> int:
     wall = time.perf_counter() - t0
     _clear_progress(args)
     missed = [o for o in outs if o.caught_by is None]
+    stopped = not all(o.complete for o in outs)
     if args.json:
-        print_json({"seconds": round(wall, 2), "ok": not missed, "mutants": [o.as_dict() for o in outs]})
+        print_json({"seconds": round(wall, 2), "ok": not missed, "mutants": [o.as_dict() for o in outs],
+                    "interrupted": stopped})
     else:
-        rows = [[o.name, o.rule_id, o.caught_by or "NOT CAUGHT", o.ruleset, f"{o.seconds:.1f}",
-                 _short(o.case)] for o in outs]
+        rows = [[o.name, o.rule_id, o.caught_by or ("NOT CAUGHT" if o.complete else R.INCOMPLETE),
+                 o.ruleset, f"{o.seconds:.1f}", _short(o.case)] for o in outs]
         print_table(rows, ["mutant", "rule", "caught by", "ruleset", "time (s)", "shrunk case"])
-        print(f"\n{len(outs) - len(missed)}/{len(outs)} mutants caught in {wall:.1f} s "
-              f"({opts.examples} cases per property)")
+        if stopped:
+            done = sum(o.complete for o in outs)
+            print(f"\ninterrupted after {wall:.1f} s: {done} of {len(outs)} mutants run to the end, "
+                  f"{len(outs) - len(missed)} caught")
+        else:
+            print(f"\n{len(outs) - len(missed)}/{len(outs)} mutants caught in {wall:.1f} s "
+                  f"({opts.examples} cases per property)")
     return 1 if missed else 0
 
 
