@@ -84,6 +84,14 @@ class Answer:
         return self.status == "unsat"
 
 
+class UnknownAnswer(Exception):
+    """A question the solver could not settle within its budget: never read as sat or unsat."""
+
+    def __init__(self, answer: Answer) -> None:
+        super().__init__(f"solver answered unknown: {answer.reason}")
+        self.answer = answer
+
+
 def decide(s: Any, budget: Budget = Budget(), assumptions: Sequence[Any] = ()) -> Answer:
     """``s.check(*assumptions)`` under ``budget``; unknown carries the reason and the budget.
 
@@ -213,6 +221,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_MS",
     "Answer",
     "Budget",
+    "UnknownAnswer",
     "child_signals",
     "decide",
     "request_stop",
