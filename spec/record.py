@@ -161,8 +161,7 @@ def record_document(
     ]
     return {
         "format": FORMAT,
-        "rules": record_rules_name(rules),
-        "readings": dict(rules.readings()),
+        **rules_fields(rules),
         "seed": None,
         "players": players,
         "policies": [policy] * players,
@@ -172,6 +171,12 @@ def record_document(
         "totals": list(score.totals),
         "winners": list(score.winners),
     }
+
+
+def rules_fields(rules: Ruleset) -> dict[str, Any]:
+    """``"rules"`` and ``"readings"`` of anything written under ``rules`` (a record, a witness):
+    :func:`rules_from_record` reads them back to exactly these rules, overrides included."""
+    return {"rules": record_rules_name(rules), "readings": dict(rules.readings())}
 
 
 def record_rules_name(rules: Ruleset) -> str:
@@ -337,5 +342,6 @@ __all__ = [
     "record_from_json",
     "record_from_tableaux",
     "record_rules_name",
+    "rules_fields",
     "rules_from_record",
 ]
