@@ -177,8 +177,9 @@ def _watcher(sock: socket.socket) -> None:
 def stop_on_signals() -> Iterator[None]:
     """SIGINT and SIGTERM stop the work in progress, Z3 calls on any thread included.
 
-    Must be entered on the main thread. On leaving, the previous handlers come back; the stop
-    state stays readable (:func:`stopped_by`) until the next entry.
+    Must be entered on the main thread. On leaving, the previous handlers come back and later
+    Z3 calls run again; which signal stopped the work stays readable (:func:`stopped_by`) until
+    the next entry.
     """
     _reset()
     if threading.current_thread() is not threading.main_thread():
@@ -200,6 +201,7 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(sig, old)
         signal.set_wakeup_fd(old_fd)
         z3.set_param("ctrl_c", True)
+        _stop.clear()
         writer.close()  # the watcher's recv sees end of stream and returns
         thread.join(timeout=1.0)
         reader.close()
