@@ -145,3 +145,9 @@ def test_portfolio_threads_stop_on_sigint() -> None:
     assert budget.stopped_by() == signal.SIGINT
     assert elapsed < 2.0 + STOP_SECONDS, elapsed
     assert not [t for t in threading.enumerate() if t.name.startswith("ThreadPoolExecutor")]
+
+
+def test_play_many_games_stops() -> None:
+    res = _stop(["play", "--games", "10000000", "--seed", "1"], _moment(3.0, 6.0, 6), signal.SIGTERM)
+    _assert_stopped(res, 143)
+    assert "interrupted" in res.stderr
