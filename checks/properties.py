@@ -28,15 +28,9 @@ from hypothesis import strategies as st
 from sushigo.checks import strategies as S
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
+from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
 from sushigo.spec.model.core import Core, Model, core_rule_ids, minimal_core
-from sushigo.spec.model.scoring import (
-    icons_term,
-    maki_terms,
-    pudding_terms,
-    round_terms,
-    tableau_vars,
-    winner_terms,
-)
+from sushigo.spec.model.scoring import icons_term, maki_terms, pudding_terms, round_terms, tableau_vars, winner_terms
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.tableau import Tableau, format_tableau
 
@@ -88,21 +82,32 @@ class Property:
 # --------------------------------------------------------------------------- Z3 side
 
 
-def _sat(result: object) -> bool:
-    return str(result) == "sat"
+#: Every Z3 call of the checks runs under this budget (one case's question takes far less); an
+#: unknown is reported as such (:class:`UnknownAnswer`), never read as agreement or mismatch.
+CHECK_BUDGET = Budget(timeout_ms=20_000, rlimit=100_000_000)
 
 
-def explain(m: Model, facts: Sequence[Any], claims: Sequence[Any]) -> list[str]:
-    """Rule ids in the (minimised) unsat core of facts + claims (empty if the model agrees)."""
-    s = m.solver(track=True)
-    s.set("core.minimize", True)
-    for k, f in enumerate(facts):
-        s.assert_and_track(f, f"FACT|{k}")
-    for k, c in enumerate(claims):
-        s.assert_and_track(c, f"CLAIM|{k}")
-    if _sat(s.check()):
-        return []
-    return [r for r in core_rule_ids(s.unsat_core()) if r not in _NOT_RULES]
+def explain(m: Model, facts: Sequence[Any], claims: Sequence[Any],
+            limit: Budget = CHECK_BUDGET) -> list[str]:
+    """Rule ids in the (minimised) unsat core of facts + claims (empty if the model agrees).
+
+    Z3's core minimisation runs inside ``check()``, under the budget; if it runs out, the core
+    is asked for again without minimisation (a larger core, still a true one), under the budget
+    again; if that runs out too, no rule is named rather than a guess.
+    """
+    for minimise in (True, False):
+        s = m.solver(track=True)
+        s.set("core.minimize", minimise)
+        for k, f in enumerate(facts):
+            s.assert_and_track(f, f"FACT|{k}")
+        for k, c in enumerate(claims):
+            s.assert_and_track(c, f"CLAIM|{k}")
+        answer = decide(s, limit)
+        if answer.sat:
+            return []
+        if answer.unsat:
+            return [r for r in core_rule_ids(s.unsat_core()) if r not in _NOT_RULES]
+    return []
 
 
 @dataclass(frozen=True)
@@ -138,6 +143,7 @@ class Checker:
         self.inputs = list(inputs)
         self.outputs = list(outputs)
         self.solver = m.solver()
+        self.budget = CHECK_BUDGET
         self._eq: dict[tuple[int, object], Any] = {}
 
     def _lit(self, term: Any, index: int, value: object) -> Any:
@@ -155,12 +161,19 @@ class Checker:
         n = len(self.inputs)
         return [self._lit(t, n + k, x) for k, (t, x) in enumerate(zip(self.outputs, values, strict=True))]
 
+    def _decide(self, lits: Sequence[Any]) -> bool:
+        """sat or unsat; an unknown raises :class:`UnknownAnswer` (never a verdict)."""
+        answer = decide(self.solver, self.budget, lits)
+        if answer.status == "unknown":
+            raise UnknownAnswer(answer)
+        return answer.sat
+
     def agrees(self, inputs: Sequence[int], outputs: Sequence[object]) -> bool:
-        return _sat(self.solver.check(*self.facts(inputs), *self.claims(outputs)))
+        return self._decide([*self.facts(inputs), *self.claims(outputs)])
 
     def expected(self, inputs: Sequence[int]) -> list[object] | None:
         """The model's outputs for these inputs (None if the inputs break the model's domain)."""
-        if not _sat(self.solver.check(*self.facts(inputs))):
+        if not self._decide(self.facts(inputs)):
             return None
         mdl = self.solver.model()
         out: list[object] = []
@@ -555,6 +568,8 @@ def check_executor_game(case: GameCase, rules: Ruleset) -> None:
     res = F.check(gm.model, F.record_facts(gm, record, tableaux=True, scores=True, end=True), track=False)
     if res.status == "sat":
         return
+    if res.status == "unknown":
+        raise UnknownAnswer(Answer("unknown", res.reason))
     core = F.check(gm.model, F.record_facts(gm, record, tableaux=True, scores=True, end=True), track=True)
     labels = [lab.split("|")[1] for lab in core.core_labels if lab.startswith("FACT|")]
     raise Mismatch(where, f"the model's turn constraints ({res.status})",

@@ -42,10 +42,12 @@ from sushigo.checks.properties import (
 )
 from sushigo.checks.strategies import tableau_of_picks
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.model.budget import child_signals
 from sushigo.spec.ruleset import RULESETS, Ruleset
 from sushigo.spec.tableau import Tableau
 
 BATCH = 10
+INCOMPLETE = "incomplete"  # the row of a property a stop (Ctrl-C, SIGTERM) cut short
 PROFILES: dict[str, int] = {"quick": 300, "default": 2000, "long": 20000}
 
 
@@ -88,7 +90,7 @@ class Outcome:
     rulesets: int = 0
     examples: int = 0
     seconds: float = 0.0
-    status: str = "ok"  # ok | FAIL | skipped
+    status: str = "ok"  # ok | FAIL | skipped | incomplete
     note: str = ""
     failure: Failure | None = None
 
@@ -358,11 +360,12 @@ class MutantOutcome:
     ruleset: str
     case: str
     seconds: float
+    complete: bool = True  # False: a stop came before every property had run against it
 
     def as_dict(self) -> dict[str, Any]:
         return {"mutant": self.name, "pitfall": self.pitfall, "rule_id": self.rule_id,
                 "caught_by": self.caught_by, "ruleset": self.ruleset, "case": self.case,
-                "seconds": round(self.seconds, 3)}
+                "seconds": round(self.seconds, 3), "complete": self.complete}
 
 
 def _ordered(names: Sequence[str]) -> list[str]:
@@ -386,17 +389,23 @@ def run_mutants(opts: Options, names: Sequence[str] = ()) -> list[MutantOutcome]
     if opts.only:
         props = [p for p in props if p in opts.only]
     outs = []
-    for mutant in chosen:
+    for k, mutant in enumerate(chosen):
         if opts.progress:
             opts.progress(f"mutant {mutant.name}")
         t0 = time.perf_counter()
         caught: Outcome | None = None
-        with mutant.active():
-            for name in _ordered(props):
-                o = run_one(name, opts)
-                if o.failure:
-                    caught = o
-                    break
+        try:
+            with mutant.active():
+                for name in _ordered(props):
+                    o = run_one(name, opts)
+                    if o.failure:
+                        caught = o
+                        break
+        except KeyboardInterrupt:
+            # Stopped: this mutant and the rest were neither caught nor missed.
+            outs += [MutantOutcome(m.name, m.pitfall, m.rule_id, None, "", "", 0.0, complete=False)
+                     for m in chosen[k:]]
+            return outs
         f = caught.failure if caught else None
         outs.append(MutantOutcome(mutant.name, mutant.pitfall, mutant.rule_id,
                                   caught.prop if caught else None, f.ruleset if f else "",
@@ -424,26 +433,56 @@ def run_parallel(opts: Options, jobs: int) -> list[Outcome]:
     (derandomized or seeded per task), so the split does not change the examples.
     """
     names = task_names(opts)
-    if jobs <= 1 or len(names) <= 1:
-        outs = []
-        for n in names:
-            if opts.progress:
-                opts.progress(n)
-            outs.append(run_one(n, opts))
-        return outs
+    results: dict[str, Outcome] = {}
+    try:
+        if jobs <= 1 or len(names) <= 1:
+            for n in names:
+                if opts.progress:
+                    opts.progress(n)
+                results[n] = run_one(n, opts)
+        else:
+            _run_pool(names, opts, jobs, results)
+    except KeyboardInterrupt:
+        # Stopped: the finished rows stand, every other row says it is incomplete (never "ok").
+        return [results.get(n) or _incomplete(n) for n in names]
+    return [results[n] for n in names]
+
+
+def _incomplete(name: str) -> Outcome:
+    prop = next((p for p in all_properties() if p.name == name), None)
+    family, desc = (prop.family, prop.description) if prop else ("edge cases", name)
+    return Outcome(name, family, desc, status=INCOMPLETE, note="interrupted before it finished")
+
+
+def interrupted(outs: Sequence[Outcome]) -> bool:
+    return any(o.status == INCOMPLETE for o in outs)
+
+
+def _run_pool(names: Sequence[str], opts: Options, jobs: int, results: dict[str, Outcome]) -> None:
+    """Run the tasks on ``jobs`` forked workers, filling ``results`` as they finish.
+
+    The workers ignore SIGINT (the parent alone handles a stop); on a stop the parent terminates
+    them and waits for them, so no worker outlives the run.
+    """
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
 
     plain = Options(examples=opts.examples, seed=opts.seed, rulesets=list(opts.rulesets), only=opts.only,
                     edge=opts.edge)
     # Slow tasks first so the two workers finish together.
     slow_first = sorted(names, key=lambda n: n not in ("edge-maki-ties", "round-scores", "game-totals"))
-    results: dict[str, Outcome] = {}
     ctx = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        futures = {pool.submit(_task, n, plain): n for n in slow_first}
-        for fut in as_completed(futures):
-            results[futures[fut]] = fut.result()
-            if opts.progress:
-                opts.progress(f"{len(results)}/{len(names)} done ({futures[fut]})")
-    return [results[n] for n in names]
+    pool = ctx.Pool(processes=jobs, initializer=child_signals)
+    try:
+        pending = {n: pool.apply_async(_task, (n, plain)) for n in slow_first}
+        while pending:
+            done = [n for n, res in pending.items() if res.ready()]
+            for n in done:
+                results[n] = pending.pop(n).get()
+                if opts.progress:
+                    opts.progress(f"{len(results)}/{len(names)} done ({n})")
+            if not done:
+                next(iter(pending.values())).wait(0.05)
+        pool.close()
+    finally:
+        pool.terminate()
+        pool.join()

@@ -51,6 +51,7 @@ import gc
 import itertools
 import os
 import random
+import signal
 import threading
 import time
 from collections.abc import Sequence
@@ -64,6 +65,7 @@ import z3
 from sushigo.solver.alldeals_search import anneal
 from sushigo.solver.search import STATUS_OPTIMAL, STATUS_UNKNOWN
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.model import budget
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import (
     card_count_terms,
@@ -118,6 +120,24 @@ class AllDealsResult:
 
 
 Tabs = list[list[list[z3.ArithRef]]]  # per round, per seat, 15 token counts
+
+
+@dataclass
+class _Progress:
+    """What one question has established so far: the best game found and the proved bound.
+    A stop (Ctrl-C) reports exactly this: the game (replayed) and the open range above it."""
+
+    best: int | None = None
+    tableaux: tuple[tuple[Tableau, ...], ...] | None = None
+    hi: int | None = None
+
+    def found(self, value: int, tableaux: tuple[tuple[Tableau, ...], ...]) -> None:
+        if self.best is None or value > self.best:
+            self.best, self.tableaux = value, tableaux
+
+    def open_range(self) -> str:
+        lo = "?" if self.best is None else str(self.best + 1)
+        return f"open range {lo}..{'?' if self.hi is None else self.hi}"
 
 
 def _model(
@@ -325,6 +345,7 @@ def upper_bound(players: int, kind: str, rules: Ruleset, timeout: float) -> int:
     if kind == "round":
         return trivial
     rnd = best_over_deals(players, "round", rules, False, timeout)
+    budget.stop_point()  # a stop during the round question ends the game question too
     per_round = rnd.score if rnd.status == STATUS_OPTIMAL and rnd.score is not None else trivial
     return rules.rounds * per_round + rules.pudding_most_points
 
@@ -346,6 +367,7 @@ Tableaux = tuple[tuple[Tableau, ...], ...]
 def _maximise(
     m: Model, total: z3.ArithRef, tabs: Tabs, hi: int, deadline: float,
     start: tuple[int, Tableaux] | None = None, cubes: Sequence[z3.BoolRef] = (),
+    progress: _Progress | None = None,
 ) -> tuple[str, Tableaux | None, int | None, str | None]:
     """Highest value of ``total``: from ``start`` (a game found by the local search) or a short
     climb from below, then bisection against ``hi``.
@@ -354,8 +376,10 @@ def _maximise(
     top; bisection's unsat answers close the gap from above. A bisection question that runs out
     of its share of the time is not the end: the next question is asked nearer ``hi``, where
     unsat answers come quicker, so the open range still narrows. Optimal only once
-    "total >= best + 1" was answered unsat by a Solver.
+    "total >= best + 1" was answered unsat by a Solver. ``progress`` follows the best game and
+    the bound as they improve (what a stop reports).
     """
+    run = progress if progress is not None else _Progress(hi=hi)
     best: int | None = None
     best_tabs: Tableaux | None = None
     if start is not None:
@@ -373,6 +397,7 @@ def _maximise(
                 model = climb.model()
                 best = model.eval(total, model_completion=True).as_long()
                 best_tabs = _read_tableaux(model, tabs)
+                run.found(best, best_tabs)
                 climb.add(total >= best + 1)
             elif r == z3.unsat:
                 if best is None:
@@ -395,8 +420,9 @@ def _maximise(
             best = lo = found[0]
             best_tabs = found[1]
             give_up = max(give_up, lo)
+            run.found(*found)
         elif r == z3.unsat:
-            hi = mid - 1
+            hi = run.hi = mid - 1
             proved = True
         else:
             give_up = mid
@@ -429,6 +455,7 @@ def _ask(
     constraints = m.constraints()
     lock = threading.Lock()  # the model's own context is read by one thread at a time
     running: dict[int, z3.Context] = {}
+    budget.stop_point()
     answers: dict[int, z3.CheckSatResult] = {}
     settled = threading.Event()
     result: list[tuple[z3.CheckSatResult, tuple[int, Tableaux] | None]] = []
@@ -448,9 +475,10 @@ def _ask(
         # each in its own context.
         with lock:
             left = deadline - time.perf_counter()
-            if settled.is_set() or left <= 0:
+            if settled.is_set() or left <= 0 or budget.stop_requested():
                 return
             ctx = z3.Context()
+            budget.watch(ctx)  # a stop (Ctrl-C) interrupts this thread's check too
             s = z3.SolverFor("QF_LIA", ctx=ctx)
             s.add(*[c.translate(ctx) for c in constraints])
             s.add((total >= bound).translate(ctx))
@@ -507,7 +535,8 @@ def _pudding_cubes(tabs: Tabs) -> list[z3.BoolRef]:
 
 
 def _improve(
-    players: int, rules: Ruleset, start: tuple[int, Tableaux], seed: int, deadline: float
+    players: int, rules: Ruleset, start: tuple[int, Tableaux], seed: int, deadline: float,
+    progress: _Progress | None = None,
 ) -> tuple[int, Tableaux]:
     """Large-neighbourhood search with the solver: keep part of the game as it is (the other
     seats; or one round; or one of the two scored seats), free the rest, and ask the losing
@@ -527,7 +556,8 @@ def _improve(
     solver = _solver(m)
     order = list(range(len(hoods)))
     improved = True
-    while improved:  # passes over every neighbourhood, in a seeded order, until one gains nothing
+    # passes over every neighbourhood, in a seeded order, until one gains nothing (or a stop)
+    while improved and not budget.stop_requested():
         improved = False
         rng.shuffle(order)
         for k in order:
@@ -543,6 +573,8 @@ def _improve(
                 model = solver.model()
                 value = model.eval(totals[0], model_completion=True).as_long()
                 game = _read_tableaux(model, tabs)
+                if progress is not None:
+                    progress.found(value, game)
                 improved = True
             solver.pop()
     return value, game
@@ -559,17 +591,45 @@ def best_over_deals(
     ``optimal`` only after the solver answered "one point more" unsat.
     """
     start_time = time.perf_counter()
+    run = _Progress()
+    if budget.stop_requested():  # after a stop, no new question starts
+        return _result(players, kind, rules, losing, seed, start_time, STATUS_UNKNOWN, None, None,
+                       "not started: interrupted")
+    try:
+        return _best_over_deals(players, kind, rules, losing, timeout, seed, start_time, run)
+    except KeyboardInterrupt:
+        # Stopped (Ctrl-C, SIGTERM): report the best game found, replayed, and the open range.
+        budget.request_stop(budget.stopped_by() or signal.SIGINT)
+        reason = f"interrupted after {time.perf_counter() - start_time:.1f} s ({run.open_range()})"
+        return _result(players, kind, rules, losing, seed, start_time, STATUS_UNKNOWN,
+                       run.tableaux, run.best, reason)
+
+
+def _best_over_deals(
+    players: int, kind: str, rules: Ruleset, losing: bool, timeout: float, seed: int,
+    start_time: float, run: _Progress,
+) -> AllDealsResult:
     deadline = start_time + timeout
-    hi = upper_bound(players, kind, rules, timeout / 4)
+    hi = run.hi = upper_bound(players, kind, rules, timeout / 4)
     start: tuple[int, Tableaux] | None = None
     if losing and kind == "game":
         # A fixed amount of annealing (so a seed gives one start), less under a short budget.
-        value, game = anneal(players, kind, rules, True, seed, restarts=1 if timeout < 60 else 3)
+        value, game = anneal(players, kind, rules, True, seed, restarts=1 if timeout < 60 else 3,
+                             on_best=run.found)
         if game:
-            start = _improve(players, rules, (value, game), seed, start_time + _IMPROVE_SHARE * timeout)
+            run.found(value, game)
+            start = _improve(players, rules, (value, game), seed, start_time + _IMPROVE_SHARE * timeout, run)
     m, tabs, totals = _model(players, kind, losing, rules)
     cubes = _pudding_cubes(tabs) if losing and kind == "game" else []
-    status, tableaux, best, reason = _maximise(m, totals[0], tabs, hi, deadline, start, cubes)
+    status, tableaux, best, reason = _maximise(m, totals[0], tabs, hi, deadline, start, cubes, run)
+    return _result(players, kind, rules, losing, seed, start_time, status, tableaux, best, reason)
+
+
+def _result(
+    players: int, kind: str, rules: Ruleset, losing: bool, seed: int, start_time: float, status: str,
+    tableaux: Tableaux | None, best: int | None, reason: str | None,
+) -> AllDealsResult:
+    """The answer, its witness game made into a record and replayed by the executor."""
     elapsed = time.perf_counter() - start_time
     if tableaux is None or best is None:
         return AllDealsResult(players, kind, losing, None, status, elapsed, (), (), None, reason, seed)

@@ -140,10 +140,12 @@ def _move(g: _Game, rng: random.Random, scored: Sequence[int]) -> Callable[[], N
 
 
 def anneal(
-    players: int, kind: str, rules: Ruleset, losing: bool, seed: int, steps: int = 60_000, restarts: int = 3
+    players: int, kind: str, rules: Ruleset, losing: bool, seed: int, steps: int = 60_000, restarts: int = 3,
+    on_best: Callable[[int, tuple[tuple[Tableau, ...], ...]], None] | None = None,
 ) -> tuple[int, tuple[tuple[Tableau, ...], ...]]:
     """The best total of the player found (for ``losing``, in a game seat 1 finishes higher) and
-    its tableaux (per round, per seat); ``(-1, ())`` if no such game was met."""
+    its tableaux (per round, per seat); ``(-1, ())`` if no such game was met. ``on_best`` hears
+    each better game as it is met (so a stop in the middle still has it)."""
     rounds = rules.rounds if kind == "game" else 1
     best_value: float = -math.inf
     best_tabs: tuple[tuple[Tableau, ...], ...] = ()
@@ -164,6 +166,8 @@ def anneal(
                 cur = new
                 if value > best_value:
                     best_value, best_tabs = value, g.tableaux()
+                    if on_best is not None and best_value > -math.inf:
+                        on_best(int(best_value), best_tabs)
             else:
                 undo()
     if not best_tabs:

@@ -62,6 +62,7 @@ from sushigo.solver.search import (
 )
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
+from sushigo.spec.model.budget import decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms
 from sushigo.spec.ruleset import Ruleset
@@ -338,7 +339,9 @@ def spec_model_total(tableau: Sequence[int], opponents_maki: Sequence[int], rule
     icons = [icons_term(counts, rules), *[z3.IntVal(o) for o in opponents_maki]]
     maki = maki_terms(m, "round", icons, rules)[0]
     s = m.solver()
-    assert s.check() == z3.sat
+    answer = decide(s)  # constants only: answered at once, but never without a budget
+    if not answer.sat:
+        raise AssertionError(f"the scoring terms of a concrete tableau gave {answer.status} {answer.reason}")
     model = s.model()
     total = dishes["tempura"] + dishes["sashimi"] + dishes["dumpling"] + dishes["nigiri"] + maki
     value: int = model.eval(total, model_completion=True).as_long()

@@ -61,7 +61,7 @@ from sushigo.spec.model.scoring import (
     tableau_vars,
     winner_terms,
 )
-from sushigo.spec.record import record_from_tableaux
+from sushigo.spec.record import record_document, record_from_tableaux
 from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, PARAMETERS, RULESETS, Ruleset, format_value
 from sushigo.spec.scoring import pudding_points, score_game, score_round, winners
 from sushigo.spec.tableau import Tableau, format_tableau
@@ -1160,15 +1160,8 @@ def seat_round_record(script: Sequence[Turn], rules: Ruleset, players: int = 2) 
         turns.append(step)
         cur = [cur[(s - d) % players] for s in range(players)]
     final = [Tableau(tuple(t)) for t in tabs]
-    return {
-        "format": "sushigo-record/1", "rules": "official", "readings": dict(rules.readings()),
-        "seed": None, "players": players, "policies": ["fixed"] * players,
-        "rounds": [{"hands": [[c.label for c in h] for h in hands], "turns": turns,
-                    "tableaux": [format_tableau(t) for t in final],
-                    "scores": [s.total for s in score_round(final, rules)]}],
-        "puddings": [t.counts[_PUD] for t in final], "pudding": None,
-        "totals": [s.total for s in score_round(final, rules)], "winners": [],
-    }
+    return record_document([{"hands": [[c.label for c in h] for h in hands], "turns": turns}], [final],
+                           rules, players)
 
 
 def extend_picks(seq: Sequence[Sequence[Card]], a: Ruleset, b: Ruleset) -> dict[str, Any]:

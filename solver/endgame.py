@@ -63,6 +63,7 @@ from sushigo.solver.matrixgame import MatrixSolution, Number, pure_maximin, solv
 from sushigo.spec.cards import NIGIRI, STACKS, Card, Token, parse_card
 from sushigo.spec.document import check_format
 from sushigo.spec.errors import IllegalMoveError, InputError, NotationError
+from sushigo.spec.record import rules_fields
 from sushigo.spec.ruleset import OFFICIAL, Ruleset, get_ruleset
 from sushigo.spec.scoring import dish_points, maki_icons, maki_points, pudding_points, round_totals, winners
 from sushigo.spec.turns import Turn, apply_turn, format_turn, hand_counts, legal_turns, parse_turn
@@ -415,6 +416,7 @@ class EndgameResult:
             "line": [[format_turn(t) for t in step] for step in self.line],
             "status": self.status,
             "players": self.position.players,
+            **rules_fields(self.position.rules),  # the rules the line was found under
             "nodes": self.nodes,
         }
         if self.policy is not None:

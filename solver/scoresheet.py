@@ -31,6 +31,7 @@ from sushigo.spec.document import check_format
 from sushigo.spec.errors import InputError
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, pudding_terms, round_terms, size_term, tableau_vars
+from sushigo.spec.record import record_from_tableaux, rules_fields
 from sushigo.spec.ruleset import Ruleset, get_ruleset
 from sushigo.spec.scoring import pudding_points, score_game
 from sushigo.spec.tableau import Tableau
@@ -244,6 +245,9 @@ class Verdict:
                 "seats": names,
                 "rounds": [[str(t) for t in row] for row in self.witness.rounds],
                 "puddings": list(self.witness.puddings),
+                **rules_fields(sheet.rules),
+                # the same game dealt and played: 'sushigo replay' re-executes it
+                "record": record_from_tableaux(self.witness.rounds, sheet.rules, len(sheet.players)),
             }
         if self.status == "impossible":
             out["explanation"] = list(self.explanation)

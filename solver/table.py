@@ -22,6 +22,7 @@ from sushigo.spec.document import check_format
 from sushigo.spec.errors import InputError
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, round_terms, size_term, tableau_vars
+from sushigo.spec.record import rules_fields
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.tableau import Tableau, tableau_from_json
 
@@ -217,6 +218,7 @@ def _read(tm: TableModel, mdl: z3.ModelRef) -> tuple[Tableau, ...]:
 def answer_json(q: TableQuery, a: TableAnswer) -> dict[str, Any]:
     out: dict[str, Any] = {"possible": {"possible": True, "impossible": False}.get(a.status)}
     if a.witness is not None:
+        out.update(rules_fields(q.rules))  # the witness re-scores to the scores under these rules
         out["seats"] = [q.seat_name(i) for i in range(q.seats)]
         out["witness"] = [str(t) for t in a.witness]
         out["count"] = a.count

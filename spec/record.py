@@ -142,24 +142,48 @@ def record_from_tableaux(
             hands[players] = [c.label for c in picks[players]]
         turns = [[[picks[s][t].label] for s in range(seats)] for t in range(size)]
         rounds.append({"hands": hands, "turns": turns})
+    return record_document(rounds, game, rules, players, policy)
+
+
+def record_document(
+    rounds: Sequence[dict[str, Any]], game: Sequence[Sequence[Tableau]], rules: Ruleset, players: int,
+    policy: str = "fixed",
+) -> dict[str, Any]:
+    """A record from each round's ``hands`` and ``turns`` and the tableaux they produce: the
+    ruleset it was made under (its name and every reading, overrides included, so ``sushigo
+    replay`` replays it under exactly these rules), and the scores, puddings and winners as the
+    rules give them for these tableaux (a game of fewer rounds scores no puddings)."""
     score = score_game([list(t) for t in game], rules, players)
-    for rnd, tabs, scored in zip(rounds, game, score.rounds, strict=True):
-        rnd["tableaux"] = [format_tableau(t) for t in tabs]
-        rnd["scores"] = [x.total for x in scored]
-    base_name = rules.name.partition("[")[0]
+    out_rounds = [
+        {"hands": rnd["hands"], "turns": rnd["turns"], "tableaux": [format_tableau(t) for t in tabs],
+         "scores": [x.total for x in scored]}
+        for rnd, tabs, scored in zip(rounds, game, score.rounds, strict=True)
+    ]
     return {
         "format": FORMAT,
-        "rules": base_name if base_name in RULESETS else "official",
-        "readings": dict(rules.readings()),
+        **rules_fields(rules),
         "seed": None,
         "players": players,
         "policies": [policy] * players,
-        "rounds": rounds,
+        "rounds": out_rounds,
         "puddings": list(score.puddings),
         "pudding": list(score.pudding) if score.pudding is not None else None,
         "totals": list(score.totals),
         "winners": list(score.winners),
     }
+
+
+def rules_fields(rules: Ruleset) -> dict[str, Any]:
+    """``"rules"`` and ``"readings"`` of anything written under ``rules`` (a record, a witness):
+    :func:`rules_from_record` reads them back to exactly these rules, overrides included."""
+    return {"rules": record_rules_name(rules), "readings": dict(rules.readings())}
+
+
+def record_rules_name(rules: Ruleset) -> str:
+    """The named ruleset a record names: the one ``rules`` was derived from (its readings, which
+    a record lists in full, carry any override); "official" for a ruleset of no known name."""
+    base = base_rules_name(rules)
+    return base if base in RULESETS else "official"
 
 
 def rules_from_record(name: object, readings: object) -> Ruleset:
@@ -314,7 +338,10 @@ __all__ = [
     "RoundRecord",
     "base_rules_name",
     "pick_order",
+    "record_document",
     "record_from_json",
     "record_from_tableaux",
+    "record_rules_name",
+    "rules_fields",
     "rules_from_record",
 ]

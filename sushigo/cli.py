@@ -1,19 +1,26 @@
 """``sushigo``: parse the command line, call the library, print. Exit codes: 0 answered,
-1 a check failed or the answer is "no", 2 bad input."""
+1 a check failed or the answer is "no", 2 bad input, 130 (143) stopped by SIGINT (SIGTERM).
+
+A stop reaches the work in progress, Z3 calls on any thread included
+(:func:`sushigo.spec.model.budget.stop_on_signals`); a command that can report what it had
+found prints it, and the exit code still says the run was stopped, never that it answered."""
 
 from __future__ import annotations
 
 import argparse
 import importlib
 import os
+import signal
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 
 import sushigo.commands
 from sushigo.spec.errors import SushiGoError
+from sushigo.spec.model import budget
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_SIGNAL_BASE = 128  # the shell's convention: 130 for SIGINT, 143 for SIGTERM
 
 
 class _Parser(argparse.ArgumentParser):
@@ -67,6 +74,17 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_BAD_INPUT
+    with budget.stop_on_signals():
+        code = _run(args)
+    signum = budget.stopped_by()
+    if signum is not None:
+        # Whatever the command printed, it did not finish: never exit as if it had.
+        sys.stdout.flush()
+        return EXIT_SIGNAL_BASE + signum
+    return code
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         code: int = args.func(args)
         return code
@@ -102,5 +120,6 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"sushigo: error: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_NO
     except KeyboardInterrupt:
+        budget.request_stop(budget.stopped_by() or signal.SIGINT)
         print("interrupted", file=sys.stderr)
-        return 130
+        return EXIT_SIGNAL_BASE + signal.SIGINT

@@ -3,3 +3,4 @@
 Every constraint group carries a rule id (``R-MAKI-TIE-FIRST``...), so unsat
 cores name the rules involved. Only this package and :mod:`solver` import z3.
 """
+

@@ -193,3 +193,10 @@ def interrupts_reach_python() -> Iterator[None]:
         yield
     finally:
         z3.set_param("ctrl_c", True)
+
+
+# Inside the CLI's stop scope, Z3's own Ctrl-C handler must be off from the first import of z3
+# (spec.model.budget.stop_on_signals); every model is built through this module.
+from sushigo.spec.model import budget as _budget  # noqa: E402
+
+_budget.z3_loaded()

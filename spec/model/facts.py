@@ -19,6 +19,7 @@ import z3
 
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import InputError
+from sushigo.spec.model.budget import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Budget, decide
 from sushigo.spec.model.core import Model, core_rule_ids
 from sushigo.spec.model.game import GameModel
 from sushigo.spec.model.turns import SeatTurn
@@ -202,8 +203,8 @@ def check(
     *,
     track: bool = False,
     exclude: Iterable[str] = (),
-    timeout_ms: int | None = None,
-    rlimit: int | None = None,
+    timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
+    rlimit: int | None = DEFAULT_RLIMIT,
 ) -> CheckResult:
     """Decide the model plus facts; with ``track``, an unsat answer carries a minimised core.
 
@@ -211,29 +212,23 @@ def check(
     makes an unsat record satisfiable, that rule is what the record breaks.
     """
     skip = set(exclude)
+    limit = Budget(timeout_ms, rlimit)
     s = z3.Solver()
     if track:
-        s.set("core.minimize", True)
-    if timeout_ms is not None:
-        s.set("timeout", timeout_ms)
-    if rlimit is not None:
-        s.set("rlimit", rlimit)
+        s.set("core.minimize", True)  # the minimisation runs inside check(), under the budget
     groups = [g for g in m.groups if g[0] not in skip] + list(facts)
     for k, (rid, label, cs) in enumerate(groups):
         if track:
             s.assert_and_track(z3.And(*cs), z3.Bool(f"{rid}|{label or k}|{k}"))
         else:
             s.add(*cs)
-    res = s.check()
-    if res == z3.sat:
+    answer = decide(s, limit)
+    if answer.sat:
         return CheckResult("sat", model=s.model())
-    if res == z3.unsat:
+    if answer.unsat:
         core = list(s.unsat_core()) if track else []
         return CheckResult("unsat", core=core_rule_ids(core), core_labels=[str(b) for b in core])
-    budget = f"timeout {timeout_ms} ms" if timeout_ms is not None else ""
-    if rlimit is not None:
-        budget += f"{', ' if budget else ''}rlimit {rlimit}"
-    return CheckResult("unknown", reason=f"{s.reason_unknown()} (budget: {budget or 'none'})")
+    return CheckResult("unknown", reason=answer.reason)
 
 
 def token_counts(result: CheckResult, counts: Sequence[z3.ArithRef]) -> tuple[int, ...]:

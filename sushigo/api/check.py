@@ -61,8 +61,10 @@ def check_outcome(
     outs = R.run_parallel(opts, workers)
     wall = time.perf_counter() - t0
     failed = [o for o in outs if o.failure]
+    stopped = R.interrupted(outs)  # a stopped run is never "ok": rows it did not finish say so
     data = {"seed": opts.seed, "examples": opts.examples, "seconds": round(wall, 2),
-            "ok": not failed, "properties": [o.as_dict() for o in outs]}
+            "ok": not failed and not stopped, "properties": [o.as_dict() for o in outs],
+            "interrupted": stopped}
     return Outcome(tagged(FORMAT, data), 1 if failed else 0, (opts, outs, wall))
 
 
@@ -78,7 +80,9 @@ def _mutants(opts: object, names: list[str]) -> Outcome:
     outs = R.run_mutants(opts, names)
     wall = time.perf_counter() - t0
     missed = [o for o in outs if o.caught_by is None]
-    data = {"seconds": round(wall, 2), "ok": not missed, "mutants": [o.as_dict() for o in outs]}
+    stopped = not all(o.complete for o in outs)  # an unfinished mutant is never shown as caught
+    data = {"seconds": round(wall, 2), "ok": not missed, "mutants": [o.as_dict() for o in outs],
+            "interrupted": stopped}
     return Outcome(tagged(FORMAT, data), 1 if missed else 0, (opts, outs, wall))
 
 

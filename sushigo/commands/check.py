@@ -74,19 +74,27 @@ def run(args: argparse.Namespace) -> int:
         return out.code
     opts, outs, wall = out.detail
     if args.mutants:
-        rows = [[o.name, o.rule_id, o.caught_by or "NOT CAUGHT", o.ruleset, f"{o.seconds:.1f}",
-                 _short(o.case)] for o in outs]
+        from sushigo.checks import runner as R
+
+        rows = [[o.name, o.rule_id, o.caught_by or ("NOT CAUGHT" if o.complete else R.INCOMPLETE),
+                 o.ruleset, f"{o.seconds:.1f}", _short(o.case)] for o in outs]
         print_table(rows, ["mutant", "rule", "caught by", "ruleset", "time (s)", "shrunk case"])
         caught = sum(1 for o in outs if o.caught_by is not None)
-        print(f"\n{caught}/{len(outs)} mutants caught in {wall:.1f} s "
-              f"({opts.examples} cases per property)")
+        if not all(o.complete for o in outs):
+            done = sum(o.complete for o in outs)
+            print(f"\ninterrupted after {wall:.1f} s: {done} of {len(outs)} mutants run to the end, "
+                  f"{caught} caught")
+        else:
+            print(f"\n{caught}/{len(outs)} mutants caught in {wall:.1f} s "
+                  f"({opts.examples} cases per property)")
         return out.code
     from sushigo.checks import runner as R
 
     print_table(R.table_rows(outs), R.HEADERS)
     cases = sum(o.examples for o in outs)
     seed = R._seed_text(opts.seed)
-    print(f"\n{cases} cases in {wall:.1f} s, {opts.examples} per property family, seed {seed}")
+    head = "interrupted: " if R.interrupted(outs) else ""
+    print(f"\n{head}{cases} cases in {wall:.1f} s, {opts.examples} per property family, seed {seed}")
     for o in outs:
         if o.failure:
             print()

@@ -1,0 +1,253 @@
+"""Every Z3 call under a budget, and a stop (Ctrl-C, SIGTERM) that reaches a call in progress.
+
+Two facts about Z3 shape this module:
+
+* By default Z3 installs its own SIGINT handler for the length of each ``check()`` and turns
+  Ctrl-C into an ``unknown`` answer ("interrupted from keyboard"). A caller that reads unknown
+  as a result then reports it: ``check --mutants`` counted a mutant as caught that way (issue
+  18). :func:`stop_on_signals` switches that off (the global ``ctrl_c`` parameter).
+* With Z3's handler off, Python's own handler runs only after ``check()`` returns, which may be
+  minutes away, and never on another thread. So the signal also wakes a watcher thread (through
+  :func:`signal.set_wakeup_fd`), which calls ``interrupt()`` on the main context and on every
+  context registered with :func:`watch`: each running ``check()`` returns at once, and the main
+  thread raises :class:`KeyboardInterrupt` at its next step.
+
+After a stop, :func:`stop_point` (called by :func:`decide` before and after every check) raises
+:class:`KeyboardInterrupt` again, so an ``unknown`` caused by the stop is never read as an answer
+and no new question is started. SIGTERM is handled like SIGINT; :func:`stopped_by` tells the CLI
+which one came (exit 130 or 143).
+"""
+
+from __future__ import annotations
+
+import signal
+import socket
+import sys
+import threading
+import weakref
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any
+
+
+#: A check without a budget of its own gets this one (a few seconds on the slowest CI box).
+DEFAULT_TIMEOUT_MS = 60_000
+DEFAULT_RLIMIT = 200_000_000
+
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How long one Z3 call may run: wall-clock ``timeout_ms`` and machine-independent ``rlimit``."""
+
+    timeout_ms: int | None = DEFAULT_TIMEOUT_MS
+    rlimit: int | None = DEFAULT_RLIMIT
+
+    def describe(self) -> str:
+        parts = []
+        if self.timeout_ms is not None:
+            parts.append(f"timeout {self.timeout_ms} ms")
+        if self.rlimit is not None:
+            parts.append(f"rlimit {self.rlimit}")
+        return ", ".join(parts) or "none"
+
+    def apply(self, s: Any) -> None:
+        """Set the budget on a solver or optimiser (each later ``check()`` runs under it)."""
+        if self.timeout_ms is not None:
+            s.set("timeout", max(1, int(self.timeout_ms)))
+        if self.rlimit is not None:
+            s.set("rlimit", max(1, int(self.rlimit)))
+
+    def share(self, parts: int) -> Budget:
+        """One of ``parts`` equal shares (for a loop of calls that together keep this budget)."""
+        n = max(1, parts)
+        return Budget(None if self.timeout_ms is None else max(1, self.timeout_ms // n),
+                      None if self.rlimit is None else max(1, self.rlimit // n))
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One Z3 answer: ``sat``, ``unsat`` or ``unknown`` (with Z3's reason and the budget)."""
+
+    status: str
+    reason: str = ""
+
+    @property
+    def sat(self) -> bool:
+        return self.status == "sat"
+
+    @property
+    def unsat(self) -> bool:
+        return self.status == "unsat"
+
+
+class UnknownAnswer(Exception):
+    """A question the solver could not settle within its budget: never read as sat or unsat."""
+
+    def __init__(self, answer: Answer) -> None:
+        super().__init__(f"solver answered unknown: {answer.reason}")
+        self.answer = answer
+
+
+def decide(s: Any, budget: Budget = Budget(), assumptions: Sequence[Any] = ()) -> Answer:
+    """``s.check(*assumptions)`` under ``budget``; unknown carries the reason and the budget.
+
+    Raises :class:`KeyboardInterrupt` if a stop was requested before or during the call.
+    """
+    import z3
+
+    z3_loaded()
+    stop_point()
+    budget.apply(s)
+    r = s.check(*assumptions)
+    stop_point()
+    if r == z3.sat:
+        return Answer("sat")
+    if r == z3.unsat:
+        return Answer("unsat")
+    return Answer("unknown", f"{s.reason_unknown()} (budget: {budget.describe()})")
+
+
+# --------------------------------------------------------------------------- stopping
+
+_stop = threading.Event()
+_signum: list[int] = []
+_contexts: weakref.WeakSet[Any] = weakref.WeakSet()  # z3.Context (z3 is imported lazily)
+_scope_active = threading.Event()
+_contexts_lock = threading.Lock()
+
+
+def watch(ctx: Any) -> None:
+    """Register a context (of a worker thread) whose running check a stop must interrupt."""
+    with _contexts_lock:
+        _contexts.add(ctx)
+    if _stop.is_set():
+        ctx.interrupt()
+
+
+def stop_requested() -> bool:
+    return _stop.is_set()
+
+
+def stopped_by() -> int | None:
+    """The signal that requested the stop (SIGINT or SIGTERM), if any."""
+    return _signum[0] if _signum else None
+
+
+def stop_point() -> None:
+    """Raise :class:`KeyboardInterrupt` if a stop was requested: no new work after a stop."""
+    if _stop.is_set():
+        raise KeyboardInterrupt
+
+
+def request_stop(signum: int = signal.SIGINT) -> None:
+    """Stop: remember the signal and interrupt every running check (any thread may call this)."""
+    if not _signum:
+        _signum.append(signum)
+    _stop.set()
+    with _contexts_lock:
+        z3 = sys.modules.get("z3")
+        contexts = ([z3.main_ctx()] if z3 is not None else []) + [*_contexts]
+    for ctx in contexts:
+        ctx.interrupt()
+
+
+def _reset() -> None:
+    _stop.clear()
+    _signum.clear()
+
+
+def _handler(signum: int, frame: FrameType | None) -> None:
+    request_stop(signum)
+    raise KeyboardInterrupt
+
+
+def _watcher(sock: socket.socket) -> None:
+    while True:
+        try:
+            data = sock.recv(64)
+        except OSError:
+            return
+        if not data:
+            return
+        for signum in data:
+            if signum in STOP_SIGNALS:
+                request_stop(signum)
+
+
+def z3_loaded() -> None:
+    """Inside :func:`stop_on_signals`, turn Z3's own Ctrl-C handler off (it turns a stop into an
+    ``unknown`` answer, read as a result). Called on entry and by :mod:`sushigo.spec.model` when
+    it first imports z3, so the CLI's start-up imports z3 only for commands that use it."""
+    z3 = sys.modules.get("z3")
+    if z3 is not None and _scope_active.is_set():
+        z3.set_param("ctrl_c", False)
+
+
+@contextmanager
+def stop_on_signals() -> Iterator[None]:
+    """SIGINT and SIGTERM stop the work in progress, Z3 calls on any thread included.
+
+    Must be entered on the main thread. On leaving, the previous handlers come back and later
+    Z3 calls run again; which signal stopped the work stays readable (:func:`stopped_by`) until
+    the next entry.
+    """
+    _reset()
+    if threading.current_thread() is not threading.main_thread():
+        yield  # signals reach the main thread only; a caller on another thread stops its own way
+        return
+    reader, writer = socket.socketpair()
+    writer.setblocking(False)
+    previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
+    old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    _scope_active.set()
+    z3_loaded()  # z3 imported already: quiet its handler now; imported later: sushigo.spec.model does
+    thread = threading.Thread(target=_watcher, args=(reader,), name="sushigo-stop-watcher", daemon=True)
+    thread.start()
+    try:
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, _handler)
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+        signal.set_wakeup_fd(old_fd)
+        _scope_active.clear()
+        z3 = sys.modules.get("z3")
+        if z3 is not None:
+            z3.set_param("ctrl_c", True)
+        _stop.clear()
+        writer.close()  # the watcher's recv sees end of stream and returns
+        thread.join(timeout=1.0)
+        reader.close()
+
+
+def child_signals() -> None:
+    """For a worker process forked from a stoppable parent: the parent alone handles Ctrl-C
+    (and ends its workers); SIGTERM ends the worker at once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    try:
+        signal.set_wakeup_fd(-1)
+    except ValueError:  # not the main thread: nothing was inherited there
+        pass
+
+
+__all__ = [
+    "DEFAULT_RLIMIT",
+    "DEFAULT_TIMEOUT_MS",
+    "Answer",
+    "Budget",
+    "UnknownAnswer",
+    "child_signals",
+    "decide",
+    "request_stop",
+    "stop_on_signals",
+    "stop_point",
+    "stop_requested",
+    "stopped_by",
+    "watch",
+]

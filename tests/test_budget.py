@@ -1,0 +1,117 @@
+"""Every Z3 call returns within its budget, however often it is asked in one process (issue 16
+item 5): the portfolio questions, the unsat-core minimisation, and a plain call after both (the
+CI hang came in a worker that had run the portfolio earlier). Run it under ``-n 2`` too.
+
+The hard question used throughout is the pigeonhole principle (11 pigeons, 10 holes): unsat,
+and no Z3 tactic proves it quickly, so every call on it runs until its budget ends.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+
+import pytest
+import z3
+from sushigo.spec.model import budget
+from sushigo.spec.model.budget import Budget, decide
+
+SLACK = 3.0  # seconds beyond the budget a loaded 2-core box may need to return
+
+
+def _pigeonhole(n: int = 11, ctx: z3.Context | None = None) -> tuple[z3.Solver, list[z3.BoolRef]]:
+    holes = n - 1
+    p = [[z3.Bool(f"p{i}_{j}", ctx) for j in range(holes)] for i in range(n)]
+    s = z3.Solver(ctx=ctx)
+    for i in range(n):
+        s.add(z3.Or(p[i]))
+    for j in range(holes):
+        for i in range(n):
+            for k in range(i + 1, n):
+                s.add(z3.Or(z3.Not(p[i][j]), z3.Not(p[k][j])))
+    return s, [row[0] for row in p]
+
+
+def test_a_timeout_gives_unknown_with_the_budget_named() -> None:
+    s, _ = _pigeonhole()
+    t0 = time.perf_counter()
+    answer = decide(s, Budget(timeout_ms=300, rlimit=None))
+    assert time.perf_counter() - t0 < 0.3 + SLACK
+    assert answer.status == "unknown" and "timeout 300 ms" in answer.reason
+
+
+def test_an_rlimit_gives_unknown_at_the_same_point_every_time() -> None:
+    reasons = set()
+    for _ in range(3):
+        s, _ = _pigeonhole()
+        answer = decide(s, Budget(timeout_ms=None, rlimit=200_000))
+        assert answer.status == "unknown"
+        reasons.add(answer.reason)
+    assert len(reasons) == 1 and "rlimit 200000" in reasons.pop()
+
+
+def test_easy_questions_are_answered() -> None:
+    x = z3.Int("x")
+    s = z3.Solver()
+    s.add(x > 2)
+    assert decide(s).sat
+    assert decide(s, assumptions=[x < 1]).unsat
+
+
+def test_budget_share_splits_both_limits() -> None:
+    assert Budget(1000, 600).share(3) == Budget(333, 200)
+    assert Budget(None, None).share(4) == Budget(None, None)
+
+
+def test_core_minimisation_is_bounded_many_times() -> None:
+    """``explain`` on a hard tracked question: every call returns within its budget, and an
+    unknown names no rule (it never guesses)."""
+    from sushigo.checks.properties import explain
+    from sushigo.spec.model.core import Model
+
+    for _ in range(8):
+        m = Model()
+        s, _lits = _pigeonhole()
+        m.add("R-TEST", list(s.assertions()), "pigeons")
+        t0 = time.perf_counter()
+        ids = explain(m, [], [], Budget(timeout_ms=200, rlimit=None))
+        assert time.perf_counter() - t0 < 2 * 0.2 + SLACK
+        assert ids == []
+
+
+def test_portfolio_questions_return_within_their_budget_many_times() -> None:
+    """The losing-game portfolio (whole question + nine cubes on threads), asked repeatedly for a
+    short time on a question it cannot settle in that time, then a plain call in the same process."""
+    from sushigo.solver import alldeals as A
+    from sushigo.spec.ruleset import OFFICIAL
+
+    m, tabs, totals = A._model(3, "game", True, OFFICIAL)
+    cubes = A._pudding_cubes(tabs)
+    for _ in range(5):
+        t0 = time.perf_counter()
+        r, found = A._ask(m, tabs, totals[0], 110, cubes, 0.5)
+        assert time.perf_counter() - t0 < 0.5 + SLACK
+        assert r != z3.sat or found is not None  # a sat answer always brings its game
+    s, _ = _pigeonhole()
+    t0 = time.perf_counter()
+    assert decide(s, Budget(timeout_ms=300, rlimit=None)).status == "unknown"
+    assert time.perf_counter() - t0 < 0.3 + SLACK
+
+
+def test_a_stop_interrupts_a_long_check_and_is_never_an_answer() -> None:
+    import os
+    import threading
+
+    s, _ = _pigeonhole()
+    timer = threading.Timer(0.5, os.kill, (os.getpid(), signal.SIGINT))
+    before = signal.getsignal(signal.SIGINT)
+    with budget.stop_on_signals():
+        timer.start()
+        t0 = time.perf_counter()
+        with pytest.raises(KeyboardInterrupt):
+            decide(s, Budget(timeout_ms=60_000, rlimit=None))
+        assert time.perf_counter() - t0 < 0.5 + SLACK
+        with pytest.raises(KeyboardInterrupt):  # after a stop, no new question starts
+            decide(z3.Solver())
+    assert budget.stopped_by() == signal.SIGINT
+    assert signal.getsignal(signal.SIGINT) is before  # the previous handler is back
