@@ -53,6 +53,7 @@ from __future__ import annotations
 
 from sushigo.solver.endgame.certificate import Certificate, certify_guarantee
 from sushigo.solver.endgame.dummy import DummyMove, solve_dummy
+from sushigo.solver.endgame.exact import ENGINES, solve_two, solve_two_exact
 from sushigo.solver.endgame.multi import (
     first_pick_gains,
     greedy_first_pick,
@@ -71,7 +72,7 @@ from sushigo.solver.endgame.position import (
     parse_position_text,
     random_position,
 )
-from sushigo.solver.endgame.reference import solve_two
+from sushigo.solver.endgame.reference import solve_two_reference
 from sushigo.solver.endgame.result import EndgameResult, PickValue
 from sushigo.solver.endgame.state import DEFAULT_MAX_NODES, OBJECTIVES, POLICIES, BudgetExceeded, Move
 from sushigo.spec.errors import InputError
@@ -105,9 +106,10 @@ def solve_position(
 
 
 __all__ = [
-    "DEFAULT_MAX_NODES", "N_CARDS", "N_TOKENS", "OBJECTIVES", "POLICIES",
+    "DEFAULT_MAX_NODES", "ENGINES", "N_CARDS", "N_TOKENS", "OBJECTIVES", "POLICIES",
     "BudgetExceeded", "Certificate", "DummyMove", "EndgameResult", "Hand", "Move", "PickValue",
     "Position", "Tab", "certify_guarantee", "first_pick_gains", "greedy_first_pick", "greedy_gains",
     "greedy_turn", "hand_names", "parse_position", "parse_position_text", "random_position",
-    "solve_dummy", "solve_multi", "solve_position", "solve_two",
+    "solve_dummy", "solve_multi", "solve_position", "solve_two", "solve_two_exact",
+    "solve_two_reference",
 ]

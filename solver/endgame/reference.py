@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 
 from sushigo.solver.endgame.position import Hand, Position, Tab
 from sushigo.solver.endgame.result import EndgameResult, PickValue
@@ -108,27 +109,50 @@ def _offset(pos: Position, objective: str, gains: tuple[int, int]) -> tuple[Numb
     return 0, s0 - s1 + gains[0] - gains[1]
 
 
-def solve_two(
+def check_two(pos: Position, objective: str) -> None:
+    if pos.players != 2:
+        raise InputError(f"the zero-sum solver is for 2 players; this position has {pos.players}")
+    if objective not in OBJECTIVES:
+        raise InputError(f"objective {objective!r} unknown; choose one of {', '.join(OBJECTIVES)}")
+
+
+def root_offset(s: _TwoPlayer) -> tuple[Number, int, Tab, Tab]:
+    """(constant added to the search value, banked difference for ``win``, both reduced start tableaux)."""
+    t0, g0 = s.gen.reduce(list(s.pos.tableaux[0]))
+    t1, g1 = s.gen.reduce(list(s.pos.tableaux[1]))
+    off, d = _offset(s.pos, s.objective, (g0, g1))
+    return off, d, t0, t1
+
+
+def set_root(
+    result: EndgameResult, sol: MatrixSolution, ms0: Sequence[Move], guarantees: Sequence[Number], off: Number
+) -> None:
+    """The root's value, each first pick's pure guarantee and the first-move mix, shifted by ``off``."""
+    result.value = sol.value + off
+    result.first_picks = [PickValue(m.turn, g + off) for m, g in zip(ms0, guarantees, strict=True)]
+    result.mix = [(m.turn, p) for m, p in zip(ms0, sol.rows, strict=True) if p]
+
+
+def set_unknown(result: EndgameResult, exc: BudgetExceeded) -> None:
+    result.reason = str(exc)
+    result.value = None
+    result.first_picks, result.mix = [], []
+
+
+def solve_two_reference(
     pos: Position,
     objective: str = "diff",
     max_nodes: int = DEFAULT_MAX_NODES,
     time_limit: float | None = None,
 ) -> EndgameResult:
-    if pos.players != 2:
-        raise InputError(f"the zero-sum solver is for 2 players; this position has {pos.players}")
-    if objective not in OBJECTIVES:
-        raise InputError(f"objective {objective!r} unknown; choose one of {', '.join(OBJECTIVES)}")
+    """The reference search: every payoff matrix built whole (kept to check the fast search against)."""
+    check_two(pos, objective)
     s = _TwoPlayer(pos, objective, max_nodes, time_limit)
-    t0, g0 = s.gen.reduce(list(pos.tableaux[0]))
-    t1, g1 = s.gen.reduce(list(pos.tableaux[1]))
-    off, d = _offset(pos, objective, (g0, g1))
+    off, d, t0, t1 = root_offset(s)
     result = EndgameResult(pos, objective, "unknown")
     try:
         ms0, ms1, mixed, pure = s.matrices(pos.hands[0], pos.hands[1], t0, t1, d)
-        sol = solve(mixed)
-        result.value = sol.value + off
-        result.first_picks = [PickValue(m.turn, min(row) + off) for m, row in zip(ms0, pure, strict=True)]
-        result.mix = [(m.turn, p) for m, p in zip(ms0, sol.rows, strict=True) if p]
+        set_root(result, solve(mixed), ms0, [min(row) for row in pure], off)
         # Principal line: at each node both players play the heaviest pick of their optimal mix.
         h0, h1 = pos.hands
         line: list[list[Turn]] = []
@@ -144,9 +168,7 @@ def solve_two(
         result.line = line
         result.status = "solved"
     except BudgetExceeded as exc:
-        result.reason = str(exc)
-        result.value = None
-        result.first_picks, result.mix = [], []
+        set_unknown(result, exc)
     result.nodes = s.nodes
     return result
 
