@@ -38,7 +38,7 @@ _W, _C, _P = int(Token.WASABI), int(Token.CHOPSTICKS), int(Token.PUDDING)
 _CT, _CS, _CD = int(Card.TEMPURA), int(Card.SASHIMI), int(Card.DUMPLING)
 _CP = int(Card.PUDDING)
 _CNIGIRI = tuple(int(c) for c in NIGIRI)
-_MAKI_TOKENS = (int(Token.MAKI1), int(Token.MAKI2), int(Token.MAKI3))
+_M1, _M2, _M3 = int(Token.MAKI1), int(Token.MAKI2), int(Token.MAKI3)
 _MAKI_CARDS = (int(Card.MAKI1), int(Card.MAKI2), int(Card.MAKI3))
 
 def _sign(x: int) -> int:
@@ -94,6 +94,24 @@ class Canon:
         self.dumpling_points = [table[min(c, len(table) - 1)] for c in range(rules.copies(Card.DUMPLING) + 1)]
         self.sashimi_set = rules.sashimi_set
         self._cache: dict[tuple[Hand, Hand, Tab, Tab], tuple[Tab, Tab, int, int]] = {}
+        self._hands: dict[tuple[Hand, Hand], tuple[bool, int, bool, int, int, int, int]] = {}
+
+    def _left(self, h0: Hand, h1: Hand) -> tuple[bool, int, bool, int, int, int, int]:
+        """What the two hands still hold that the rewrites read (cached per pair of hands)."""
+        got = self._hands.get((h0, h1))
+        if got is None:
+            left = [a + b for a, b in zip(h0, h1, strict=True)]
+            ic = self.icons
+            got = self._hands[(h0, h1)] = (
+                left[_CT] > 0,
+                self.sashimi_set - left[_CS],  # a residue below this cannot be completed
+                left[_CD] > 0,
+                sum(left[c] for c in _CNIGIRI),
+                max(sum(h0) - 1, 0),
+                sum(ic[n] * left[c] for n, c in enumerate(_MAKI_CARDS)) + 1,
+                left[_CP] + 1,
+            )
+        return got
 
     def normalise(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab) -> tuple[Tab, Tab, int, int]:
         """(tableau 0, tableau 1, points banked for 0, for 1) of the state where player 0 holds h0."""
@@ -101,39 +119,36 @@ class Canon:
         got = self._cache.get(raw)
         if got is not None:
             return got
-        left = [a + b for a, b in zip(h0, h1, strict=True)]
-        cap_chop = max(sum(h0) - 1, 0)
-        nigiri = sum(left[c] for c in _CNIGIRI)
+        tempura, sashimi_short, dumplings, nigiri, cap_chop, maki_bound, pudding_bound = self._left(h0, h1)
         a0, a1 = list(t0), list(t1)
         b0 = b1 = 0
         for t in (a0, a1):
-            if not left[_CT]:
+            if not tempura:
                 t[_T] = 0  # a tempura residue nobody can complete scores 0
-            if left[_CS] < self.sashimi_set - t[_S]:
+            if t[_S] < sashimi_short:
                 t[_S] = 0
             if t[_W] > nigiri:
                 t[_W] = nigiri
             if t[_C] > cap_chop:
                 t[_C] = cap_chop
-        if not left[_CD]:
+        if not dumplings:
             b0, b1 = self.dumpling_points[a0[_D]], self.dumpling_points[a1[_D]]
             a0[_D] = a1[_D] = 0
         if self.own:
             a1[_T] = a1[_S] = a1[_D] = a1[_W] = b1 = 0  # the opponent's dishes never change player 0's total
         if self.maki_rank:
             ic = self.icons
-            m0 = sum(ic[n] * t0[m] for n, m in enumerate(_MAKI_TOKENS))
-            m1 = sum(ic[n] * t1[m] for n, m in enumerate(_MAKI_TOKENS))
-            bound = sum(ic[n] * left[c] for n, c in enumerate(_MAKI_CARDS)) + 1
+            m0 = ic[0] * t0[_M1] + ic[1] * t0[_M2] + ic[2] * t0[_M3]
+            m1 = ic[0] * t1[_M1] + ic[1] * t1[_M2] + ic[2] * t1[_M3]
             if m0 and m1:
-                diff = _clip(m0 - m1, bound)
+                diff = _clip(m0 - m1, maki_bound)
                 m0, m1 = (1 + diff, 1) if diff >= 0 else (1, 1 - diff)
             else:
-                m0, m1 = min(m0, bound), min(m1, bound)
-            for t, m in ((a0, m0), (a1, m1)):
-                t[_MAKI_TOKENS[0]], t[_MAKI_TOKENS[1]], t[_MAKI_TOKENS[2]] = m, 0, 0
+                m0, m1 = min(m0, maki_bound), min(m1, maki_bound)
+            a0[_M1], a0[_M2], a0[_M3] = m0, 0, 0
+            a1[_M1], a1[_M2], a1[_M3] = m1, 0, 0
         if self.keep_pudding and self.pudding_rank:
-            diff = _clip(self.earlier + t0[_P] - t1[_P], left[_CP] + 1)
+            diff = _clip(self.earlier + t0[_P] - t1[_P], pudding_bound)
             a0[_P] = max(0, diff - self.earlier)
             a1[_P] = a0[_P] - diff + self.earlier
         out = (tuple(a0), tuple(a1), b0, b1)
