@@ -17,6 +17,7 @@ rules, random legal turns until k cards remain), round 1, objective ``diff``.
     python -m benchmarks.bench_endgame              # both parts
     python -m benchmarks.bench_endgame --quick      # head to head at k = 3..6, 3 seeds; k = 9, 3 seeds
     python -m benchmarks.bench_endgame --rounds     # only part 2
+    python -m benchmarks.bench_endgame --rounds --k 10 --seeds 3 --limit 600   # one k, fewer seeds
 """
 
 from __future__ import annotations
@@ -115,11 +116,25 @@ def whole_rounds(ks: tuple[int, ...], seeds: range) -> None:
                                   "median / target"]))
 
 
+def _option(argv: list[str], name: str) -> str | None:
+    if name in argv:
+        i = argv.index(name)
+        if i + 1 < len(argv):
+            return argv[i + 1]
+    return None
+
+
 def main(argv: list[str]) -> None:
     quick = "--quick" in argv
     if "--rounds" not in argv:
         head_to_head(range(3, 7) if quick else range(3, 8), range(3) if quick else range(5))
-    whole_rounds((9,) if quick else (9, 10), range(3) if quick else range(10))
+    ks = (9,) if quick else (9, 10)
+    if (k := _option(argv, "--k")) is not None:
+        ks = (int(k),)
+    seeds = range(int(_option(argv, "--seeds") or (3 if quick else 10)))
+    if (limit := _option(argv, "--limit")) is not None:
+        LIMITS.update({k: float(limit) for k in ks})
+    whole_rounds(ks, seeds)
 
 
 if __name__ == "__main__":

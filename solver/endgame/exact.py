@@ -46,7 +46,7 @@ from sushigo.solver.endgame.reference import (
 )
 from sushigo.solver.endgame.result import EndgameResult
 from sushigo.solver.endgame.state import DEFAULT_MAX_NODES, BudgetExceeded, Move
-from sushigo.solver.matrixgame import Number, solve
+from sushigo.solver.matrixgame import MatrixSolution, Number, solve
 from sushigo.spec.errors import InputError
 from sushigo.spec.turns import Turn
 
@@ -245,12 +245,12 @@ class _Exact(_TwoPlayer):
             for i in n.order0:
                 if i in rows:
                     continue
-                if len(ysup) == 1:
-                    u = above(i, ysup[0][0], t)
-                else:
-                    u = sum(q * exact(i, j) for j, q in ysup)
-                if u > best_u and (len(ysup) > 1 or u > t):
-                    best_row, best_u = i, u
+                # All but the last support cell exact; the last only tested against what it must beat.
+                part = sum(q * exact(i, j) for j, q in ysup[:-1])
+                j, q = ysup[-1]
+                u = part + q * above(i, j, (t - part) / q)
+                if u > t:
+                    best_row, best_u = (i, u) if u > best_u else (best_row, best_u)
                 upper = max(upper, u)
             if best_row < 0 and upper <= alpha:
                 return upper
@@ -259,12 +259,11 @@ class _Exact(_TwoPlayer):
             for j in n.order1:
                 if j in cols:
                     continue
-                if len(xsup) == 1:
-                    w = below(xsup[0][0], j, t)
-                else:
-                    w = sum(p * exact(i, j) for i, p in xsup)
-                if w < best_w and (len(xsup) > 1 or w < t):
-                    best_col, best_w = j, w
+                part = sum(p * exact(i, j) for i, p in xsup[:-1])
+                i, p = xsup[-1]
+                w = part + p * below(i, j, (t - part) / p)
+                if w < t:
+                    best_col, best_w = (j, w) if w < best_w else (best_col, best_w)
                 lower = min(lower, w)
             if best_col < 0 and lower >= beta:
                 return lower
@@ -275,6 +274,23 @@ class _Exact(_TwoPlayer):
             if best_col >= 0:
                 cols.append(best_col)
 
+    def solution(self, n: _Node) -> MatrixSolution:
+        """Exactly what :func:`solver.matrixgame.solve` returns for the node's whole matrix.
+
+        With a pure saddle point ``solve`` answers the value and the first row
+        whose minimum is the value and the first column whose maximum is: the
+        first row with every cell >= value and the first column with every cell
+        <= value, found with one-sided windows. Without one, the whole matrix.
+        """
+        v = self.game_value(n)
+        assert not isinstance(v, float)  # searched with the whole window: exact
+        n0, n1 = len(n.ms0), len(n.ms1)
+        row = next((i for i in range(n0) if all(self.cell(n, i, j, -_INF, v) >= v for j in range(n1))), -1)
+        col = next((j for j in range(n1) if all(self.cell(n, i, j, v, _INF) <= v for i in range(n0))), -1)
+        if row >= 0 and col >= 0:
+            return MatrixSolution(v, _unit(n0, row), _unit(n1, col))
+        return solve(self.full_matrix(n))
+
     def full_matrix(self, n: _Node) -> list[list[Number]]:
         """Every pick pair's exact value, in move-generation order (as the reference builds it)."""
         return [[self.cell(n, i, j) for j in range(len(n.ms1))] for i in range(len(n.ms0))]
@@ -284,7 +300,7 @@ class _Exact(_TwoPlayer):
     def pure_value(self, n: _Node, alpha: Bound, beta: Bound) -> Bound:
         """Fail-soft alpha-beta on the serial game where player 0 commits first at every turn."""
         lo = n.plo
-        hi = n.phi if n.exact is None else min(n.phi, n.exact)  # a pure guarantee never exceeds the value
+        hi = min(n.phi, n.hi)  # a pure guarantee never exceeds the game value
         if lo >= beta:
             return lo
         if hi <= alpha or lo == hi:
@@ -319,6 +335,10 @@ class _Exact(_TwoPlayer):
         return worst
 
 
+def _unit(n: int, k: int) -> tuple[Number, ...]:
+    return tuple(1 if i == k else 0 for i in range(n))
+
+
 def solve_two_exact(
     pos: Position,
     objective: str = "diff",
@@ -334,12 +354,12 @@ def solve_two_exact(
     try:
         banked, node = s.start(t0, t1, d)
         off += banked
-        mixed = s.full_matrix(node)
+        sol = s.solution(node)
         guarantees = [s.pure_row(node, i, -_INF, _INF) for i in range(len(node.ms0))]
-        set_root(result, solve(mixed), node.ms0, guarantees, off)
+        set_root(result, sol, node.ms0, guarantees, off)
         line: list[list[Turn]] = []
         while node.ms0:
-            i, j = _heaviest(solve(s.full_matrix(node)))
+            i, j = _heaviest(s.solution(node))
             line.append([node.ms0[i].turn, node.ms1[j].turn])
             node = s.child(node, i, j)[1]
         result.line = line
