@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sushigo.solver.endgame.position import Hand, Position, Tab
 from sushigo.solver.endgame.reference import _heaviest, _offset, _TwoPlayer
-from sushigo.solver.endgame.result import EndgameResult, PickValue
+from sushigo.solver.endgame.result import EndgameResult, PickValue, set_unknown
 from sushigo.solver.endgame.state import _CHOP, _PUD, DEFAULT_MAX_NODES, OBJECTIVES, BudgetExceeded
 from sushigo.solver.matrixgame import Number, pure_maximin, solve
 from sushigo.spec.errors import InputError
@@ -188,9 +188,7 @@ def solve_dummy(
         result.line = line
         result.status = "solved"
     except BudgetExceeded as exc:
-        result.reason = str(exc)
-        result.value = None
-        result.first_picks, result.mix = [], []
+        set_unknown(result, exc)
     result.nodes = s.nodes
     return result
 

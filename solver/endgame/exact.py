@@ -31,8 +31,6 @@ the value, the first-move mix and the line are exactly those of the reference.
 
 from __future__ import annotations
 
-import time
-
 from sushigo.solver.endgame.canonical import Canon
 from sushigo.solver.endgame.position import Hand, Position, Tab
 from sushigo.solver.endgame.reference import (
@@ -41,10 +39,9 @@ from sushigo.solver.endgame.reference import (
     check_two,
     root_offset,
     set_root,
-    set_unknown,
     solve_two_reference,
 )
-from sushigo.solver.endgame.result import EndgameResult
+from sushigo.solver.endgame.result import EndgameResult, set_unknown
 from sushigo.solver.endgame.state import DEFAULT_MAX_NODES, BudgetExceeded, Move
 from sushigo.solver.matrixgame import MatrixSolution, Number, solve
 from sushigo.spec.errors import InputError
@@ -85,18 +82,10 @@ class _Exact(_TwoPlayer):
         self, pos: Position, objective: str, max_nodes: int, time_limit: float | None = None
     ) -> None:
         super().__init__(pos, objective, max_nodes, time_limit)
-        self.time_limit = time_limit
         self.canon = Canon(
             pos.rules, objective, self.gen.keep_pudding, (pos.puddings[0], pos.puddings[1])
         )
         self.table: dict[State, _Node] = {}  # the transposition table, on canonical states
-
-    def _visit(self) -> None:
-        self.nodes += 1
-        if self.nodes > self.max_nodes:
-            raise BudgetExceeded(f"node budget of {self.max_nodes} states exhausted")
-        if self.deadline is not None and self.nodes % 512 == 0 and time.perf_counter() > self.deadline:
-            raise BudgetExceeded(f"time limit of {self.time_limit:g} s reached")
 
     # ----------------------------------------------------------------- states
 

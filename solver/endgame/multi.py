@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 
 from sushigo.solver.endgame.position import Hand, Position, Tab
-from sushigo.solver.endgame.result import EndgameResult, PickValue
+from sushigo.solver.endgame.result import EndgameResult, PickValue, set_unknown
 from sushigo.solver.endgame.state import _PUD, DEFAULT_MAX_NODES, POLICIES, BudgetExceeded, Move, _Rules
 from sushigo.spec.errors import InputError
 from sushigo.spec.scoring import dish_points, maki_icons, maki_points, pudding_points, round_totals
@@ -190,9 +190,7 @@ def solve_multi(
         result.line = line
         result.status = "solved"
     except BudgetExceeded as exc:
-        result.reason = str(exc)
-        result.value = None
-        result.first_picks, result.mix = [], []
+        set_unknown(result, exc)
     result.nodes = s.nodes
     return result
 

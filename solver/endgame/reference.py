@@ -6,7 +6,7 @@ import time
 from collections.abc import Sequence
 
 from sushigo.solver.endgame.position import Hand, Position, Tab
-from sushigo.solver.endgame.result import EndgameResult, PickValue
+from sushigo.solver.endgame.result import EndgameResult, PickValue, set_unknown
 from sushigo.solver.endgame.state import _PUD, DEFAULT_MAX_NODES, OBJECTIVES, BudgetExceeded, Move, _Rules
 from sushigo.solver.matrixgame import MatrixSolution, Number, pure_maximin, solve
 from sushigo.spec.errors import InputError
@@ -27,6 +27,7 @@ class _TwoPlayer:
         self.pos = pos
         self.objective = objective
         self.max_nodes = max_nodes
+        self.time_limit = time_limit
         self.deadline = None if time_limit is None else time.perf_counter() + time_limit
         self.rules = pos.rules
         self.gen = _Rules(pos.rules, keep_pudding=pos.final_round or objective == "win")
@@ -79,7 +80,7 @@ class _TwoPlayer:
         if self.nodes > self.max_nodes:
             raise BudgetExceeded(f"node budget of {self.max_nodes} states exhausted")
         if self.deadline is not None and self.nodes % 512 == 0 and time.perf_counter() > self.deadline:
-            raise BudgetExceeded("time limit reached")
+            raise BudgetExceeded(f"time limit of {self.time_limit:g} s reached")
 
     def value(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab, d: int) -> tuple[Number, Number]:
         key = (h0, h1, t0, t1, d)
@@ -131,12 +132,6 @@ def set_root(
     result.value = sol.value + off
     result.first_picks = [PickValue(m.turn, g + off) for m, g in zip(ms0, guarantees, strict=True)]
     result.mix = [(m.turn, p) for m, p in zip(ms0, sol.rows, strict=True) if p]
-
-
-def set_unknown(result: EndgameResult, exc: BudgetExceeded) -> None:
-    result.reason = str(exc)
-    result.value = None
-    result.first_picks, result.mix = [], []
 
 
 def solve_two_reference(

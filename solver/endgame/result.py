@@ -82,3 +82,9 @@ class EndgameResult:
             }
         return out
 
+
+def set_unknown(result: EndgameResult, exc: Exception) -> None:
+    """The budget ran out: the answer is unknown, with the reason; no value or pick is claimed."""
+    result.reason = str(exc)
+    result.value = None
+    result.first_picks, result.mix = [], []
