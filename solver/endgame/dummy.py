@@ -7,8 +7,8 @@ from dataclasses import dataclass
 
 from sushigo.solver.endgame.position import Hand, Position, Tab
 from sushigo.solver.endgame.reference import _heaviest, _offset, _TwoPlayer
-from sushigo.solver.endgame.result import EndgameResult, PickValue, set_unknown
-from sushigo.solver.endgame.state import _CHOP, _PUD, DEFAULT_MAX_NODES, OBJECTIVES, BudgetExceeded
+from sushigo.solver.endgame.result import EndgameResult, PickValue, searching
+from sushigo.solver.endgame.state import _CHOP, _PUD, DEFAULT_MAX_NODES, OBJECTIVES
 from sushigo.solver.matrixgame import Number, pure_maximin, solve
 from sushigo.spec.errors import InputError
 from sushigo.spec.scoring import pudding_points, round_totals, winners
@@ -161,7 +161,7 @@ def solve_dummy(
     td = s.dummy_reduce(pos.tableaux[2])
     off, d = _offset(pos, objective, (g0, g1))
     result = EndgameResult(pos, objective, "unknown")
-    try:
+    with searching(result, s):
         ms0, ms1, mixed, pure = s.dmatrices(pos.hands[0], pos.hands[1], t0, t1, td, d)
         sol = solve(mixed)
         result.value = sol.value + off
@@ -186,9 +186,5 @@ def solve_dummy(
             assert ntd is not None
             h0, h1, t0, t1, td = m1.rest, m0.rest, m0.tab, m1.tab, ntd
         result.line = line
-        result.status = "solved"
-    except BudgetExceeded as exc:
-        set_unknown(result, exc)
-    result.nodes = s.nodes
     return result
 

@@ -41,8 +41,8 @@ from sushigo.solver.endgame.reference import (
     set_root,
     solve_two_reference,
 )
-from sushigo.solver.endgame.result import EndgameResult, set_unknown
-from sushigo.solver.endgame.state import DEFAULT_MAX_NODES, BudgetExceeded, Move
+from sushigo.solver.endgame.result import EndgameResult, searching
+from sushigo.solver.endgame.state import DEFAULT_MAX_NODES, Move
 from sushigo.solver.matrixgame import MatrixSolution, Number, solve
 from sushigo.spec.errors import InputError
 from sushigo.spec.turns import Turn
@@ -340,7 +340,7 @@ def solve_two_exact(
     s = _Exact(pos, objective, max_nodes, time_limit)
     off, d, t0, t1 = root_offset(s)
     result = EndgameResult(pos, objective, "unknown")
-    try:
+    with searching(result, s):
         banked, node = s.start(t0, t1, d)
         off += banked
         sol = s.solution(node)
@@ -352,10 +352,6 @@ def solve_two_exact(
             line.append([node.ms0[i].turn, node.ms1[j].turn])
             node = s.child(node, i, j)[1]
         result.line = line
-        result.status = "solved"
-    except BudgetExceeded as exc:
-        set_unknown(result, exc)
-    result.nodes = s.nodes
     return result
 
 

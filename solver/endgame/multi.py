@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 
 from sushigo.solver.endgame.position import Hand, Position, Tab
-from sushigo.solver.endgame.result import EndgameResult, PickValue, set_unknown
+from sushigo.solver.endgame.result import EndgameResult, PickValue, searching
 from sushigo.solver.endgame.state import _PUD, DEFAULT_MAX_NODES, POLICIES, BudgetExceeded, Move, _Rules
 from sushigo.spec.errors import InputError
 from sushigo.spec.scoring import dish_points, maki_icons, maki_points, pudding_points, round_totals
@@ -172,7 +172,7 @@ def solve_multi(
     tabs, gain0 = s.reduce_start()
     off = pos.scores[0] + gain0
     result = EndgameResult(pos, "policy" if policy else "paranoid", "unknown", policy=policy)
-    try:
+    with searching(result, s):
         picks = s.pick_values(pos.hands, tabs)
         result.first_picks = [PickValue(m.turn, v + off) for m, v, _ in picks]
         best = max(v for _, v, _ in picks)
@@ -188,10 +188,6 @@ def solve_multi(
             line.append([m0.turn, *(m.turn for m in joint)])
             hands, tabs = s.child(hands, m0, joint)
         result.line = line
-        result.status = "solved"
-    except BudgetExceeded as exc:
-        set_unknown(result, exc)
-    result.nodes = s.nodes
     return result
 
 

@@ -6,7 +6,7 @@ import time
 from collections.abc import Sequence
 
 from sushigo.solver.endgame.position import Hand, Position, Tab
-from sushigo.solver.endgame.result import EndgameResult, PickValue, set_unknown
+from sushigo.solver.endgame.result import EndgameResult, PickValue, searching
 from sushigo.solver.endgame.state import _PUD, DEFAULT_MAX_NODES, OBJECTIVES, BudgetExceeded, Move, _Rules
 from sushigo.solver.matrixgame import MatrixSolution, Number, pure_maximin, solve
 from sushigo.spec.errors import InputError
@@ -145,7 +145,7 @@ def solve_two_reference(
     s = _TwoPlayer(pos, objective, max_nodes, time_limit)
     off, d, t0, t1 = root_offset(s)
     result = EndgameResult(pos, objective, "unknown")
-    try:
+    with searching(result, s):
         ms0, ms1, mixed, pure = s.matrices(pos.hands[0], pos.hands[1], t0, t1, d)
         set_root(result, solve(mixed), ms0, [min(row) for row in pure], off)
         # Principal line: at each node both players play the heaviest pick of their optimal mix.
@@ -161,10 +161,6 @@ def solve_two_reference(
                 d += m0.gain - m1.gain
             h0, h1, t0, t1 = m1.rest, m0.rest, m0.tab, m1.tab
         result.line = line
-        result.status = "solved"
-    except BudgetExceeded as exc:
-        set_unknown(result, exc)
-    result.nodes = s.nodes
     return result
 
 

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from sushigo.solver.endgame.position import Position
+from sushigo.solver.endgame.state import BudgetExceeded
 from sushigo.solver.matrixgame import Number
 from sushigo.spec.turns import Turn, format_turn
 
@@ -81,6 +84,20 @@ class EndgameResult:
                 "mix": [_exact(p) for _, p in self.mix],
             }
         return out
+
+
+@contextmanager
+def searching(result: EndgameResult, search: Any) -> Iterator[None]:
+    """Run a search into ``result``: solved when the block ends, unknown when a budget runs out;
+    the states the search visited (``search.nodes``) are recorded either way."""
+    try:
+        yield
+    except BudgetExceeded as exc:
+        set_unknown(result, exc)
+    else:
+        result.status = "solved"
+    finally:
+        result.nodes = search.nodes
 
 
 def set_unknown(result: EndgameResult, exc: Exception) -> None:
