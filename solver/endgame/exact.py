@@ -31,6 +31,8 @@ the value, the first-move mix and the line are exactly those of the reference.
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 from sushigo.solver.endgame.canonical import Canon
 from sushigo.solver.endgame.position import Hand, Position, Tab
 from sushigo.solver.endgame.reference import (
@@ -49,7 +51,7 @@ from sushigo.spec.turns import Turn
 
 State = tuple[Hand, Hand, Tab, Tab, int]  # player 0's hand, player 1's, their tableaux, banked diff (win)
 _INF = float("inf")
-Bound = Number | float  # a value, or a bound on one (infinite when unknown)
+Bound: TypeAlias = Number | float  # a value, or a bound on one (infinite when unknown)
 
 
 class _Node:
