@@ -1,65 +1,140 @@
-"""Exact 2-player endgames: median solve time and states searched per cards-per-hand k.
+"""Exact 2-player endgames: the fast search against the reference, and whole rounds against the targets.
 
 Positions: :func:`solver.endgame.random_position` (seeded deal of the official
 rules, random legal turns until k cards remain), round 1, objective ``diff``.
-The issue's target is k = 6 in under 10 s; the ``vs target`` column is the
-median time over those 10 s. Then the largest k solved within 60 s is probed
-on one seed per k (time limit, reported as unknown when it is reached).
 
-    python -m benchmarks.bench_endgame            # k = 3..7, 5 seeds each; probe k = 8..10
-    python -m benchmarks.bench_endgame --quick    # k = 3..6, 3 seeds; no probe
+1. Head to head (k = 3..7): the default search (``engine="exact"``: double
+   oracle on canonical states) and the reference (every matrix whole), on
+   the same positions, interleaved per position so machine load hits both
+   alike. Both answers are compared; the ratio is reference CPU / exact CPU.
+2. Whole rounds (issue 14 target 4): 10 seeded positions at k = 9 (after the
+   first pass of a 2-player round) and 10 at k = 10 (the deal itself, both
+   hands shown). Each is solved in a fresh forked process so its peak memory
+   (max RSS) is its own; per k: median and max time, states visited, peak
+   memory, and the median over the target (10 s at k = 9, 60 s at k = 10).
+   A position that reaches its time limit is counted as unknown (never a guess).
+
+    python -m benchmarks.bench_endgame              # both parts
+    python -m benchmarks.bench_endgame --quick      # head to head at k = 3..6, 3 seeds; k = 9, 3 seeds
+    python -m benchmarks.bench_endgame --rounds     # only part 2
+    python -m benchmarks.bench_endgame --rounds --k 10 --seeds 3 --limit 600   # one k, fewer seeds
 """
 
 from __future__ import annotations
 
+import multiprocessing
+import os
+import resource
 import statistics
 import sys
 import time
-
-from tabulate import tabulate
+from typing import Any
 
 from sushigo.solver.endgame import random_position, solve_two
 from sushigo.spec.ruleset import OFFICIAL
+from tabulate import tabulate
 
-TARGET_K, TARGET_SECONDS = 6, 10.0
-PROBE_SECONDS = 60.0
+TARGETS = {9: 10.0, 10: 60.0}  # seconds, median over 10 seeded positions (issue 14 target 4)
+LIMITS = {9: 120.0, 10: 240.0}  # per position; reached means unknown
+
+
+def _load() -> str:
+    return "load average " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def head_to_head(ks: range, seeds: range) -> None:
+    rows = []
+    for k in ks:
+        ref_cpu, fast_cpu, ref_nodes, fast_nodes = [], [], [], []
+        for seed in seeds:
+            pos = random_position(seed, 2, k, OFFICIAL, 1)
+            answers = []
+            for engine, cpu, nodes in (("reference", ref_cpu, ref_nodes), ("exact", fast_cpu, fast_nodes)):
+                c0 = time.process_time()
+                res = solve_two(pos, "diff", max_nodes=50_000_000, engine=engine)
+                cpu.append(time.process_time() - c0)
+                nodes.append(res.nodes)
+                out = res.to_json()
+                out.pop("nodes")
+                answers.append(out)
+            assert answers[0] == answers[1], f"k={k} seed={seed}: the searches disagree"
+        rows.append([
+            k, len(seeds), f"{statistics.median(ref_cpu):.3f}", f"{statistics.median(fast_cpu):.3f}",
+            f"{sum(ref_cpu) / sum(fast_cpu):.2f}", int(statistics.median(ref_nodes)),
+            int(statistics.median(fast_nodes)),
+        ])
+    print(f"head to head, same answers checked ({_load()}):")
+    print(tabulate(rows, headers=["k", "positions", "reference cpu s", "exact cpu s", "ratio (total)",
+                                  "reference states", "exact states"]))
+
+
+def _solve_one(k: int, seed: int, limit: float, out: Any) -> None:
+    pos = random_position(seed, 2, k, OFFICIAL, 1)
+    t0, c0 = time.perf_counter(), time.process_time()
+    res = solve_two(pos, "diff", max_nodes=10**9, time_limit=limit)
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # KiB on Linux
+    out.send((time.perf_counter() - t0, time.process_time() - c0, res.nodes, res.status, peak,
+              str(res.value), res.reason))
+
+
+def solve_isolated(k: int, seed: int, limit: float) -> tuple[float, float, int, str, float, str, str | None]:
+    """Solve in a forked child: wall s, cpu s, states visited, status, peak RSS MiB, value, reason."""
+    ctx = multiprocessing.get_context("fork")
+    parent, child = ctx.Pipe(duplex=False)
+    proc = ctx.Process(target=_solve_one, args=(k, seed, limit, child))
+    proc.start()
+    got = parent.recv()
+    proc.join()
+    return got  # type: ignore[no-any-return]
+
+
+def whole_rounds(ks: tuple[int, ...], seeds: range) -> None:
+    rows, detail = [], []
+    for k in ks:
+        walls, cpus, nodes, peaks, unknown = [], [], [], [], 0
+        for seed in seeds:
+            wall, cpu, n, status, peak, value, reason = solve_isolated(k, seed, LIMITS[k])
+            walls.append(wall)
+            cpus.append(cpu)
+            nodes.append(n)
+            peaks.append(peak)
+            unknown += status != "solved"
+            detail.append([k, seed, status, value if status == "solved" else reason, f"{wall:.2f}",
+                           f"{cpu:.2f}", n, f"{peak:.0f}"])
+        med = statistics.median(walls)
+        rows.append([
+            k, len(walls), unknown, f"{med:.2f}", f"{statistics.median(cpus):.2f}", f"{max(walls):.2f}",
+            int(statistics.median(nodes)), max(nodes), f"{statistics.median(peaks):.0f}", f"{max(peaks):.0f}",
+            f"{med / TARGETS[k]:.2f}",
+        ])
+    print(f"\nwhole rounds, per position ({_load()}):")
+    print(tabulate(detail, headers=["k", "seed", "status", "value", "wall s", "cpu s", "states",
+                                    "peak MiB"]))
+    print(f"\nwhole rounds, per k ({_load()}; unknown = time limit {LIMITS} s reached):")
+    print(tabulate(rows, headers=["k", "positions", "unknown", "median s", "median cpu s", "max s",
+                                  "median states", "max states", "median peak MiB", "max peak MiB",
+                                  "median / target"]))
+
+
+def _option(argv: list[str], name: str) -> str | None:
+    if name in argv:
+        i = argv.index(name)
+        if i + 1 < len(argv):
+            return argv[i + 1]
+    return None
 
 
 def main(argv: list[str]) -> None:
     quick = "--quick" in argv
-    ks = range(3, 7) if quick else range(3, 8)
-    seeds = range(3) if quick else range(5)
-    rows = []
-    for k in ks:
-        times, cpu, nodes = [], [], []
-        for seed in seeds:
-            pos = random_position(seed, 2, k, OFFICIAL, 1)
-            t0, c0 = time.perf_counter(), time.process_time()
-            res = solve_two(pos, "diff", max_nodes=50_000_000)
-            times.append(time.perf_counter() - t0)
-            cpu.append(time.process_time() - c0)
-            nodes.append(res.nodes)
-            assert res.status == "solved"
-        med = statistics.median(times)
-        rows.append([
-            k, len(times), f"{med:.3f}", f"{statistics.median(cpu):.3f}", f"{max(times):.3f}",
-            int(statistics.median(nodes)),
-            f"{med / TARGET_SECONDS:.3f}" if k == TARGET_K else "",
-        ])
-    print(tabulate(rows, headers=["k", "positions", "median s", "median cpu s", "max s", "median states",
-                                  f"vs target ({TARGET_SECONDS:.0f} s at k={TARGET_K})"]))
-    if quick:
-        return
-    print(f"\nlargest k within {PROBE_SECONDS:.0f} s (seed 0):")
-    probe = []
-    for k in range(8, 11):
-        pos = random_position(0, 2, k, OFFICIAL, 1)
-        t0 = time.perf_counter()
-        res = solve_two(pos, "diff", max_nodes=100_000_000, time_limit=PROBE_SECONDS)
-        probe.append([k, res.status, f"{time.perf_counter() - t0:.1f}", res.nodes, res.reason or ""])
-        if res.status != "solved":
-            break
-    print(tabulate(probe, headers=["k", "status", "seconds", "states", "reason"]))
+    if "--rounds" not in argv:
+        head_to_head(range(3, 7) if quick else range(3, 8), range(3) if quick else range(5))
+    ks = (9,) if quick else (9, 10)
+    if (k := _option(argv, "--k")) is not None:
+        ks = (int(k),)
+    seeds = range(int(_option(argv, "--seeds") or (3 if quick else 10)))
+    if (limit := _option(argv, "--limit")) is not None:
+        LIMITS.update({k: float(limit) for k in ks})
+    whole_rounds(ks, seeds)
 
 
 if __name__ == "__main__":

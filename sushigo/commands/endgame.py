@@ -51,7 +51,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--policy", choices=POLICIES, default=None,
                         help="the other players follow this policy; player 0 replies best")
     parser.add_argument("--max-nodes", type=budget_count, default=DEFAULT_MAX_NODES, metavar="N",
-                        help=f"search budget in distinct states (default {DEFAULT_MAX_NODES})")
+                        help=f"search budget in states visited (default {DEFAULT_MAX_NODES}; "
+                        "2 players: a state searched again with another window counts again)")
     parser.add_argument("--certify", action="store_true",
                         help="2 players, up to 3 turns left, diff/own: prove each first pick's "
                         "guarantee with Z3")

@@ -1,0 +1,376 @@
+"""The fast exact two-player search: double oracle on canonical states.
+
+The value of a simultaneous pick is the value of the matrix game of its
+children's values; the reference (:mod:`solver.endgame.reference`) builds
+each matrix whole. Here a node's matrix is filled only where needed (the
+double-oracle method, McMahan, Gordon and Blum 2003; for simultaneous-move
+search as in Bosansky et al. 2016):
+
+1. solve the game restricted to a few rows and columns (at first one each:
+   the pick banking the most points, a pure saddle point if it is one);
+2. each side's best reply to the other's restricted optimal mix, over all of
+   its picks; a reply that does strictly better than the restricted value is
+   added, and the restricted game solved again;
+3. when neither side has a better reply, the restricted optimal mixes are
+   optimal in the whole game and its value is the node's value (exact: the
+   row mix earns at least the value against every column and the column mix
+   concedes at most the value against every row, each checked cell by cell).
+
+A node with a pure saddle point costs one row and one column of children
+instead of the whole matrix. States are keyed by :class:`Canon` (what can
+still change the payoff), so transpositions and equivalent picks merge.
+
+The first picks' pure guarantees (player 0 commits to each pick, then to
+every later one, and the opponent answers each) are a plain max-min over the
+same states, searched by alpha-beta with a transposition table of bounds.
+
+The root's matrix and the matrices along the principal line are built whole
+from exact child values and solved by :func:`solver.matrixgame.solve`, so
+the value, the first-move mix and the line are exactly those of the reference.
+"""
+
+from __future__ import annotations
+
+from typing import TypeAlias
+
+from sushigo.solver.endgame.canonical import Canon
+from sushigo.solver.endgame.position import Hand, Position, Tab
+from sushigo.solver.endgame.reference import (
+    _heaviest,
+    _TwoPlayer,
+    check_two,
+    root_offset,
+    set_root,
+    solve_two_reference,
+)
+from sushigo.solver.endgame.result import EndgameResult, searching
+from sushigo.solver.endgame.state import DEFAULT_MAX_NODES, Move
+from sushigo.solver.matrixgame import MatrixSolution, Number, solve
+from sushigo.spec.errors import InputError
+from sushigo.spec.turns import Turn
+
+State = tuple[Hand, Hand, Tab, Tab, int]  # player 0's hand, player 1's, their tableaux, banked diff (win)
+_INF = float("inf")
+Bound: TypeAlias = Number | float  # a value, or a bound on one (infinite when unknown)
+
+
+class _Node:
+    """One canonical state: its moves, its children (made on first use) and what is known of its values."""
+
+    __slots__ = (
+        "d", "exact", "hi", "hint", "kids", "lo", "ms0", "ms1", "order0", "order1", "phi", "plo", "state",
+    )
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self.d = state[4]
+        self.ms0: list[Move] = []
+        self.ms1: list[Move] = []
+        self.order0: list[int] = []
+        self.order1: list[int] = []
+        self.kids: list[tuple[Number, _Node] | None] = []
+        self.exact: Bound | None = None  # the game value
+        self.lo: Bound = -_INF  # bounds on the game value
+        self.hi: Bound = _INF
+        self.plo: Bound = -_INF  # bounds on the pure guarantee
+        self.phi: Bound = _INF
+        self.hint: tuple[int, int] | None = None  # the pure pair that last settled the node
+
+
+class _Exact(_TwoPlayer):
+    """Exact value (double oracle) and pure guarantees (alpha-beta) on canonical states."""
+
+    def __init__(
+        self, pos: Position, objective: str, max_nodes: int, time_limit: float | None = None
+    ) -> None:
+        super().__init__(pos, objective, max_nodes, time_limit)
+        self.canon = Canon(
+            pos.rules, objective, self.gen.keep_pudding, (pos.puddings[0], pos.puddings[1])
+        )
+        self.table: dict[State, _Node] = {}  # the transposition table, on canonical states
+
+    # ----------------------------------------------------------------- states
+
+    def node(self, state: State) -> _Node:
+        got = self.table.get(state)
+        if got is None:
+            got = self.table[state] = _Node(state)
+            h0, h1, t0, t1, d = state
+            if any(h0):
+                got.ms0 = self.gen.moves(h0, t0)
+                got.ms1 = self.gen.moves(h1, t1)
+                # Most points banked first: the double oracle's first guess and alpha-beta's first try.
+                got.order0 = sorted(range(len(got.ms0)), key=lambda i: -got.ms0[i].gain)
+                got.order1 = sorted(range(len(got.ms1)), key=lambda j: -got.ms1[j].gain)
+                got.kids = [None] * (len(got.ms0) * len(got.ms1))
+            else:
+                got.exact = got.lo = got.hi = got.plo = got.phi = self.leaf(t0, t1, d)
+        return got
+
+    def start(self, t0: Tab, t1: Tab, d: int) -> tuple[Number, _Node]:
+        """The root as a canonical state: (points banked by normalising, node)."""
+        h0, h1 = self.pos.hands[0], self.pos.hands[1]
+        nt0, nt1, b0, b1 = self.canon.normalise(h0, h1, t0, t1)
+        off, d = self._banked(b0, b1, d)
+        return off, self.node((h0, h1, nt0, nt1, d))
+
+    def _banked(self, g0: int, g1: int, d: int) -> tuple[int, int]:
+        """(additive offset, new banked difference) for points banked by player 0 and player 1."""
+        if self.objective == "diff":
+            return g0 - g1, d
+        if self.objective == "own":
+            return g0, d
+        return 0, d + g0 - g1
+
+    def child(self, n: _Node, i: int, j: int) -> tuple[Number, _Node]:
+        """The node after picks ``i`` and ``j`` (the hands change owners) and the points banked on the way."""
+        k = i * len(n.ms1) + j
+        got = n.kids[k]
+        if got is None:
+            m0, m1 = n.ms0[i], n.ms1[j]
+            nt0, nt1, b0, b1 = self.canon.normalise(m1.rest, m0.rest, m0.tab, m1.tab)
+            off, d = self._banked(m0.gain + b0, m1.gain + b1, n.d)
+            got = n.kids[k] = (off, self.node((m1.rest, m0.rest, nt0, nt1, d)))
+        return got
+
+    # ----------------------------------------------------------------- game value
+
+    def cell(self, n: _Node, i: int, j: int, alpha: Bound = -_INF, beta: Bound = _INF) -> Bound:
+        """The value of the pick pair (i, j), searched within the window (alpha, beta)."""
+        off, c = self.child(n, i, j)
+        return off + self.game_value(c, alpha - off, beta - off)
+
+    def game_value(self, n: _Node, alpha: Bound = -_INF, beta: Bound = _INF) -> Bound:
+        """Fail-soft: a result <= alpha is an upper bound, >= beta a lower bound, else the exact value."""
+        if n.exact is not None:
+            return n.exact
+        lo, hi = n.lo, n.hi
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        self._visit()
+        a, b = max(alpha, lo), min(beta, hi)
+        v = self._double_oracle(n, a, b)
+        if v <= a:
+            n.hi = v
+        elif v >= b:
+            n.lo = v
+        else:
+            n.exact = n.lo = n.hi = v
+        return v
+
+    def _double_oracle(self, n: _Node, alpha: Bound, beta: Bound) -> Bound:
+        """The node's matrix game, searched within (alpha, beta) (see the module docstring).
+
+        First the guessed pure pair alone, within the window, as alpha-beta
+        searches its first child: if it fails low and its column holds every
+        row at most alpha (or fails high and its row holds every column at
+        least beta), that settles the bound. Otherwise each round solves the
+        game restricted to ``rows`` x ``cols`` (cells exact), then looks for a
+        better reply of each side to the other's restricted mix. The row
+        player's best reply against the column mix bounds the value from above,
+        the column player's from below, so the window is left as soon as a bound
+        crosses it. Against a pure mix a reply is only tested against the
+        threshold it must beat (a child searched with a one-sided window).
+        """
+        n1 = len(n.ms1)
+        cells: dict[int, Bound] = {}
+
+        def exact(i: int, j: int) -> Bound:
+            v = cells.get(i * n1 + j)
+            if v is None:
+                v = cells[i * n1 + j] = self.cell(n, i, j)
+            return v
+
+        def above(i: int, j: int, t: Bound) -> Bound:
+            """The cell if it exceeds ``t`` (exact), else an upper bound <= t."""
+            v = cells.get(i * n1 + j)
+            if v is None:
+                v = self.cell(n, i, j, t, _INF)
+                if v > t:
+                    cells[i * n1 + j] = v
+            return v
+
+        def below(i: int, j: int, t: Bound) -> Bound:
+            """The cell if it is below ``t`` (exact), else a lower bound >= t."""
+            v = cells.get(i * n1 + j)
+            if v is None:
+                v = self.cell(n, i, j, -_INF, t)
+                if v < t:
+                    cells[i * n1 + j] = v
+            return v
+
+        i0, j0 = n.hint or (n.order0[0], n.order1[0])
+        g = self.cell(n, i0, j0, alpha, beta)
+        if g <= alpha:
+            upper = g
+            for i in n.order0:
+                if i != i0:
+                    upper = max(upper, above(i, j0, alpha))
+                    if upper > alpha:
+                        break
+            else:
+                return upper
+        elif g >= beta:
+            lower = g
+            for j in n.order1:
+                if j != j0:
+                    lower = min(lower, below(i0, j, beta))
+                    if lower < beta:
+                        break
+            else:
+                return lower
+        else:
+            cells[i0 * n1 + j0] = g
+        rows, cols = [i0], [j0]
+        while True:
+            sol = solve([[exact(i, j) for j in cols] for i in rows])
+            v: Bound = sol.value
+            ysup = [(cols[k], q) for k, q in enumerate(sol.cols) if q]
+            xsup = [(rows[k], p) for k, p in enumerate(sol.rows) if p]
+            n.hint = (xsup[0][0], ysup[0][0])
+            # The column mix holds every row to at most ``upper``; a row above v improves the restricted game.
+            t = max(v, alpha)
+            upper, best_row, best_u = v, -1, v
+            for i in n.order0:
+                if i in rows:
+                    continue
+                # All but the last support cell exact; the last only tested against what it must beat.
+                part = sum(q * exact(i, j) for j, q in ysup[:-1])
+                j, q = ysup[-1]
+                u = part + q * above(i, j, (t - part) / q)
+                if u > t:
+                    best_row, best_u = (i, u) if u > best_u else (best_row, best_u)
+                upper = max(upper, u)
+            if best_row < 0 and upper <= alpha:
+                return upper
+            t = min(v, beta)
+            lower, best_col, best_w = v, -1, v
+            for j in n.order1:
+                if j in cols:
+                    continue
+                part = sum(p * exact(i, j) for i, p in xsup[:-1])
+                i, p = xsup[-1]
+                w = part + p * below(i, j, (t - part) / p)
+                if w < t:
+                    best_col, best_w = (j, w) if w < best_w else (best_col, best_w)
+                lower = min(lower, w)
+            if best_col < 0 and lower >= beta:
+                return lower
+            if best_row < 0 and best_col < 0:
+                return v
+            if best_row >= 0:
+                rows.append(best_row)
+            if best_col >= 0:
+                cols.append(best_col)
+
+    def solution(self, n: _Node) -> MatrixSolution:
+        """Exactly what :func:`solver.matrixgame.solve` returns for the node's whole matrix.
+
+        With a pure saddle point ``solve`` answers the value and the first row
+        whose minimum is the value and the first column whose maximum is: the
+        first row with every cell >= value and the first column with every cell
+        <= value, found with one-sided windows. Without one, the whole matrix.
+        """
+        v = self.game_value(n)
+        assert not isinstance(v, float)  # searched with the whole window: exact
+        n0, n1 = len(n.ms0), len(n.ms1)
+        row = next((i for i in range(n0) if all(self.cell(n, i, j, -_INF, v) >= v for j in range(n1))), -1)
+        col = next((j for j in range(n1) if all(self.cell(n, i, j, v, _INF) <= v for i in range(n0))), -1)
+        if row >= 0 and col >= 0:
+            return MatrixSolution(v, _unit(n0, row), _unit(n1, col))
+        return solve(self.full_matrix(n))
+
+    def full_matrix(self, n: _Node) -> list[list[Number]]:
+        """Every pick pair's exact value, in move-generation order (as the reference builds it)."""
+        return [[self.cell(n, i, j) for j in range(len(n.ms1))] for i in range(len(n.ms0))]
+
+    # ----------------------------------------------------------------- pure guarantee
+
+    def pure_value(self, n: _Node, alpha: Bound, beta: Bound) -> Bound:
+        """Fail-soft alpha-beta on the serial game where player 0 commits first at every turn."""
+        lo = n.plo
+        hi = min(n.phi, n.hi)  # a pure guarantee never exceeds the game value
+        if lo >= beta:
+            return lo
+        if hi <= alpha or lo == hi:
+            return hi
+        self._visit()
+        a, b = max(alpha, lo), min(beta, hi)
+        best: Bound = -_INF
+        for i in n.order0:
+            worst = self.pure_row(n, i, max(a, best), b)
+            if worst > best:
+                best = worst
+                if best >= b:
+                    break
+        if best <= a:
+            n.phi = best
+        elif best >= b:
+            n.plo = best
+        else:
+            n.plo = n.phi = best
+        return best
+
+    def pure_row(self, n: _Node, i: int, alpha: Bound, beta: Bound) -> Bound:
+        """min over the opponent's answers to pick ``i``; stops once it is at most ``alpha``."""
+        worst: Bound = _INF
+        for j in n.order1:
+            off, c = self.child(n, i, j)
+            r = off + self.pure_value(c, alpha - off, min(worst, beta) - off)
+            if r < worst:
+                worst = r
+                if worst <= alpha:
+                    break
+        return worst
+
+
+def _unit(n: int, k: int) -> tuple[Number, ...]:
+    return tuple(1 if i == k else 0 for i in range(n))
+
+
+def solve_two_exact(
+    pos: Position,
+    objective: str = "diff",
+    max_nodes: int = DEFAULT_MAX_NODES,
+    time_limit: float | None = None,
+) -> EndgameResult:
+    """As :func:`solver.endgame.reference.solve_two_reference`: the same value, mix, guarantees and
+    line, found faster."""
+    check_two(pos, objective)
+    s = _Exact(pos, objective, max_nodes, time_limit)
+    off, d, t0, t1 = root_offset(s)
+    result = EndgameResult(pos, objective, "unknown")
+    with searching(result, s):
+        banked, node = s.start(t0, t1, d)
+        off += banked
+        sol = s.solution(node)
+        guarantees = [s.pure_row(node, i, -_INF, _INF) for i in range(len(node.ms0))]
+        set_root(result, sol, node.ms0, guarantees, off)
+        line: list[list[Turn]] = []
+        while node.ms0:
+            i, j = _heaviest(s.solution(node))
+            line.append([node.ms0[i].turn, node.ms1[j].turn])
+            node = s.child(node, i, j)[1]
+        result.line = line
+    return result
+
+
+ENGINES = ("exact", "reference")
+
+
+def solve_two(
+    pos: Position,
+    objective: str = "diff",
+    max_nodes: int = DEFAULT_MAX_NODES,
+    time_limit: float | None = None,
+    engine: str = "exact",
+) -> EndgameResult:
+    """The two-player zero-sum endgame. ``engine``: ``exact`` (double oracle, the default) or
+    ``reference`` (every matrix whole); both return the same answer, the reference more slowly."""
+    if engine == "exact":
+        return solve_two_exact(pos, objective, max_nodes, time_limit)
+    if engine == "reference":
+        return solve_two_reference(pos, objective, max_nodes, time_limit)
+    raise InputError(f"engine {engine!r} unknown; choose one of {', '.join(ENGINES)}")
