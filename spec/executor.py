@@ -710,7 +710,17 @@ def fast_random_games(
             scores = tuple(r.scores for r in rec.rounds)
             out.append(FastGame(s, scores, rec.puddings, rec.totals, rec.winners, kept_tabs))
         return out
-    return _python_random_games(players, range(seed, seed + n), rules, tableaux)
+    try:
+        from sushigo.spec.batch import batch_games
+    except ImportError:  # numpy missing: the same games, one at a time
+        return _python_random_games(players, range(seed, seed + n), rules, tableaux)
+
+    def one(s: int) -> tuple[object, ...]:
+        return tuple(_python_random_games(players, [s], rules, tableaux)[0][1:])
+
+    seeds = range(seed, seed + n)
+    games = batch_games(players, seeds, rules, tableaux, one)
+    return [FastGame(s, *game) for s, game in zip(seeds, games, strict=True)]
 
 
 def _python_random_games(

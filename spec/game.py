@@ -171,11 +171,17 @@ class OptionTable:
         found = self.by_pattern.get(key)
         return found if found is not None else self._build(key)
 
-    def _build(self, key: int) -> Options:
-        state = key >> _PATTERN_SHIFT
+    def pieces(self, wasabi: int, chopsticks: int) -> _Pieces:
+        """The one- and two-card turns in a tableau state (wasabi up to 2, chopsticks 0 or 1)."""
+        state = wasabi | (chopsticks << 8)
         pieces = self._pieces.get(state)
         if pieces is None:
-            pieces = self._pieces[state] = _Pieces(self.rules, state & 0xFF, state >> 8)
+            pieces = self._pieces[state] = _Pieces(self.rules, wasabi, chopsticks)
+        return pieces
+
+    def _build(self, key: int) -> Options:
+        state = key >> _PATTERN_SHIFT
+        pieces = self.pieces(state & 0xFF, state >> 8)
         kinds = [c for c in range(N_CARDS) if (key >> (BITS * c)) & 1]
         turns: list[Turn] = []
         changes: list[Change] = []

@@ -167,3 +167,42 @@ def test_dummy_variant_is_refused() -> None:
         Game.new(2, 1, RULESETS["dummy-2p"])
     with pytest.raises(InputError, match="players"):
         Game.new(6, 1)
+
+
+# --------------------------------------------------------------------------- the batch path
+
+
+@pytest.mark.parametrize("rules_name", [*RULES, "maki-first-each", "pudding-penalty-2p"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_batch_path_plays_the_games_of_the_general_path(players: int, rules_name: str) -> None:
+    """fast_random_games (numpy batch) = play_game with random policies, seed by seed, and = the
+    one-game-at-a-time pure-Python path on many more seeds."""
+    from sushigo.spec.executor import _python_random_games, fast_random_games
+
+    rules = RULESETS[rules_name]
+    fast = fast_random_games(players, 40, 10, rules, tableaux=True)
+    for game in fast:
+        record = play_game(players, game.seed, rules, ["random"])
+        assert game.tableaux == tuple(tuple(t.counts for t in r.tableaux) for r in record.rounds)
+        assert game.rounds == tuple(r.scores for r in record.rounds)
+        assert (game.totals, game.winners, game.puddings) == (record.totals, record.winners, record.puddings)
+    many = fast_random_games(players, 1000, 300, rules, tableaux=True)
+    assert many == _python_random_games(players, range(1000, 1300), rules, True)
+
+
+def test_batch_path_replays_a_game_its_words_cannot_cover(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a word block too short for any shuffle, every game goes to the pure-Python path."""
+    import sushigo.spec.batch as B
+    from sushigo.spec.executor import fast_random_games
+
+    want = fast_random_games(3, 5, 20)
+    monkeypatch.setattr(B, "_SHUFFLE_WORDS", 60)
+    assert fast_random_games(3, 5, 20) == want
+
+
+def test_dummy_games_are_not_batched() -> None:
+    from sushigo.spec.executor import fast_random_games
+
+    rules = RULESETS["dummy-2p"]
+    for game in fast_random_games(2, 3, 3, rules):
+        assert game.totals == play_game(2, game.seed, rules, ["random"]).totals
