@@ -39,6 +39,7 @@ from sushigo.checks.properties import (
     compare_maki,
     compare_pudding,
     compare_round,
+    release_models,
 )
 from sushigo.checks.strategies import tableau_of_picks
 from sushigo.spec.cards import Card, Token
@@ -191,6 +192,8 @@ def run_given(prop: Property, opts: Options) -> Outcome:
                                   f"{type(exc).__name__}: {exc}", "rules", "executor", (),
                                   _seed_text(opts.seed))
             out.status = "FAIL"
+        finally:
+            release_models()
         out.examples += counter[0]
         out.rulesets += 1
         if out.failure:
@@ -432,18 +435,23 @@ def run_parallel(opts: Options, jobs: int) -> list[Outcome]:
             outs.append(run_one(n, opts))
         return outs
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor, as_completed
 
     plain = Options(examples=opts.examples, seed=opts.seed, rulesets=list(opts.rulesets), only=opts.only,
                     edge=opts.edge)
     # Slow tasks first so the two workers finish together.
     slow_first = sorted(names, key=lambda n: n not in ("edge-maki-ties", "round-scores", "game-totals"))
     results: dict[str, Outcome] = {}
+    # One fresh worker per task (forked from this small parent, so starting one is cheap): what a
+    # task leaves in memory (Z3 contexts, Hypothesis' caches, a grown heap) dies with it instead
+    # of piling up in a long-lived worker.
     ctx = multiprocessing.get_context("fork")
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=ctx) as pool:
-        futures = {pool.submit(_task, n, plain): n for n in slow_first}
-        for fut in as_completed(futures):
-            results[futures[fut]] = fut.result()
+    with ctx.Pool(jobs, maxtasksperchild=1) as pool:
+        for name, out in pool.imap_unordered(_named_task, [(n, plain) for n in slow_first]):
+            results[name] = out
             if opts.progress:
-                opts.progress(f"{len(results)}/{len(names)} done ({futures[fut]})")
+                opts.progress(f"{len(results)}/{len(names)} done ({name})")
     return [results[n] for n in names]
+
+
+def _named_task(job: tuple[str, Options]) -> tuple[str, Outcome]:
+    return job[0], run_one(*job)
