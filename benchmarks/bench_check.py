@@ -26,9 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from tabulate import tabulate
-
 from sushigo.checks import runner as R
+from tabulate import tabulate
 
 
 def _cpu() -> float:

@@ -137,7 +137,7 @@ class _Numbered:
                 picks.append((sel, rows, allowed))
 
         def rows_of(pick: I64) -> I64:
-            out = starts + pick
+            out: I64 = starts + pick
             for sel, rows, allowed in picks:
                 rank = np.cumsum(allowed, axis=1)
                 out[sel] = rows[np.argmax(rank > pick[sel][:, None], axis=1)]
