@@ -1,21 +1,33 @@
-"""Benchmark of ``sushigo check``: cases per second of each property, and the time of the default budget.
+"""Benchmark of ``sushigo check``: cases per second of each property, the time of the default budget,
+and the peak memory of the whole run (issue 14 target 5: at most 300 MB, at least 2x the cases/s).
 
 ``python -m benchmarks.bench_check`` runs the default budget (2,000 cases per
 property family, every named ruleset, every enumerated edge case) on 2 worker
 processes, as ``sushigo check`` does; ``--quick`` runs the quick profile (300).
 Wall time depends on the machine's load, so the CPU time of the run is shown too.
+
+``--memory`` instead runs ``sushigo check --json`` as a user does, in a child process, and
+samples that process and its workers every 0.1 s (``/proc``, Linux): the peak of their summed
+proportional set size (PSS: a page shared by the forked workers counts once, split between
+them), the peak of their summed resident set size (shared pages counted in every process), the
+largest single process (``ru_maxrss``), the cases checked, and cases per wall and per CPU second.
+``--python PATH`` measures another installation's ``sushigo`` (e.g. a checkout of main), for
+a before/after table measured the same way.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import resource
+import subprocess
 import sys
+import tempfile
 import time
-
-from tabulate import tabulate
+from pathlib import Path
 
 from sushigo.checks import runner as R
+from tabulate import tabulate
 
 
 def _cpu() -> float:
@@ -24,7 +36,81 @@ def _cpu() -> float:
     return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
+def _tree(root: int) -> list[int]:
+    """``root`` and every descendant (from /proc/*/stat parent ids)."""
+    parent: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                stat = (entry / "stat").read_text()
+            except OSError:
+                continue
+            parent[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+    out, frontier = [root], [root]
+    while frontier:
+        frontier = [p for p, pp in parent.items() if pp in frontier]
+        out += frontier
+    return out
+
+
+def _memory_kb(pid: int) -> tuple[int, int]:
+    """(PSS, RSS) of one process in kB, (0, 0) if it is gone."""
+    pss = rss = 0
+    try:
+        for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines():
+            if line.startswith("Pss:"):
+                pss = int(line.split()[1])
+            elif line.startswith("Rss:"):
+                rss = int(line.split()[1])
+    except OSError:
+        pass
+    return pss, rss
+
+
+def measure_cli(python: str, args: list[str]) -> dict[str, float]:
+    """Run ``python -m sushigo check --json ARGS``; its cases, time and peak memory."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([python, "-m", "sushigo", "check", "--json", *args],
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            cwd=tempfile.gettempdir())  # not a checkout: its folders would shadow the package
+    peak_pss = peak_rss = 0
+    while proc.poll() is None:
+        pids = _tree(proc.pid)
+        mems = [_memory_kb(p) for p in pids]
+        peak_pss = max(peak_pss, sum(m[0] for m in mems))
+        peak_rss = max(peak_rss, sum(m[1] for m in mems))
+        time.sleep(0.1)
+    out = proc.stdout.read() if proc.stdout else ""
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    report = json.loads(out)
+    cases = sum(p["examples"] for p in report["properties"])
+    return {"cases": cases, "ok": float(bool(report["ok"])), "wall": wall, "cpu": cpu,
+            "pss_mb": peak_pss / 1024, "rss_mb": peak_rss / 1024, "max_rss_mb": after.ru_maxrss / 1024}
+
+
+def memory_main(argv: list[str]) -> None:
+    python = argv[argv.index("--python") + 1] if "--python" in argv else sys.executable
+    extra = ["--profile", "quick"] if "--quick" in argv else []
+    load = os.getloadavg()[0]
+    m = measure_cli(python, extra)
+    load_after = os.getloadavg()[0]
+    rows = [[python, f"{m['cases']:.0f}", "yes" if m["ok"] else "NO", f"{m['wall']:.0f}", f"{m['cpu']:.0f}",
+             f"{m['cases'] / m['wall']:.0f}", f"{m['cases'] / m['cpu']:.0f}", f"{m['pss_mb']:.0f}",
+             f"{m['rss_mb']:.0f}", f"{m['max_rss_mb']:.0f}"]]
+    print(tabulate(rows, headers=["sushigo of", "cases", "ok", "wall s", "CPU s", "cases/s wall",
+                                  "cases/CPU s", "peak PSS MB", "peak RSS MB (sum)", "largest process MB"],
+                   disable_numparse=True))
+    print(f"load average {load:.1f} before, {load_after:.1f} after, {os.cpu_count()} cores; "
+          "target: peak memory at most 300 MB")
+
+
 def main(argv: list[str]) -> None:
+    if "--memory" in argv:
+        memory_main(argv)
+        return
     quick = "--quick" in argv
     budget = R.PROFILES["quick" if quick else "default"]
     jobs = min(2, os.cpu_count() or 1)

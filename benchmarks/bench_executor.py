@@ -6,25 +6,34 @@ scorings/s on one core).
 (``time.process_time``), so other load on the machine inflates them less than wall time
 would; the load average and a calibration loop are printed alongside so runs on different
 machines can be compared. Games are played with the full official rules (chopsticks, wasabi,
-puddings, tie-breaks); ``fast`` is :func:`spec.executor.fast_random_games`, ``general`` is
-:func:`spec.executor.play_game` (the straightforward path that also builds the record).
+puddings, tie-breaks).
+
+Issue 14 target 1, measured in one process, contenders run in turn round after round (so load
+hits all alike), CPU medians: ``plain loop`` is benchmarks/plain_game.py (the baseline),
+``batch`` is :func:`spec.executor.fast_random_games` (2,048 games a call), ``step API`` an AI
+builder's own random policy driving :class:`spec.game.Game` (legal_actions, apply, scores),
+``+ observation`` the same asking ``observation(seat)`` before every decision, ``play_game``
+the shipped random policy through play_game (which builds the whole record).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
+import statistics
 import time
 from collections.abc import Callable
 
-from tabulate import tabulate
-
 from sushigo.spec.executor import fast_random_games, play_game
+from sushigo.spec.game import Game
 from sushigo.spec.ruleset import OFFICIAL
 from sushigo.spec.scoring import round_totals, score_round
 from sushigo.spec.tableau import Tableau
+from tabulate import tabulate
 
-GAMES_TARGET = 5000
+from benchmarks.plain_game import plain_game
+
 SCORINGS_TARGET = 100_000
 
 
@@ -49,40 +58,88 @@ def _calibration() -> float:
     return (time.process_time() - start) / n * 1e9
 
 
+def _step_game(players: int, seed: int, observe: bool) -> tuple[int, ...]:
+    """An AI builder's loop over the step API with a uniform random policy of its own."""
+    game = Game.new(players, seed)
+    rng = random.Random(game.policy_seed)
+    seats = range(players)
+    while not game.over:
+        actions = []
+        for s in seats:
+            if observe:
+                game.observation(s)
+            options = game.legal_actions(s)
+            actions.append(options[0] if len(options) == 1 else options[int(rng.random() * len(options))])
+        game = game.apply(actions)
+    return game.scores()
+
+
+def _interleaved(work: dict[str, Callable[[int], int]], rounds: int) -> dict[str, float]:
+    """Median games per CPU second of each contender, run in turn round after round."""
+    rates: dict[str, list[float]] = {name: [] for name in work}
+    seed = 10**6
+    for _ in range(rounds):
+        for name, run in work.items():
+            start = time.process_time()
+            done = run(seed)
+            rates[name].append(done / (time.process_time() - start))
+            seed += done
+    return {name: statistics.median(r) for name, r in rates.items()}
+
+
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench_executor")
-    parser.add_argument("--quick", action="store_true", help="short runs (about 15 s instead of 40 s)")
+    parser.add_argument("--quick", action="store_true", help="fewer rounds (about 1 minute instead of 3)")
     args = parser.parse_args(argv)
     seconds = 0.5 if args.quick else 2.0
-    warm_seconds = 1.0 if args.quick else 5.0
+    rounds = 3 if args.quick else 7
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"load average {load:.1f} on {os.cpu_count()} cores; calibration loop {_calibration():.0f} ns/iter")
 
     rows = []
     for players in (2, 3, 4, 5):
         # the option tables fill up during the first games; measure closer to the steady state
-        start, warm_seed = time.process_time(), 0
-        while time.process_time() - start < warm_seconds and warm_seed < 20000:
-            fast_random_games(players, warm_seed, 1000, OFFICIAL)
-            warm_seed += 1000
-        seed = [10**6]
+        fast_random_games(players, 0, 4096, OFFICIAL)
+        for s in range(300):
+            _step_game(players, s, False)
 
-        def fast(players: int = players, seed: list[int] = seed) -> int:
-            fast_random_games(players, seed[0], 500, OFFICIAL)
-            seed[0] += 500
-            return 500
+        def plain(seed: int, players: int = players) -> int:
+            for s in range(seed, seed + 100):
+                plain_game(players, s)
+            return 100
 
-        def general(players: int = players, seed: list[int] = seed) -> int:
-            for s in range(seed[0], seed[0] + 20):
+        def batch(seed: int, players: int = players) -> int:
+            fast_random_games(players, seed, 2048, OFFICIAL)
+            return 2048
+
+        def step(seed: int, players: int = players) -> int:
+            for s in range(seed, seed + 100):
+                _step_game(players, s, False)
+            return 100
+
+        def step_observed(seed: int, players: int = players) -> int:
+            for s in range(seed, seed + 50):
+                _step_game(players, s, True)
+            return 50
+
+        def policies(seed: int, players: int = players) -> int:
+            for s in range(seed, seed + 25):
                 play_game(players, s, OFFICIAL)
-            seed[0] += 20
-            return 20
+            return 25
 
-        f = _rate(fast, seconds)
-        g = _rate(general, seconds / 2)
-        target = f"{f / GAMES_TARGET:.2f}x" if players == 5 else ""
-        rows.append([f"games, {players} players", f"{f:,.0f}", f"{g:,.0f}", f"{f / g:.1f}x", target])
+        r = _interleaved({"plain": plain, "batch": batch, "step": step, "observed": step_observed,
+                          "play_game": policies}, rounds)
+        base = r["plain"]
+        contenders = ("batch", "step", "observed", "play_game")
+        cells = [f"{r[k]:,.0f} ({r[k] / base:.2f}x)" for k in contenders]
+        rows.append([f"{players} players", f"{base:,.0f}", *cells])
+    print(tabulate(rows, headers=["random games per CPU s", "plain loop", "batch (fast_random_games)",
+                                  "step API", "step API + observation", "play_game (policies)"],
+                   tablefmt="simple", disable_numparse=True))
+    print("issue 14 targets: batch >= 3x the plain loop at every player count; step API >= 1x. "
+          f"CPU medians of {rounds} interleaved rounds; load average {os.getloadavg()[0]:.1f} at the end")
 
+    rows = []
     tableaux = [
         tuple(rnd)
         for game in fast_random_games(5, 7, 400, OFFICIAL, tableaux=True)
@@ -102,17 +159,12 @@ def main(argv: list[str]) -> None:
 
     t = _rate(totals, seconds)
     s = _rate(full, seconds)
-    rows.append(["5-player round scorings, round_totals", f"{t:,.0f}", "", "", f"{t / SCORINGS_TARGET:.2f}x"])
-    rows.append(["5-player round scorings, score_round", f"{s:,.0f}", "", "", f"{s / SCORINGS_TARGET:.2f}x"])
-    print(
-        tabulate(
-            rows,
-            headers=["what", "per CPU second", "general path", "fast / general", "vs target"],
-            tablefmt="simple",
-            disable_numparse=True,
-        )
-    )
-    print(f"targets: {GAMES_TARGET:,} five-player games/s, {SCORINGS_TARGET:,} five-player round scorings/s")
+    rows.append(["5-player round scorings, round_totals", f"{t:,.0f}", f"{t / SCORINGS_TARGET:.2f}x"])
+    rows.append(["5-player round scorings, score_round", f"{s:,.0f}", f"{s / SCORINGS_TARGET:.2f}x"])
+    print()
+    print(tabulate(rows, headers=["what", "per CPU second", "vs target"], tablefmt="simple",
+                   disable_numparse=True))
+    print(f"issue 2 target: {SCORINGS_TARGET:,} five-player round scorings/s")
 
 
 if __name__ == "__main__":

@@ -271,6 +271,16 @@ def game_model(rules: Ruleset, seats: int) -> Checker:
     return Checker(m, [v for r in tabs for t in r for v in t], [*pudding, *totals, *wins])
 
 
+def release_models() -> None:
+    """Drop the memoised Z3 models (each holds its own solver and terms, several MB a game model).
+
+    A model serves one ruleset; the runner calls this when it moves to the next one, so a
+    worker holds one ruleset's models at a time instead of every ruleset's for its lifetime.
+    """
+    for cached in (round_model, maki_model, pudding_model, winner_model, game_model, _game_turn_model):
+        cached.cache_clear()
+
+
 # --------------------------------------------------------------------------- checks
 
 

@@ -39,6 +39,7 @@ from sushigo.checks.properties import (
     compare_maki,
     compare_pudding,
     compare_round,
+    release_models,
 )
 from sushigo.checks.strategies import tableau_of_picks
 from sushigo.spec.cards import Card, Token
@@ -193,6 +194,8 @@ def run_given(prop: Property, opts: Options) -> Outcome:
                                   f"{type(exc).__name__}: {exc}", "rules", "executor", (),
                                   _seed_text(opts.seed))
             out.status = "FAIL"
+        finally:
+            release_models()
         out.examples += counter[0]
         out.rulesets += 1
         if out.failure:
@@ -470,8 +473,11 @@ def _run_pool(names: Sequence[str], opts: Options, jobs: int, results: dict[str,
                     edge=opts.edge)
     # Slow tasks first so the two workers finish together.
     slow_first = sorted(names, key=lambda n: n not in ("edge-maki-ties", "round-scores", "game-totals"))
+    # One fresh worker per task (maxtasksperchild=1; forked from this small parent, so starting
+    # one is cheap): what a task leaves in memory (Z3 contexts, Hypothesis' caches, a grown heap)
+    # dies with it instead of piling up in a long-lived worker. Workers ignore SIGINT.
     ctx = multiprocessing.get_context("fork")
-    pool = ctx.Pool(processes=jobs, initializer=child_signals)
+    pool = ctx.Pool(processes=jobs, initializer=child_signals, maxtasksperchild=1)
     try:
         pending = {n: pool.apply_async(_task, (n, plain)) for n in slow_first}
         while pending:

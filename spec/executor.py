@@ -47,12 +47,13 @@ from __future__ import annotations
 import difflib
 import random
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
 from sushigo.spec.cards import Card, Token
-from sushigo.spec.errors import IllegalMoveError, InputError, RulesError
+from sushigo.spec.errors import IllegalMoveError, InputError
+from sushigo.spec.game import CARD_BIT, Game, check_players, option_table, pattern, shuffled_deck
 from sushigo.spec.policies import POLICIES, PlayerView, Policy
 from sushigo.spec.record import GameRecord, RoundRecord, record_from_json
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
@@ -351,33 +352,23 @@ def resolve_policies(players: int, policies: Sequence[str] | None) -> tuple[str,
     return tuple(names)
 
 
-def _check_players(rules: Ruleset, players: int) -> None:
-    try:
-        rules.hand_size(players)
-    except RulesError as exc:
-        raise InputError(str(exc)) from exc
-    if rules.dummy_2p and players != 2:
-        raise InputError(f"the dummy-2p variant is for 2 players, not {players}")
-    need = rules.rounds * rules.seats(players) * rules.hand_size(players)
-    if need > rules.deck_size():
-        raise InputError(f"{players} players need {need} cards; the deck has {rules.deck_size()}")
+_check_players = check_players
 
 
 def _seeded_deal(rules: Ruleset, players: int, seed: int) -> tuple[list[list[list[Card]]], random.Random]:
     """The hands of every round for ``seed``, and the policies' generator."""
-    rng = random.Random(seed)
-    deck = deal_order(rules)
-    rng.shuffle(deck)
+    deck, policy_seed = shuffled_deck(rules, seed)
+    cards = [Card(c) for c in deck]
     seats, size = rules.seats(players), rules.hand_size(players)
     deals = []
     pos = 0
     for _ in range(rules.rounds):
         hands = []
         for _s in range(seats):
-            hands.append(deck[pos : pos + size])
+            hands.append(cards[pos : pos + size])
             pos += size
         deals.append(hands)
-    return deals, random.Random(rng.getrandbits(64))
+    return deals, random.Random(policy_seed)
 
 
 def _policy_decider(rules: Ruleset, policies: Sequence[Policy], prng: random.Random) -> Decide:
@@ -464,11 +455,39 @@ def play_game(
     """A complete game from ``seed``; ``policies``: one name for all, or one per player."""
     _check_players(rules, players)
     names = resolve_policies(players, policies)
+    if not rules.dummy_2p:
+        return _finish(rules, players, seed, names, _play_steps(rules, players, seed, names))[0]
     deals, prng = _seeded_deal(rules, players, seed)
     decide = _policy_decider(rules, [POLICIES[n]() for n in names], prng)
     rounds: list[RoundRecord] = []
     _drain(_game(rules, players, deals, decide, False, lambda _r, rnd: rounds.append(rnd)))
     return _finish(rules, players, seed, names, rounds)[0]
+
+
+def _play_steps(rules: Ruleset, players: int, seed: int, names: Sequence[str]) -> list[RoundRecord]:
+    """The rounds of play_game, driven through the step API (spec.game.Game)."""
+    game = Game.new(players, seed, rules)
+    prng = random.Random(game.policy_seed)
+    policies = [POLICIES[n]() for n in names]
+    seats = range(players)
+    rounds: list[RoundRecord] = []
+    turns: list[tuple[Turn, ...]] = []
+    while not game.over:
+        step = tuple(policies[s].choose(game.observation(s), game.legal_actions(s), prng) for s in seats)
+        turns.append(step)
+        r = game.round_index
+        game = game.apply(step)
+        if game.over or game.round_index != r:
+            rounds.append(
+                RoundRecord(
+                    hands=game.dealt(r),
+                    turns=tuple(turns),
+                    tableaux=tuple(Tableau(t) for t in game.round_tableaux[r]),
+                    scores=game.round_scores[r],
+                )
+            )
+            turns = []
+    return rounds
 
 
 # --------------------------------------------------------------------------- replay
@@ -673,73 +692,6 @@ class FastGame(NamedTuple):
     tableaux: tuple[tuple[tuple[int, ...], ...], ...] | None  # per round, per seat (if asked)
 
 
-# The fast path packs a hand (12 counts) and a tableau (15 token counts) into ints, one byte
-# a field, so a hand hashes and compares as one int and a tableau unpacks to its count vector
-# with int.to_bytes (C speed). Option tables memoise, per hand and tableau state (free wasabi
-# and chopsticks fields, exact), the legal turns in spec.turns.legal_turns order, each as
-# (hand after the turn incl. returned chopsticks, change of the packed tableau).
-_BITS = 8
-_WC_SHIFT = _BITS * int(Token.WASABI)  # wasabi and chopsticks are adjacent tokens (10, 11)
-_WC_MASK = ((1 << (2 * _BITS)) - 1) << _WC_SHIFT
-_KEY_SHIFT = _BITS * N_CARDS - _WC_SHIFT  # moves the two tableau fields above the hand's fields
-_Option = tuple[int, int]
-_OPTION_TABLES: dict[Ruleset, dict[int, tuple[_Option, ...]]] = {}
-
-
-def _pack(counts: Sequence[int]) -> int:
-    return int.from_bytes(bytes(counts), "little")
-
-
-def _unpack(value: int, n: int) -> bytes:
-    return value.to_bytes(n, "little")
-
-
-_INTERNED: dict[_Option, _Option] = {}
-# Second level, keyed by the pattern a hand's options depend on (see _pattern): a miss in
-# the per-hand table costs a few operations instead of a call to legal_turns.
-_BY_PATTERN: dict[Ruleset, dict[int, tuple[_Option, ...]]] = {}
-_ONES = sum(1 << (_BITS * c) for c in range(N_CARDS))
-_HAND_MASK = (1 << (_BITS * N_CARDS)) - 1
-_MAX_TABLE = 1 << 20  # entries kept before a table is started afresh (bounds the memory)
-
-
-def _pattern(key: int) -> int:
-    """The key with each hand count cut to 1 or 2: the legal turns depend only on which kinds
-    the hand holds and which it holds twice (a chopsticks pair of one kind)."""
-    hand = key & _HAND_MASK
-    x = hand | (hand >> 2)
-    once = (x | (x >> 1)) & _ONES
-    twice = (x | (hand >> 1)) & (_ONES << 1)
-    return (key & ~_HAND_MASK) | once | (twice & ((once << 1) & (_ONES << 1)))
-
-
-def _options(key: int, rules: Ruleset) -> tuple[_Option, ...]:
-    pattern = _pattern(key)
-    by_pattern = _BY_PATTERN.setdefault(rules, {})
-    found = by_pattern.get(pattern)
-    if found is not None:
-        return found
-    if len(by_pattern) > _MAX_TABLE:
-        by_pattern.clear()
-    # stand-in hand: 2 where the bit 8c+1 is set, 1 where only 8c is
-    hand = [
-        2 if (pattern >> (_BITS * c + 1)) & 1 else (pattern >> (_BITS * c)) & 1 for c in range(N_CARDS)
-    ]
-    tab = [0] * N_TOKENS
-    tab[int(Token.WASABI)], tab[int(Token.CHOPSTICKS)] = _unpack(key >> (_BITS * N_CARDS), 2)
-    start_hand, start_tab = _pack(hand), _pack(tab)
-    out: list[_Option] = []
-    for turn in legal_turns(hand, tab, rules):
-        new_hand, new_tab = list(hand), list(tab)
-        apply_turn(new_hand, new_tab, turn, rules)
-        # changes, not results: a few hundred distinct values shared by every table entry,
-        # so they stay in the processor cache (the tables themselves do not)
-        change = (_pack(new_hand) - start_hand, _pack(new_tab) - start_tab)
-        out.append(_INTERNED.setdefault(change, change))
-    by_pattern[pattern] = result = tuple(out)
-    return result
-
-
 def fast_random_games(
     players: int, seed: int, n: int, rules: Ruleset = OFFICIAL, tableaux: bool = False
 ) -> list[FastGame]:
@@ -758,24 +710,38 @@ def fast_random_games(
             scores = tuple(r.scores for r in rec.rounds)
             out.append(FastGame(s, scores, rec.puddings, rec.totals, rec.winners, kept_tabs))
         return out
-    cache = _OPTION_TABLES.get(rules)
-    if cache is None:
-        cache = _OPTION_TABLES[rules] = {}
-    get = cache.get
+    try:
+        from sushigo.spec.batch import batch_games
+    except ImportError:  # numpy missing: the same games, one at a time
+        return _python_random_games(players, range(seed, seed + n), rules, tableaux)
+
+    def one(s: int) -> tuple[object, ...]:
+        return tuple(_python_random_games(players, [s], rules, tableaux)[0][1:])
+
+    seeds = range(seed, seed + n)
+    games = batch_games(players, seeds, rules, tableaux, one)
+    return [FastGame(s, *game) for s, game in zip(seeds, games, strict=True)]
+
+
+def _python_random_games(
+    players: int, seeds: Iterable[int], rules: Ruleset, tableaux: bool
+) -> list[FastGame]:
+    """The fast path one game at a time, in pure Python (no dummy-2p)."""
+    table = option_table(rules)
+    by_pattern = table.by_pattern
     seats = players
     size = rules.hand_size(players)
     n_rounds = rules.rounds
     offsets = [rules.pass_offset(r) for r in range(n_rounds)]
     # the deck as packed one-card hands: a dealt hand is the sum of its slice
-    base = [1 << (_BITS * int(c)) for c in deal_order(rules)]
-    wc_mask, key_shift = _WC_MASK, _KEY_SHIFT
+    base = [CARD_BIT[c] for c in range(N_CARDS) for _ in range(rules.deck[c])]
     deck_rng = random.Random()
     prng = random.Random()
     rand = prng.random
     turns = range(size)
     seat_range = range(seats)
     results: list[FastGame] = []
-    for game_seed in range(seed, seed + n):
+    for game_seed in seeds:
         deck_rng.seed(game_seed)
         deck = base[:]
         deck_rng.shuffle(deck)
@@ -794,13 +760,9 @@ def fast_random_games(
             for _t in turns:
                 for s in seat_range:
                     tab = tabs[s]
-                    key = hands[s] | ((tab & wc_mask) << key_shift)
-                    opts = get(key)
-                    if opts is None:
-                        if len(cache) > _MAX_TABLE:
-                            cache.clear()
-                        opts = cache[key] = _options(key, rules)
-                    o = opts[0] if len(opts) == 1 else opts[int(rand() * len(opts))]
+                    opts = by_pattern.get(pattern(hands[s], tab))
+                    changes = (opts if opts is not None else table(hands[s], tab)).changes
+                    o = changes[0] if len(changes) == 1 else changes[int(rand() * len(changes))]
                     hands[s] += o[0]
                     tabs[s] = tab + o[1]
                 hands = hands[-off:] + hands[:-off]

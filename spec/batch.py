@@ -1,0 +1,281 @@
+"""The batch path: many all-random games at once, vectorised across games with numpy.
+
+Exactly the games of ``play_game(players, seed, rules, ["random"])``, seed by seed: the same
+deal, the same picks, the same scores. What makes it the same is the random generator, which
+is reproduced word for word rather than replaced:
+
+* ``random.Random(seed)`` is seeded by CPython itself and asked for a block of raw 32-bit words
+  (``getrandbits(32 * W)``: the words in the order the generator makes them). ``shuffle``
+  draws ``getrandbits(k)`` = one word shifted right by ``32 - k``, with rejection above ``n``
+  (``Random._randbelow``); that loop runs here on every game at once.
+* The policies' generator is ``random.Random(w0 | w1 << 32)`` from the next two words; each
+  ``random()`` uses two of its words: ``((a >> 5) * 2**26 + (b >> 6)) / 2**53``.
+* The random policy takes option ``int(random() * n)`` of the ``n`` legal turns in
+  legal_turns order, and draws nothing when there is one; seats decide in seat order.
+
+The legal turns and what they do come from :class:`spec.game.OptionTable` (legal_turns and
+apply_turn), numbered here by hand pattern so that a whole table of games looks up its options
+with one array index; rounds are scored by :func:`spec.scoring.round_totals`. A game the word
+block cannot cover (a shuffle with very many rejections) is played by the pure-Python path.
+
+Dummy-2p is not played here (:func:`spec.executor.fast_random_games` sends it to play_game).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+
+import numpy as np
+import numpy.typing as npt
+from sushigo.spec.cards import Token
+from sushigo.spec.game import BITS, N_CARDS, N_TOKENS, OptionTable, option_table, pack
+from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.scoring import pudding_points, round_totals, winners
+
+__all__ = ["CHUNK", "batch_games"]
+
+CHUNK = 2048  # games vectorised together (memory: a few MB)
+_SHUFFLE_WORDS = 320  # a 108-card shuffle draws 157 words on average; 320 is never short in practice
+_WASABI, _CHOP, _PUD = int(Token.WASABI), int(Token.CHOPSTICKS), int(Token.PUDDING)
+_BIT_WEIGHTS = (1 << np.arange(N_CARDS, dtype=np.int64)).astype(np.int64)
+
+I8 = npt.NDArray[np.int8]
+I64 = npt.NDArray[np.int64]
+
+
+class _Numbered:
+    """The options of one ruleset as arrays: per option its card and token deltas (rows of
+    ``dh``, ``dt``), found for a whole table of decisions at once.
+
+    Without chopsticks in the tableau the options depend on 13 bits (kinds held, a free
+    wasabi): a dense array maps them to an entry (first row, count) of OptionTable's list.
+    With chopsticks, OptionTable lists the one-card turns of the kinds held, then the
+    two-card pieces whose kinds the hand holds, all in one fixed order (see
+    ``OptionTable._build``): here that order is one row list per free-wasabi state with the
+    kind bits each row needs, and a hand's options are the rows whose needs it meets."""
+
+    def __init__(self, table: OptionTable) -> None:
+        self.table = table
+        self.dense = np.full(1 << 13, -1, dtype=np.int64)
+        self.entries = 0
+        self.rows = 0
+        self.starts = np.zeros(1 << 13, dtype=np.int64)
+        self.counts = np.zeros(1 << 13, dtype=np.int64)
+        self.dh = np.zeros((1 << 12, N_CARDS), dtype=np.int8)
+        self.dt = np.zeros((1 << 12, N_TOKENS), dtype=np.int8)
+        # per free wasabi (0, 1, 2) with chopsticks: (rows, kind bits needed) in OptionTable order
+        self.chop: list[tuple[I64, I64]] = [self._chop_rows(w) for w in range(3)]
+
+    def _store(self, hand: Sequence[int], tab: Sequence[int], changes: Sequence[tuple[int, int]]) -> int:
+        """Append the count deltas of ``changes`` (packed, from ``hand`` in ``tab``); first row."""
+        first, n = self.rows, len(changes)
+        while first + n > self.dh.shape[0]:
+            self.dh = np.concatenate([self.dh, np.zeros_like(self.dh)])
+            self.dt = np.concatenate([self.dt, np.zeros_like(self.dt)])
+        ph, pt = pack(hand), pack(tab)
+        # a packed delta added to the packed start unpacks (C speed) to the counts after
+        after_h = np.frombuffer(b"".join((ph + d).to_bytes(N_CARDS, "little") for d, _ in changes), np.int8)
+        after_t = np.frombuffer(b"".join((pt + d).to_bytes(N_TOKENS, "little") for _, d in changes), np.int8)
+        self.dh[first : first + n] = after_h.reshape(n, N_CARDS) - np.array(hand, dtype=np.int8)
+        self.dt[first : first + n] = after_t.reshape(n, N_TOKENS) - np.array(tab, dtype=np.int8)
+        self.rows = first + n
+        return first
+
+    def _chop_rows(self, wasabi: int) -> tuple[I64, I64]:
+        pieces = self.table.pieces(wasabi, 1)
+        tab = [0] * N_TOKENS
+        tab[_WASABI], tab[_CHOP] = wasabi, 1
+        rows: list[int] = []
+        needs: list[int] = []
+        for c in range(N_CARDS):
+            one = [0] * N_CARDS
+            one[c] = 1
+            first = self._store(one, tab, [ch for _, ch in pieces.singles[c]])
+            rows += range(first, first + len(pieces.singles[c]))
+            needs += [1 << c] * len(pieces.singles[c])
+        every = [2] * N_CARDS
+        for c1 in range(N_CARDS):
+            first = self._store(every, tab, [ch for _, _, ch in pieces.pairs[c1]])
+            rows += range(first, first + len(pieces.pairs[c1]))
+            for bit, _, _ in pieces.pairs[c1]:
+                c2, twice = divmod(bit.bit_length() - 1, BITS)
+                # c1 held, and c2 held (or c1 held twice when c2 == c1: code bit 12 + c1)
+                needs.append((1 << c1) | (1 << (12 + c2) if twice else 1 << c2))
+        return np.array(rows, dtype=np.int64), np.array(needs, dtype=np.int64)
+
+    def _add(self, code: int) -> None:
+        hand = [(code >> c) & 1 for c in range(N_CARDS)]
+        tab = [0] * N_TOKENS
+        tab[_WASABI] = (code >> 12) & 1
+        options = self.table(pack(hand), pack(tab))
+        entry = self.entries
+        self.starts[entry], self.counts[entry] = self._store(hand, tab, options.changes), len(options.turns)
+        self.dense[code] = entry
+        self.entries = entry + 1
+
+    def lookup(self, codes: I64) -> tuple[I64, Callable[[I64], I64]]:
+        """Per decision: the number of options, and a function from option index to row."""
+        chop = (codes >> 26).astype(bool)
+        small = (codes & 0xFFF) | (((codes >> 24) & 1) << 12)
+        entry = self.dense[small]
+        missing = (entry < 0) & ~chop
+        if missing.any():
+            for c in np.unique(small[missing]).tolist():
+                self._add(c)
+            entry = self.dense[small]
+        counts = self.counts[entry]
+        starts = self.starts[entry]
+        where = np.nonzero(chop)[0]
+        picks: list[tuple[I64, I64, npt.NDArray[np.bool_]]] = []
+        for w in range(3):
+            sel = where[((codes[where] >> 24) & 3) == w]
+            if sel.size:
+                rows, needs = self.chop[w]
+                allowed = (needs[None, :] & ~(codes[sel] & 0xFFFFFF)[:, None]) == 0
+                counts[sel] = allowed.sum(axis=1)
+                picks.append((sel, rows, allowed))
+
+        def rows_of(pick: I64) -> I64:
+            out: I64 = starts + pick
+            for sel, rows, allowed in picks:
+                rank = np.cumsum(allowed, axis=1)
+                out[sel] = rows[np.argmax(rank > pick[sel][:, None], axis=1)]
+            return out
+
+        return counts, rows_of
+
+
+_NUMBERED: dict[Ruleset, _Numbered] = {}
+
+
+def _codes(hands: I8, tabs: I8) -> I64:
+    """The pattern code of each hand in its tableau (see spec.game.pattern; same information)."""
+    once = (hands > 0).astype(np.int64) @ _BIT_WEIGHTS
+    twice = (hands > 1).astype(np.int64) @ _BIT_WEIGHTS
+    wasabi = tabs[..., _WASABI].astype(np.int64)
+    chop = tabs[..., _CHOP] > 0
+    return np.where(chop, once | (twice << 12) | (np.minimum(wasabi, 2) << 24) | (1 << 26),
+                    once | ((wasabi > 0).astype(np.int64) << 24))
+
+
+def _shuffle(words: npt.NDArray[np.uint32], order: I8) -> tuple[I8, I64, npt.NDArray[np.bool_]]:
+    """``random.shuffle`` of ``order`` for every game from its words; also each game's next word
+    and whether the words ran short (such a game is replayed by the caller)."""
+    games = words.shape[0]
+    deck = np.broadcast_to(order, (games, order.size)).copy()
+    pos = np.zeros(games, dtype=np.int64)
+    rows = np.arange(games)
+    last = words.shape[1] - 1
+    w64 = words.astype(np.int64)
+    for i in range(order.size - 1, 0, -1):
+        n = i + 1
+        shift = 32 - n.bit_length()
+        r = w64[rows, np.minimum(pos, last)] >> shift
+        pos += 1
+        bad = r >= n
+        while bad.any():
+            idx = np.nonzero(bad)[0]
+            r[idx] = w64[idx, np.minimum(pos[idx], last)] >> shift
+            pos[idx] += 1
+            bad[idx] = r[idx] >= n
+        picked = deck[rows, r]
+        deck[rows, r] = deck[:, i]
+        deck[:, i] = picked
+    short = pos + 2 > words.shape[1]
+    return deck, pos, short
+
+
+def _words(rng: random.Random, seeds: Sequence[int], n: int) -> npt.NDArray[np.uint32]:
+    """``n`` raw words of ``random.Random(s)`` for each seed (one row per seed)."""
+    blob = bytearray()
+    for s in seeds:
+        rng.seed(s)
+        blob += rng.getrandbits(32 * n).to_bytes(4 * n, "little")
+    return np.frombuffer(bytes(blob), dtype="<u4").reshape(len(seeds), n)
+
+
+Result = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tuple[int, ...],
+               tuple[tuple[tuple[int, ...], ...], ...] | None]
+
+
+def batch_games(
+    players: int, seeds: Sequence[int], rules: Ruleset, tableaux: bool,
+    replay: Callable[[int], Result],
+) -> list[Result]:
+    """Per seed: (round totals, puddings, totals, winners, final tableaux or None).
+
+    ``replay(seed)`` plays a game the word block cannot cover (the pure-Python path).
+    """
+    numbered = _NUMBERED.get(rules)
+    if numbered is None:
+        numbered = _NUMBERED[rules] = _Numbered(option_table(rules))
+    out: list[Result] = []
+    for k in range(0, len(seeds), CHUNK):
+        out += _chunk(players, list(seeds[k : k + CHUNK]), rules, tableaux, numbered, replay)
+    return out
+
+
+def _chunk(
+    players: int, seeds: list[int], rules: Ruleset, tableaux: bool, numbered: _Numbered,
+    replay: Callable[[int], Result],
+) -> list[Result]:
+    games = len(seeds)
+    size, n_rounds = rules.hand_size(players), rules.rounds
+    order = np.array([c for c in range(N_CARDS) for _ in range(rules.deck[c])], dtype=np.int8)
+    rng = random.Random()
+    words = _words(rng, seeds, _SHUFFLE_WORDS)
+    deck, pos, short = _shuffle(words, order)
+    rows = np.arange(games)
+    nxt = np.minimum(pos, words.shape[1] - 2)
+    low, high = words[rows, nxt].astype(np.uint64), words[rows, nxt + 1].astype(np.uint64)
+    policy_seeds = (low | (high << np.uint64(32))).tolist()
+    draws = n_rounds * players * size  # at most one random() per decision
+    pw = _words(rng, policy_seeds, 2 * draws).astype(np.float64)
+    floats = (np.floor(pw[:, 0::2] / 32) * 67108864.0 + np.floor(pw[:, 1::2] / 64)) / 9007199254740992.0
+    ptr = np.zeros(games, dtype=np.int64)
+    eye = np.eye(N_CARDS, dtype=np.int8)
+    kept = np.zeros((games, players), dtype=np.int64)
+    round_scores: list[list[tuple[int, ...]]] = [[] for _ in range(games)]
+    round_tabs: list[list[tuple[tuple[int, ...], ...]]] = [[] for _ in range(games)]
+    for r in range(n_rounds):
+        blocks = deck[:, r * players * size : (r + 1) * players * size].reshape(games, players, size)
+        hands = eye[blocks.astype(np.int64)].sum(axis=2, dtype=np.int8)  # (games, players, 12)
+        tabs = np.zeros((games, players, N_TOKENS), dtype=np.int8)
+        off = rules.pass_offset(r) % players
+        for _t in range(size):
+            counts, rows_of = numbered.lookup(_codes(hands, tabs).reshape(-1))
+            counts = counts.reshape(games, players)
+            multi = counts > 1
+            slot = ptr[:, None] + np.cumsum(multi, axis=1) - multi
+            f = floats[rows[:, None], np.minimum(slot, draws - 1)]
+            pick = np.where(multi, (f * counts).astype(np.int64), 0)
+            chosen = rows_of(pick.reshape(-1)).reshape(games, players)
+            hands += numbered.dh[chosen]
+            tabs += numbered.dt[chosen]
+            ptr += multi.sum(axis=1)
+            if off:
+                hands = np.roll(hands, off, axis=1)
+        kept += tabs[:, :, _PUD]
+        buf = tabs.astype(np.uint8).tobytes()
+        step = N_TOKENS
+        for g in range(games):
+            base = g * players * step
+            vectors = [buf[base + s * step : base + (s + 1) * step] for s in range(players)]
+            round_scores[g].append(tuple(round_totals(vectors, rules)))
+            if tableaux:
+                round_tabs[g].append(tuple(tuple(v) for v in vectors))
+    out: list[Result] = []
+    kept_rows = kept.tolist()
+    for g in range(games):
+        if short[g]:
+            out.append(replay(seeds[g]))
+            continue
+        puddings = tuple(kept_rows[g])
+        pud = pudding_points(puddings, rules)
+        rs = round_scores[g]
+        totals = tuple(sum(x[s] for x in rs) + pud[s] for s in range(players))
+        out.append((tuple(rs), puddings, totals, tuple(winners(totals, puddings, rules, players)),
+                    tuple(round_tabs[g]) if tableaux else None))
+    return out
+

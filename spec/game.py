@@ -1,0 +1,474 @@
+"""The step API: a game position as a value, driven one simultaneous turn at a time.
+
+For game-AI builders who bring their own policy::
+
+    game = Game.new(players=3, seed=7)
+    while not game.over:
+        actions = [my_policy(game.observation(s), game.legal_actions(s)) for s in range(game.players)]
+        game = game.apply(actions)
+    game.scores(), game.winners()
+
+A :class:`Game` is immutable: :meth:`Game.apply` returns the next position and leaves the
+old one as it was (so a search can keep and revisit positions). Positions are always
+"waiting for every player's turn" or :attr:`Game.over`: the turn that empties the hands
+also scores the round and deals the next one. The deal is the deal of
+:func:`spec.executor.play_game` for the same seed, and :attr:`Game.policy_seed` seeds the
+policies' generator the way play_game does, so a driver that calls the shipped policies in
+seat order plays exactly the games of play_game (play_game itself is such a driver).
+
+Rules are never stated here: the legal turns are :func:`spec.turns.legal_turns` (same
+order), their effect is :func:`spec.turns.apply_turn`, rounds are scored by
+:func:`spec.scoring.round_totals`. What is added is speed: hands and tableaux are count
+vectors packed into one int (a byte a field), and the legal turns with their effect on
+the packed vectors are memoised per hand pattern and tableau state (see ``_entry``).
+
+Not covered: the dummy-2p variant (the dummy's turn is chosen by a controller mid-turn);
+``Game.new`` refuses it and :func:`spec.executor.play_game` plays it on its own engine.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.errors import IllegalMoveError, InputError, RulesError
+from sushigo.spec.policies import PlayerView
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.scoring import pudding_points, round_totals, winners
+from sushigo.spec.turns import Turn, apply_turn, legal_turns, resolve_turn
+
+__all__ = ["Game", "check_players", "shuffled_deck"]
+
+N_CARDS = len(Card)
+N_TOKENS = len(Token)
+_PUD_TOKEN = int(Token.PUDDING)
+_CARDS: tuple[Card, ...] = tuple(Card)
+_new = object.__new__
+_setattr = object.__setattr__
+_NO_MEMO: tuple[None, ...] = ()
+
+# ----------------------------------------------------------------- packed vectors and option tables
+# A hand (12 counts) and a tableau (15 token counts) are packed into ints, one byte a field:
+# a hand hashes and compares as one int, and a tableau unpacks with int.to_bytes (C speed).
+BITS = 8
+WC_SHIFT = BITS * int(Token.WASABI)  # free wasabi and chopsticks are adjacent tokens (10, 11)
+_ONES = sum(1 << (BITS * c) for c in range(N_CARDS))
+MAX_TABLE = 1 << 20  # entries kept before a table is started afresh (bounds the memory)
+CARD_BIT: tuple[int, ...] = tuple(1 << (BITS * c) for c in range(N_CARDS))
+
+Change = tuple[int, int]  # (change of the packed hand, change of the packed tableau)
+
+
+class Options:
+    """The legal turns of one hand pattern in one tableau state, in legal_turns order."""
+
+    __slots__ = ("by_id", "changes", "turns")
+
+    def __init__(self, turns: tuple[Turn, ...], changes: tuple[Change, ...]) -> None:
+        self.turns = turns
+        self.changes = changes  # per turn: what it does to the packed hand and tableau
+        # the turns' ids: a driver hands back the very objects legal_actions gave it, and an
+        # int key hashes far faster than a tuple of Pick dataclasses
+        self.by_id = {id(t): i for i, t in enumerate(turns)}
+
+    def find(self, turn: Turn) -> int:
+        """The index of ``turn`` (the very object, or an equal one), -1 if it is not listed."""
+        i = self.by_id.get(id(turn))
+        if i is not None and self.turns[i] is turn:
+            return i
+        try:
+            return self.turns.index(turn)
+        except ValueError:
+            return -1
+
+
+def pack(counts: Sequence[int]) -> int:
+    return int.from_bytes(bytes(counts), "little")
+
+
+def unpack(value: int, n: int) -> bytes:
+    return value.to_bytes(n, "little")
+
+
+_WC_FIELD = (1 << (2 * BITS)) - 1
+_PATTERN_SHIFT = BITS * N_CARDS
+
+
+def pattern(hand: int, tab: int) -> int:
+    """What the legal turns of a packed hand in a packed tableau depend on (exactly):
+
+    which kinds the hand holds; with chopsticks in the tableau also which it holds twice (a
+    pair of one kind) and the free wasabi up to 2 (two nigiri in one turn); without, only
+    whether a wasabi is free. Counts beyond that change what is left, never what may be taken.
+    """
+    wc = (tab >> WC_SHIFT) & _WC_FIELD
+    x = hand | (hand >> 2)
+    once = (x | (x >> 1)) & _ONES
+    if wc < 256:  # no chopsticks: singles only
+        return once | ((wc > 0) << _PATTERN_SHIFT)
+    twice = (x | (hand >> 1)) & (once << 1)
+    return once | twice | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
+
+
+# Changes are interned: a few hundred distinct values shared by every entry stay in cache.
+_INTERNED: dict[Change, Change] = {}
+
+
+class _Pieces:
+    """The legal turns in one tableau state, from legal_turns on stand-in hands, ready to be
+    cut down to any hand: the one-card turns of each kind, and every two-card turn of a hand
+    that holds each kind twice, in legal_turns order with a repeated outcome listed once.
+
+    Cutting keeps order and dedupe exact: two turns with the same outcome take the same
+    cards, so a hand holds both or neither, and the first of them is kept either way."""
+
+    def __init__(self, rules: Ruleset, wasabi: int, chopsticks: int) -> None:
+        tab = [0] * N_TOKENS
+        tab[int(Token.WASABI)], tab[int(Token.CHOPSTICKS)] = wasabi, chopsticks
+        self.singles: list[list[tuple[Turn, Change]]] = []
+        for c in range(N_CARDS):
+            one = [0] * N_CARDS
+            one[c] = 1
+            self.singles.append([(t, _change(one, tab, t, rules)) for t in legal_turns(one, tab, rules)])
+        # pairs[c1]: (bit, turn, change) of the two-card turns whose first pick is c1; a hand
+        # (pattern key) allows one when it has the bit: kind c2 held, or c1 held twice if c2 == c1
+        self.pairs: list[list[tuple[int, Turn, Change]]] = [[] for _ in range(N_CARDS)]
+        if not chopsticks:
+            return
+        every = [2] * N_CARDS
+        for turn in legal_turns(every, tab, rules):
+            if len(turn) == 2:
+                c1, c2 = int(turn[0].card), int(turn[1].card)
+                bit = 1 << (BITS * c2 + (c1 == c2))
+                self.pairs[c1].append((bit, turn, _change(every, tab, turn, rules)))
+
+
+def _change(hand: Sequence[int], tab: Sequence[int], turn: Turn, rules: Ruleset) -> Change:
+    new_hand, new_tab = list(hand), list(tab)
+    apply_turn(new_hand, new_tab, turn, rules)
+    change = (pack(new_hand) - pack(hand), pack(new_tab) - pack(tab))
+    return _INTERNED.setdefault(change, change)
+
+
+class OptionTable:
+    """The legal turns of every hand pattern under one ruleset, built on first use."""
+
+    def __init__(self, rules: Ruleset) -> None:
+        self.rules = rules
+        self.by_pattern: dict[int, Options] = {}
+        self._pieces: dict[int, _Pieces] = {}
+
+    def __call__(self, hand: int, tab: int) -> Options:
+        # pattern(hand, tab), inlined: this runs once per decision
+        wc = (tab >> WC_SHIFT) & _WC_FIELD
+        x = hand | (hand >> 2)
+        once = (x | (x >> 1)) & _ONES
+        if wc < 256:
+            key = once | ((wc > 0) << _PATTERN_SHIFT)
+        else:
+            key = once | ((x | (hand >> 1)) & (once << 1)) | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
+        found = self.by_pattern.get(key)
+        return found if found is not None else self._build(key)
+
+    def pieces(self, wasabi: int, chopsticks: int) -> _Pieces:
+        """The one- and two-card turns in a tableau state (wasabi up to 2, chopsticks 0 or 1)."""
+        state = wasabi | (chopsticks << 8)
+        pieces = self._pieces.get(state)
+        if pieces is None:
+            pieces = self._pieces[state] = _Pieces(self.rules, wasabi, chopsticks)
+        return pieces
+
+    def _build(self, key: int) -> Options:
+        state = key >> _PATTERN_SHIFT
+        pieces = self.pieces(state & 0xFF, state >> 8)
+        kinds = [c for c in range(N_CARDS) if (key >> (BITS * c)) & 1]
+        turns: list[Turn] = []
+        changes: list[Change] = []
+        for c in kinds:
+            for turn, change in pieces.singles[c]:
+                turns.append(turn)
+                changes.append(change)
+        if state >> 8:
+            for c1 in kinds:
+                for bit, turn, change in pieces.pairs[c1]:
+                    if key & bit:
+                        turns.append(turn)
+                        changes.append(change)
+        if len(self.by_pattern) > MAX_TABLE:
+            self.by_pattern.clear()
+        self.by_pattern[key] = found = Options(tuple(turns), tuple(changes))
+        return found
+
+
+_TABLES: dict[Ruleset, OptionTable] = {}
+
+
+def option_table(rules: Ruleset) -> OptionTable:
+    """The option table of ``rules`` (one per ruleset, kept for the process)."""
+    table = _TABLES.get(rules)
+    if table is None:
+        table = _TABLES[rules] = OptionTable(rules)
+    return table
+
+
+# ----------------------------------------------------------------- deal
+
+
+def check_players(rules: Ruleset, players: int) -> None:
+    """InputError unless ``players`` can play a whole game under ``rules``."""
+    try:
+        rules.hand_size(players)
+    except RulesError as exc:
+        raise InputError(str(exc)) from exc
+    if rules.dummy_2p and players != 2:
+        raise InputError(f"the dummy-2p variant is for 2 players, not {players}")
+    need = rules.rounds * rules.seats(players) * rules.hand_size(players)
+    if need > rules.deck_size():
+        raise InputError(f"{players} players need {need} cards; the deck has {rules.deck_size()}")
+
+
+def shuffled_deck(rules: Ruleset, seed: int) -> tuple[list[int], int]:
+    """The deck (card numbers) as ``random.Random(seed)`` shuffles it once, and the 64 bits
+    drawn right after the shuffle that seed the policies' generator."""
+    rng = random.Random(seed)
+    deck = [c for c in range(N_CARDS) for _ in range(rules.deck[c])]
+    rng.shuffle(deck)
+    return deck, rng.getrandbits(64)
+
+
+# ----------------------------------------------------------------- the game value
+
+
+class _Setup:
+    """What every position of one game shares: the rules, the seats, the deal, the option table."""
+
+    __slots__ = ("dealt", "deck", "offsets", "players", "policy_seed", "rules", "seed", "size", "table")
+
+    def __init__(self, rules: Ruleset, players: int, seed: int) -> None:
+        deck, self.policy_seed = shuffled_deck(rules, seed)
+        self.rules, self.players, self.seed, self.deck = rules, players, seed, tuple(deck)
+        self.size = size = rules.hand_size(players)
+        self.table = option_table(rules)
+        self.offsets = tuple(rules.pass_offset(r) % players for r in range(rules.rounds))
+        # every round's packed hands, dealt now: seat s of round r takes the (r * players + s)-th block
+        self.dealt = tuple(
+            tuple(
+                sum(CARD_BIT[c] for c in deck[(r * players + s) * size : (r * players + s + 1) * size])
+                for s in range(players)
+            )
+            for r in range(rules.rounds)
+        )
+
+
+class Game:
+    """One position of a game (not dummy-2p): immutable; :meth:`apply` gives the next one.
+
+    Attributes: ``rules``, ``players``, ``seed``, ``policy_seed``, ``round_index`` (from 0),
+    ``turn`` (turns played in this round), ``over``, ``round_scores`` (round totals per seat
+    of the scored rounds), ``round_tableaux`` (final token counts per seat of those rounds).
+    """
+
+    __slots__ = (
+        "_hands", "_kept", "_opts", "_setup", "_tabs", "_view", "over", "round_index", "round_scores",
+        "round_tableaux", "turn",
+    )
+
+    round_index: int
+    turn: int
+    over: bool
+    round_scores: tuple[tuple[int, ...], ...]
+    round_tableaux: tuple[tuple[tuple[int, ...], ...], ...]
+    _setup: _Setup
+    _hands: tuple[int, ...]
+    _tabs: tuple[int, ...]
+    _kept: tuple[int, ...]
+    _view: tuple[tuple[tuple[int, ...], ...], tuple[int, ...]] | None
+    _opts: list[Options | None] | None
+
+    def __init__(self) -> None:
+        raise TypeError("use Game.new(players, seed, rules)")
+
+    @classmethod
+    def new(cls, players: int, seed: int, rules: Ruleset = OFFICIAL) -> Game:
+        """The position after the first deal of the game ``play_game(players, seed, rules)``."""
+        check_players(rules, players)
+        if rules.dummy_2p:
+            raise InputError("the step API does not play the dummy-2p variant; use play_game for it")
+        setup = _Setup(rules, players, seed)
+        game = _new(cls)
+        game._setup, game.round_index, game.turn, game.over = setup, 0, 0, False
+        game.round_scores, game.round_tableaux, game._view, game._opts = (), (), None, None
+        game._kept = game._tabs = (0,) * players
+        game._hands = setup.dealt[0]
+        return game
+
+    @property
+    def rules(self) -> Ruleset:
+        return self._setup.rules
+
+    @property
+    def players(self) -> int:
+        return self._setup.players
+
+    @property
+    def seed(self) -> int:
+        return self._setup.seed
+
+    @property
+    def policy_seed(self) -> int:
+        """Seeds the policies' generator as play_game does: ``random.Random(game.policy_seed)``."""
+        return self._setup.policy_seed
+
+    def dealt(self, round_index: int) -> tuple[tuple[Card, ...], ...]:
+        """The hands as dealt in a round (seat 0 first), in deal order."""
+        setup = self._setup
+        size, first = setup.size, round_index * setup.players
+        return tuple(
+            tuple(_CARDS[c] for c in setup.deck[(first + s) * size : (first + s + 1) * size])
+            for s in range(setup.players)
+        )
+
+    def hand(self, seat: int) -> tuple[int, ...]:
+        """The hand ``seat`` holds now: 12 counts by Card."""
+        return tuple(unpack(self._hands[seat], N_CARDS))
+
+    def tableau(self, seat: int) -> tuple[int, ...]:
+        """``seat``'s tableau this round: 15 counts by Token."""
+        return tuple(unpack(self._tabs[seat], N_TOKENS))
+
+    def legal_actions(self, seat: int) -> tuple[Turn, ...]:
+        """The legal turns of ``seat``, in :func:`spec.turns.legal_turns` order (empty once over)."""
+        if self.over:
+            return ()
+        memo = self._opts
+        if memo is None:
+            memo = self._opts = [None] * self._setup.players
+        found = memo[seat]
+        if found is None:
+            found = memo[seat] = self._setup.table(self._hands[seat], self._tabs[seat])
+        return found.turns
+
+    def observation(self, seat: int) -> PlayerView:
+        """What ``seat`` may know now (its hand, every tableau, puddings, finished rounds)."""
+        view = self._view
+        if view is None:
+            tabs = tuple(tuple(unpack(t, N_TOKENS)) for t in self._tabs)
+            puds = tuple(k + t[_PUD_TOKEN] for k, t in zip(self._kept, tabs, strict=True))
+            view = self._view = (tabs, puds)
+        # PlayerView is a frozen dataclass; its generated __init__ (one object.__setattr__ per
+        # field) costs more than a whole decision, so the instance dict is set in one step.
+        # tests/test_game.py checks the result equals PlayerView(...) built the usual way.
+        obs = _new(PlayerView)
+        _setattr(obs, "__dict__", {
+            "seat": seat, "target": seat, "players": self._setup.players, "round_index": self.round_index,
+            "turn": self.turn, "hand": tuple(unpack(self._hands[seat], N_CARDS)), "tableaux": view[0],
+            "puddings": view[1], "scores": self.round_scores, "rules": self._setup.rules,
+        })
+        return obs
+
+    def apply(self, actions: Sequence[Turn]) -> Game:
+        """The position after every player took ``actions[seat]`` at once and passed their hand.
+
+        Raises IllegalMoveError (naming the round, turn, player and rule) for an illegal turn;
+        any legal turn is accepted, also one that legal_actions lists in another order.
+        """
+        setup = self._setup
+        players = setup.players
+        if self.over:
+            raise IllegalMoveError("the game is over; there are no more turns (R-ROUNDS)")
+        if len(actions) != players:
+            raise IllegalMoveError(f"give one turn per player: got {len(actions)} for {players} players")
+        table = setup.table
+        memo = self._opts or _NO_MEMO
+        hands, tabs = list(self._hands), list(self._tabs)
+        for s in range(players):
+            turn = actions[s]
+            found = memo[s] if s < len(memo) else None
+            if found is None:
+                found = table(hands[s], tabs[s])
+            i = found.by_id.get(id(turn))
+            if i is None or found.turns[i] is not turn:
+                i = found.find(turn)
+                if i < 0:
+                    hands[s], tabs[s] = self._unlisted(s, turn)
+                    continue
+            dh, dt = found.changes[i]
+            hands[s] += dh
+            tabs[s] += dt
+        nxt = _new(Game)
+        nxt._setup, nxt._view, nxt._opts, nxt.over = setup, None, None, False
+        if self.turn + 1 < setup.size:
+            off = setup.offsets[self.round_index]
+            nxt.round_index, nxt.turn = self.round_index, self.turn + 1
+            nxt.round_scores, nxt.round_tableaux = self.round_scores, self.round_tableaux
+            nxt._kept = self._kept
+            nxt._hands = tuple(hands[-off:] + hands[:-off]) if off else tuple(hands)
+            nxt._tabs = tuple(tabs)
+            return nxt
+        # the hands are empty: score the round, keep the puddings, deal the next round
+        rules = setup.rules
+        vectors = [unpack(t, N_TOKENS) for t in tabs]
+        nxt.round_scores = (*self.round_scores, tuple(round_totals(vectors, rules)))
+        nxt.round_tableaux = (*self.round_tableaux, tuple(tuple(v) for v in vectors))
+        nxt._kept = tuple(k + v[_PUD_TOKEN] for k, v in zip(self._kept, vectors, strict=True))
+        nxt.turn, nxt._tabs = 0, (0,) * players
+        if self.round_index + 1 < rules.rounds:
+            nxt.round_index = self.round_index + 1
+            nxt._hands = setup.dealt[nxt.round_index]
+        else:
+            nxt.round_index, nxt.over, nxt._hands = self.round_index, True, (0,) * players
+        return nxt
+
+    def _where(self, seat: int) -> str:
+        return f"round {self.round_index + 1}, turn {self.turn + 1}, player {seat}"
+
+    def _unlisted(self, seat: int, turn: Turn) -> tuple[int, int]:
+        """A turn not in the listed options: an equivalent order of a listed one, or illegal."""
+        if not turn:
+            raise IllegalMoveError(
+                f"{self._where(seat)} took no card; every player takes a card each turn (R-PICK)"
+            )
+        hand, tab = list(self.hand(seat)), list(self.tableau(seat))
+        try:
+            resolve_turn(hand, tab, turn, self.rules)
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"{self._where(seat)} {exc}") from exc
+        apply_turn(hand, tab, turn, self.rules)
+        return pack(hand), pack(tab)
+
+    @property
+    def puddings(self) -> tuple[int, ...]:
+        """Puddings per seat: kept from scored rounds plus this round's tableau."""
+        field = BITS * _PUD_TOKEN
+        return tuple(k + ((t >> field) & 0xFF) for k, t in zip(self._kept, self._tabs, strict=True))
+
+    def scores(self) -> tuple[int, ...]:
+        """Points per seat so far: the scored rounds, plus the pudding points once the game is over."""
+        totals = [sum(r[s] for r in self.round_scores) for s in range(self.players)]
+        if self.over:
+            for s, p in enumerate(pudding_points(self._kept, self.rules)):
+                totals[s] += p
+        return tuple(totals)
+
+    def winners(self) -> tuple[int, ...]:
+        """The winning seats once the game is over (most points, then puddings, then winner_tie)."""
+        if not self.over:
+            return ()
+        return tuple(winners(self.scores(), self._kept, self.rules, self.players))
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Game):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def _key(self) -> tuple[object, ...]:
+        return (self.rules, self.players, self.seed, self.round_index, self.turn, self._hands, self._tabs,
+                self._kept, self.round_scores)
+
+    def __repr__(self) -> str:
+        state = "over" if self.over else f"round {self.round_index + 1}, turn {self.turn + 1}"
+        return f"<Game {self.players} players, seed {self.seed}, {self.rules.name}: {state}>"

@@ -1,0 +1,208 @@
+"""The step API (spec.game.Game) against the reference rules of spec.turns and the old engine.
+
+Expected values come from independent paths: legal_turns/apply_turn on plain count vectors,
+the turn-by-turn engine behind iter_game and replay (which never uses the option tables).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.errors import IllegalMoveError, InputError
+from sushigo.spec.executor import iter_game, play_game, replay
+from sushigo.spec.game import Game, option_table, pack
+from sushigo.spec.policies import PlayerView
+from sushigo.spec.ruleset import OFFICIAL, RULESETS
+from sushigo.spec.turns import Pick, apply_turn, legal_turns
+
+RULES = ["official", "wasabi-optional", "wasabi-strict", "pass-both-ways"]
+
+
+@pytest.mark.parametrize("rules_name", RULES)
+def test_option_table_lists_exactly_legal_turns(rules_name: str) -> None:
+    """Random hands (counts up to 4) in random tableau states: same turns, same order, same effect."""
+    rules = RULESETS[rules_name]
+    table = option_table(rules)
+    rng = random.Random(14)
+    for _ in range(400):
+        hand = [rng.choice((0, 0, 0, 1, 1, 2, 3, 4)) for _ in Card]
+        if not any(hand):
+            hand[rng.randrange(len(Card))] = 1
+        tab = [0] * len(Token)
+        tab[Token.WASABI] = rng.choice((0, 0, 1, 2, 3))
+        tab[Token.CHOPSTICKS] = rng.choice((0, 1, 1, 2))
+        want = legal_turns(hand, tab, rules)
+        got = table(pack(hand), pack(tab))
+        assert list(got.turns) == want, (hand, tab)
+        for turn, (dh, dt) in zip(got.turns, got.changes, strict=True):
+            h, t = list(hand), list(tab)
+            apply_turn(h, t, turn, rules)
+            assert (pack(hand) + dh, pack(tab) + dt) == (pack(h), pack(t)), (hand, tab, turn)
+
+
+def _states(players: int, seed: int, rules_name: str) -> list[Game]:
+    rules = RULESETS[rules_name]
+    game = Game.new(players, seed, rules)
+    rng = random.Random(seed)
+    out = [game]
+    while not game.over:
+        game = game.apply([rng.choice(game.legal_actions(s)) for s in range(players)])
+        out.append(game)
+    return out
+
+
+@pytest.mark.parametrize("rules_name", RULES)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_state_offers_legal_turns_of_its_hand(players: int, rules_name: str) -> None:
+    rules = RULESETS[rules_name]
+    for seed in range(3):
+        for game in _states(players, seed, rules_name)[:-1]:
+            for s in range(players):
+                assert list(game.legal_actions(s)) == legal_turns(game.hand(s), game.tableau(s), rules)
+
+
+@pytest.mark.parametrize("rules_name", RULES)
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_play_game_through_the_step_api_matches_the_turn_engine(players: int, rules_name: str) -> None:
+    """play_game drives Game; iter_game and replay run the old per-turn engine on the same seed."""
+    rules = RULESETS[rules_name]
+    for seed in range(4):
+        for policies in (["random"], ["greedy"]):
+            record = play_game(players, seed, rules, policies)
+            final = list(iter_game(players, seed, rules, policies))[-1]
+            assert tuple(r.scores for r in record.rounds) == final.scores
+            assert replay(record).ok
+
+
+def test_apply_leaves_the_old_position_unchanged() -> None:
+    game = Game.new(3, 5)
+    before = ([game.hand(s) for s in range(3)], [game.tableau(s) for s in range(3)], game.legal_actions(0))
+    nxt = game.apply([game.legal_actions(s)[-1] for s in range(3)])
+    assert ([game.hand(s) for s in range(3)], [game.tableau(s) for s in range(3)]) == before[:2]
+    assert game.legal_actions(0) == before[2]
+    assert (game.turn, nxt.turn) == (0, 1)
+    # every seat took one card and passed: seat 1 now holds what is left of seat 0's hand
+    assert sum(nxt.hand(1)) == sum(game.hand(0)) - 1
+
+
+def test_a_game_ends_after_every_round_with_play_game_scores() -> None:
+    game = _states(4, 9, "official")[-1]
+    assert game.over and game.legal_actions(0) == ()
+    assert len(game.round_scores) == OFFICIAL.rounds
+    with pytest.raises(IllegalMoveError, match="over"):
+        game.apply([()] * 4)
+
+
+def test_random_driver_reproduces_play_game() -> None:
+    """A driver that draws as RandomPolicy does, from policy_seed, plays play_game's game."""
+    for players in (2, 5):
+        for seed in range(5):
+            game = Game.new(players, seed)
+            rng = random.Random(game.policy_seed)
+            while not game.over:
+                acts = []
+                for s in range(players):
+                    opts = game.legal_actions(s)
+                    acts.append(opts[0] if len(opts) == 1 else opts[int(rng.random() * len(opts))])
+                game = game.apply(acts)
+            record = play_game(players, seed)
+            assert game.scores() == record.totals
+            assert game.winners() == record.winners
+
+
+def test_observation_is_the_player_view() -> None:
+    game = _states(3, 2, "official")[12]
+    view = game.observation(1)
+    tabs = tuple(game.tableau(s) for s in range(3))
+    kept = [sum(r[s][Token.PUDDING] for r in game.round_tableaux) for s in range(3)]
+    want = PlayerView(
+        seat=1, target=1, players=3, round_index=game.round_index, turn=game.turn, hand=game.hand(1),
+        tableaux=tabs, puddings=tuple(kept[s] + tabs[s][Token.PUDDING] for s in range(3)),
+        scores=game.round_scores, rules=OFFICIAL,
+    )
+    assert view == want
+    assert view.tableau == tabs[1]
+
+
+def test_illegal_and_equivalent_turns() -> None:
+    game = Game.new(2, 3)
+    missing = next(c for c in Card if game.hand(0)[c] == 0)
+    ok = game.legal_actions(1)[0]
+    with pytest.raises(IllegalMoveError, match=r"round 1, turn 1, player 0 .*\(R-PICK\)"):
+        game.apply([(Pick(missing),), ok])
+    two = [c for c in Card if game.hand(0)[c]][:2]
+    with pytest.raises(IllegalMoveError, match="R-CHOPSTICKS-EARLIER"):
+        game.apply([(Pick(two[0]), Pick(two[1])), ok])
+    with pytest.raises(IllegalMoveError, match="one turn per player"):
+        game.apply([ok])
+    # an equal turn built by hand (not the listed object) lands the same way
+    listed = game.legal_actions(0)[0]
+    same = tuple(Pick(p.card, p.wasabi) for p in listed)
+    assert game.apply([same, ok]) == game.apply([listed, ok])
+
+
+def test_chopsticks_turn_in_either_order() -> None:
+    """legal_actions lists one order of two picks; the other order is as legal and lands the same."""
+    for seed in range(200):
+        for game in _states(2, seed, "official"):
+            if game.over:
+                continue
+            pairs = [t for t in game.legal_actions(0) if len(t) == 2 and t[0].card != t[1].card]
+            wasabi_cards = {Card.WASABI, Card.EGG, Card.SALMON, Card.SQUID}
+            plain = [p for p in pairs if not {t.card for t in p} & wasabi_cards]
+            if plain:
+                turn = plain[0]
+                other = game.legal_actions(1)[0]
+                a = game.apply([turn, other])
+                b = game.apply([(turn[1], turn[0]), other])
+                assert a == b
+                return
+    pytest.fail("no chopsticks turn in 200 games")
+
+
+def test_dummy_variant_is_refused() -> None:
+    with pytest.raises(InputError, match="dummy-2p"):
+        Game.new(2, 1, RULESETS["dummy-2p"])
+    with pytest.raises(InputError, match="players"):
+        Game.new(6, 1)
+
+
+# --------------------------------------------------------------------------- the batch path
+
+
+@pytest.mark.parametrize("rules_name", [*RULES, "maki-first-each", "pudding-penalty-2p"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_batch_path_plays_the_games_of_the_general_path(players: int, rules_name: str) -> None:
+    """fast_random_games (numpy batch) = play_game with random policies, seed by seed, and = the
+    one-game-at-a-time pure-Python path on many more seeds."""
+    from sushigo.spec.executor import _python_random_games, fast_random_games
+
+    rules = RULESETS[rules_name]
+    fast = fast_random_games(players, 40, 10, rules, tableaux=True)
+    for game in fast:
+        record = play_game(players, game.seed, rules, ["random"])
+        assert game.tableaux == tuple(tuple(t.counts for t in r.tableaux) for r in record.rounds)
+        assert game.rounds == tuple(r.scores for r in record.rounds)
+        assert (game.totals, game.winners, game.puddings) == (record.totals, record.winners, record.puddings)
+    many = fast_random_games(players, 1000, 300, rules, tableaux=True)
+    assert many == _python_random_games(players, range(1000, 1300), rules, True)
+
+
+def test_batch_path_replays_a_game_its_words_cannot_cover(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With a word block too short for any shuffle, every game goes to the pure-Python path."""
+    import sushigo.spec.batch as B
+    from sushigo.spec.executor import fast_random_games
+
+    want = fast_random_games(3, 5, 20)
+    monkeypatch.setattr(B, "_SHUFFLE_WORDS", 60)
+    assert fast_random_games(3, 5, 20) == want
+
+
+def test_dummy_games_are_not_batched() -> None:
+    from sushigo.spec.executor import fast_random_games
+
+    rules = RULESETS["dummy-2p"]
+    for game in fast_random_games(2, 3, 3, rules):
+        assert game.totals == play_game(2, game.seed, rules, ["random"]).totals
