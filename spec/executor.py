@@ -79,6 +79,7 @@ __all__ = [
     "ReplayResult",
     "RoundRecord",
     "accounting",
+    "check_players",
     "deal_order",
     "dummy_controller",
     "fast_random_games",
@@ -87,6 +88,7 @@ __all__ = [
     "play_game",
     "replay",
     "resolve_policies",
+    "seeded_deals",
 ]
 
 
@@ -363,6 +365,10 @@ def _check_players(rules: Ruleset, players: int) -> None:
         raise InputError(f"{players} players need {need} cards; the deck has {rules.deck_size()}")
 
 
+#: Raises InputError when ``players`` cannot play under ``rules`` (public name for step-by-step play).
+check_players = _check_players
+
+
 def _seeded_deal(rules: Ruleset, players: int, seed: int) -> tuple[list[list[list[Card]]], random.Random]:
     """The hands of every round for ``seed``, and the policies' generator."""
     rng = random.Random(seed)
@@ -378,6 +384,12 @@ def _seeded_deal(rules: Ruleset, players: int, seed: int) -> tuple[list[list[lis
             pos += size
         deals.append(hands)
     return deals, random.Random(rng.getrandbits(64))
+
+
+def seeded_deals(rules: Ruleset, players: int, seed: int) -> list[list[list[Card]]]:
+    """The hands :func:`play_game` deals for ``seed``: per round, one list of cards per seat."""
+    check_players(rules, players)
+    return _seeded_deal(rules, players, seed)[0]
 
 
 def _policy_decider(rules: Ruleset, policies: Sequence[Policy], prng: random.Random) -> Decide:
