@@ -17,13 +17,12 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is the optional extra 'openspiel'")
 
+from sushigo import openspiel as sg  # noqa: E402  (registers the games)
+from sushigo.actions import encode  # noqa: E402
 from sushigo.spec.cards import Card, Token  # noqa: E402
 from sushigo.spec.errors import SushiGoError  # noqa: E402
 from sushigo.spec.executor import play_game  # noqa: E402
 from sushigo.spec.ruleset import RULESETS, get_ruleset  # noqa: E402
-
-from sushigo import openspiel as sg  # noqa: E402  (registers the games)
-from sushigo.actions import encode  # noqa: E402
 
 CASES = [(name, n) for name in RULESETS for n in ((2,) if RULESETS[name].dummy_2p else (2, 3, 4, 5))]
 
