@@ -80,6 +80,7 @@ __all__ = [
     "ReplayResult",
     "RoundRecord",
     "accounting",
+    "check_players",
     "deal_order",
     "dummy_controller",
     "fast_random_games",
@@ -88,6 +89,7 @@ __all__ = [
     "play_game",
     "replay",
     "resolve_policies",
+    "seeded_deals",
 ]
 
 
@@ -352,7 +354,7 @@ def resolve_policies(players: int, policies: Sequence[str] | None) -> tuple[str,
     return tuple(names)
 
 
-_check_players = check_players
+_check_players = check_players  # the executor's older private name (check_players is in spec.game)
 
 
 def _seeded_deal(rules: Ruleset, players: int, seed: int) -> tuple[list[list[list[Card]]], random.Random]:
@@ -369,6 +371,12 @@ def _seeded_deal(rules: Ruleset, players: int, seed: int) -> tuple[list[list[lis
             pos += size
         deals.append(hands)
     return deals, random.Random(policy_seed)
+
+
+def seeded_deals(rules: Ruleset, players: int, seed: int) -> list[list[list[Card]]]:
+    """The hands :func:`play_game` deals for ``seed``: per round, one list of cards per seat."""
+    check_players(rules, players)
+    return _seeded_deal(rules, players, seed)[0]
 
 
 def _policy_decider(rules: Ruleset, policies: Sequence[Policy], prng: random.Random) -> Decide:

@@ -1,0 +1,280 @@
+"""The executor one step at a time: a game you drive from outside, as a value.
+
+:func:`spec.executor.play_game` plays a game by calling policies; game frameworks
+(OpenSpiel, PettingZoo) need the opposite: they hold the state and push moves
+into it. :class:`Step` is that state, an immutable value, and four functions move
+it on:
+
+* :func:`new_game` - the table before the first deal;
+* :func:`deal` - a round's hands (seat 0's block first; in dummy-2p the third block
+  is the dummy pile, top card first), exactly the blocks :func:`spec.executor.play_game`
+  deals from a shuffled deck;
+* :func:`options` / :func:`gift_options` - the legal turns of a seat, and the
+  dummy's legal cards (in :func:`spec.turns.legal_turns` order, the order the
+  executor hands to its policies);
+* :func:`play` - every seat's turn at once (and the dummy's card), checked and landed
+  by :mod:`spec.turns`, then the hands are passed; the last turn of a round scores
+  it with :mod:`spec.scoring`.
+
+The flow is the executor's (see its module docstring): the dummy's controller at
+turn ``t`` is :func:`spec.executor.dummy_controller`; it draws the pile's top card
+into its hand when the turn starts, uses chopsticks only with at least 3 cards, and
+used chopsticks rejoin the hand after the dummy's card is chosen. No rule is stated
+here that the executor does not state; ``tests/test_step.py`` drives this module
+with the executor's own policies and seeds and requires the very games
+:func:`spec.executor.play_game` records.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.errors import IllegalMoveError
+from sushigo.spec.executor import DUMMY_SEAT, check_players, dummy_controller
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.scoring import GameScore, round_totals, score_game
+from sushigo.spec.tableau import Tableau
+from sushigo.spec.turns import Turn, apply_turn, legal_turns, resolve_turn
+
+N_CARDS = len(Card)
+N_TOKENS = len(Token)
+_CHOP = int(Card.CHOPSTICKS)
+
+__all__ = [
+    "Step",
+    "deal",
+    "gift_options",
+    "new_game",
+    "options",
+    "play",
+]
+
+Counts = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Step:
+    """The table between two moves.
+
+    ``hands[seat]`` is what the seat holds when it chooses (a controller's hand
+    already holds the card it drew); in dummy-2p ``hands[2]`` is the rest of the
+    pile as counts and ``pile`` its order, top first.
+    """
+
+    rules: Ruleset
+    players: int
+    round_index: int  # from 0; == rules.rounds when the game is over
+    turn: int  # turns played in this round
+    dealt: bool  # the current round's hands are on the table
+    deck: Counts  # undealt cards by Card
+    hands: tuple[Counts, ...]
+    pile: tuple[Card, ...]
+    tableaux: tuple[Counts, ...]  # 15 token counts per seat, this round
+    rounds: tuple[tuple[Tableau, ...], ...]  # final tableaux of the scored rounds
+    scores: tuple[Counts, ...]  # round totals of the scored rounds
+    kept: Counts  # puddings kept from scored rounds, per seat
+
+    def __deepcopy__(self, memo: object) -> Step:
+        return self  # immutable: frameworks that deep-copy states may share it
+
+    @property
+    def seats(self) -> int:
+        return self.rules.seats(self.players)
+
+    @property
+    def hand_size(self) -> int:
+        return self.rules.hand_size(self.players)
+
+    @property
+    def over(self) -> bool:
+        return self.round_index >= self.rules.rounds
+
+    @property
+    def controller(self) -> int | None:
+        """The seat controlling the dummy this turn (dummy-2p), else None."""
+        if not self.rules.dummy_2p or not self.dealt:
+            return None
+        return dummy_controller(self.turn)
+
+    def score(self) -> GameScore:
+        """The score of the rounds played so far (the final score once :attr:`over`)."""
+        return score_game(list(self.rounds), self.rules, players=self.players)
+
+
+def new_game(players: int, rules: Ruleset = OFFICIAL) -> Step:
+    """The table before the first deal; raises InputError for a player count the rules forbid."""
+    check_players(rules, players)
+    seats = rules.seats(players)
+    return Step(
+        rules=rules,
+        players=players,
+        round_index=0,
+        turn=0,
+        dealt=False,
+        deck=tuple(rules.deck),
+        hands=tuple((0,) * N_CARDS for _ in range(seats)),
+        pile=(),
+        tableaux=tuple((0,) * N_TOKENS for _ in range(seats)),
+        rounds=(),
+        scores=(),
+        kept=(0,) * seats,
+    )
+
+
+def _draw(step: Step) -> Step:
+    """The controller of the turn about to start draws the pile's top card (dummy-2p)."""
+    ctrl = step.controller
+    if ctrl is None or not step.pile:
+        return step
+    hands = [list(h) for h in step.hands]
+    top = int(step.pile[0])
+    hands[ctrl][top] += 1
+    hands[DUMMY_SEAT][top] -= 1
+    return _replace(step, hands=tuple(tuple(h) for h in hands), pile=step.pile[1:])
+
+
+def _replace(step: Step, **changes: object) -> Step:
+    """``dataclasses.replace`` without re-running ``__init__`` (5x faster; every field is
+    already valid, and frameworks replay thousands of games through here)."""
+    new = object.__new__(Step)
+    new.__dict__.update(step.__dict__, **changes)
+    return new
+
+
+def deal(step: Step, hands: Sequence[Sequence[Card]]) -> Step:
+    """Start the next round with these hands (one block per seat, as the executor deals)."""
+    if step.over:
+        raise IllegalMoveError("the game is over; there is no round left to deal (R-ROUNDS)")
+    if step.dealt:
+        raise IllegalMoveError(f"round {step.round_index + 1} is already dealt (R-DEAL)")
+    if len(hands) != step.seats:
+        raise IllegalMoveError(f"a deal has {step.seats} hands, got {len(hands)} (R-DEAL)")
+    deck = list(step.deck)
+    counts = []
+    for s, hand in enumerate(hands):
+        if len(hand) != step.hand_size:
+            raise IllegalMoveError(
+                f"seat {s} was dealt {len(hand)} cards; a hand has {step.hand_size} (R-DEAL)"
+            )
+        c = [0] * N_CARDS
+        for card in hand:
+            c[int(card)] += 1
+            deck[int(card)] -= 1
+        counts.append(tuple(c))
+    if min(deck) < 0:
+        short = Card(deck.index(min(deck)))
+        raise IllegalMoveError(f"the deal takes more {short.label} than the deck has left (R-DECK)")
+    pile = tuple(Card(c) for c in hands[DUMMY_SEAT]) if step.rules.dummy_2p else ()
+    dealt = _replace(step, dealt=True, turn=0, deck=tuple(deck), hands=tuple(counts), pile=pile)
+    return _draw(dealt)
+
+
+def _require_turn(step: Step) -> None:
+    if step.over:
+        raise IllegalMoveError("the game is over (R-ROUNDS)")
+    if not step.dealt:
+        raise IllegalMoveError(f"round {step.round_index + 1} is not dealt yet (R-DEAL)")
+
+
+def options(step: Step, seat: int) -> list[Turn]:
+    """The legal turns of a player this turn (a controller may use chopsticks only with 3+ cards)."""
+    _require_turn(step)
+    if not 0 <= seat < step.players:
+        raise IllegalMoveError(f"seat {seat} is not a player; seats are 0..{step.players - 1}")
+    hand = step.hands[seat]
+    found = legal_turns(hand, step.tableaux[seat], step.rules)
+    if seat == step.controller and sum(hand) < 3:
+        found = [t for t in found if len(t) == 1]
+    return found
+
+
+def _after(hand: Counts, turn: Turn) -> list[int]:
+    left = list(hand)
+    for pick in turn:
+        left[int(pick.card)] -= 1
+    return left
+
+
+def gift_options(step: Step, turn: Turn) -> list[Turn]:
+    """The cards the controller may give the dummy after taking ``turn`` (single picks only)."""
+    ctrl = step.controller
+    if ctrl is None:
+        raise IllegalMoveError("no seat controls a dummy this turn (R-DUMMY)")
+    stub = list(step.tableaux[DUMMY_SEAT])
+    stub[_CHOP] = 0  # the dummy never uses chopsticks
+    return legal_turns(_after(step.hands[ctrl], turn), stub, step.rules)
+
+
+def play(step: Step, turns: Sequence[Turn], gift: Turn | None = None) -> Step:
+    """Every player's turn at once (``turns[seat]``), plus the dummy's card in dummy-2p.
+
+    Each turn is checked against the tableau as it lay at the start of the turn;
+    raises IllegalMoveError naming the seat and the rule. Returns the table after
+    the hands are passed (and, after the last turn of a round, after the scoring).
+    """
+    _require_turn(step)
+    rules = step.rules
+    if len(turns) != step.players:
+        raise IllegalMoveError(f"a turn needs one move per player ({step.players}), got {len(turns)}")
+    ctrl = step.controller
+    if (gift is None) != (ctrl is None):
+        need = "needs the dummy's card" if ctrl is not None else "has no dummy to give a card to"
+        raise IllegalMoveError(f"round {step.round_index + 1}, turn {step.turn + 1} {need} (R-DUMMY)")
+    hands = [list(h) for h in step.hands]
+    tabs = [list(t) for t in step.tableaux]
+    where = f"round {step.round_index + 1}, turn {step.turn + 1}"
+    for s, turn in enumerate(turns):
+        who = f"{where}, player {s}"
+        if not turn:
+            raise IllegalMoveError(f"{who} took no card; every player takes a card each turn (R-PICK)")
+        if s == ctrl and len(turn) == 2 and sum(hands[s]) < 3:
+            raise IllegalMoveError(
+                f"{who} used chopsticks with {sum(hands[s])} cards, leaving none for the dummy (R-DUMMY)"
+            )
+        try:
+            used = apply_turn(hands[s], tabs[s], turn, rules).chopsticks
+        except IllegalMoveError as exc:
+            raise IllegalMoveError(f"{who} {exc}") from exc
+        if s == ctrl and gift is not None:
+            hands[s][_CHOP] -= int(used)  # the used chopsticks rejoin the hand after the gift
+            if len(gift) != 1:
+                raise IllegalMoveError(f"{where}: the dummy takes exactly one card (R-DUMMY)")
+            stub = list(step.tableaux[DUMMY_SEAT])
+            stub[_CHOP] = 0
+            try:
+                resolve_turn(hands[s], stub, gift, rules)
+            except IllegalMoveError as exc:
+                raise IllegalMoveError(f"{where}, the dummy {exc}") from exc
+            apply_turn(hands[s], tabs[DUMMY_SEAT], gift, rules)
+            hands[s][_CHOP] += int(used)
+    offset = rules.pass_offset(step.round_index)
+    moved = hands[: step.players]
+    for s in range(step.players):
+        hands[(s + offset) % step.players] = moved[s]
+    after = _replace(
+        step,
+        turn=step.turn + 1,
+        hands=tuple(tuple(h) for h in hands),
+        tableaux=tuple(tuple(t) for t in tabs),
+    )
+    if any(sum(h) for h in after.hands):
+        return _draw(after)
+    return _score_round(after)
+
+
+def _score_round(step: Step) -> Step:
+    seats = step.seats
+    totals = tuple(round_totals(step.tableaux, step.rules))
+    kept = tuple(step.kept[s] + step.tableaux[s][int(Token.PUDDING)] for s in range(seats))
+    return _replace(
+        step,
+        round_index=step.round_index + 1,
+        turn=0,
+        dealt=False,
+        rounds=(*step.rounds, tuple(Tableau(t) for t in step.tableaux)),
+        scores=(*step.scores, totals),
+        kept=kept,
+        tableaux=tuple((0,) * N_TOKENS for _ in range(seats)),
+    )
