@@ -10,7 +10,8 @@ Conventions in the text (documented in docs/transcripts.md):
 
 * a line ``...`` alone stands for any number of lines (an excerpt);
 * ``<!-- transcript: times -->`` just before a block: numbers followed by a time unit
-  (``0.12 s``, ``48.8 s``, ``3 ms``) are compared as ``<time>``, since they vary by machine;
+  (``0.12 s``, ``48.8 s``, ``3 ms``), and the cells of a table column headed by a time unit
+  (``s``, ``time (s)``), are compared as ``<time>``, since they vary by machine;
 * ``<!-- transcript: skip REASON -->`` just before a block: not run (the reason is shown by
   pytest); used only where a command needs far more than a test's time.
 
@@ -37,6 +38,9 @@ FENCE = re.compile(r"^```[\w-]*\n(.*?)^```", re.M | re.S)
 DIRECTIVE = re.compile(r"<!--\s*transcript:\s*(\w+)\s*(.*?)\s*-->\s*\Z", re.S)
 TIME = re.compile(r"\b\d+(?:[.,]\d+)?\s?(?:s|ms|min)\b")
 RUNNABLE = ("sushigo ", "sushigo\n", "cat ")
+RULE = re.compile(r"^-+(?: +-+)*$")
+TIME_HEADER = re.compile(r"(?:time )?\(?(?:s|ms|min)\)?")
+NUMBER = re.compile(r"\d+(?:[.,]\d+)?")
 
 
 @dataclass(frozen=True)
@@ -82,11 +86,51 @@ def _transcripts() -> list[Transcript]:
     return found
 
 
+def _column_starts(rule: str) -> list[int] | None:
+    """Start of each column of a table's dash rule (``----  ------``), or None."""
+    if not RULE.match(rule):
+        return None
+    return [m.start() for m in re.finditer(r"-+", rule)]
+
+
+def _fits(line: str, starts: list[int]) -> bool:
+    """Whether ``line`` is a row of the table whose columns start at ``starts``."""
+    return bool(line) and all(s >= len(line) or line[s - 1] == " " for s in starts[1:])
+
+
+def _mask_time_columns(lines: list[str]) -> list[str]:
+    """Cells of a table column headed by a time unit (``s``, ``time (s)``, ``ms``) become ``<time>``.
+
+    The column's padding (and its dash rule) is normalised too, since its width follows the
+    widest time printed; every other column is compared as printed.
+    """
+    out = list(lines)
+    for i in range(1, len(out)):
+        starts = _column_starts(out[i])
+        if starts is None or not _fits(out[i - 1], starts):
+            continue
+        bounds = [*starts, None]
+        headers = [out[i - 1][bounds[k]:bounds[k + 1]].strip() for k in range(len(starts))]
+        timed = [k for k, header in enumerate(headers) if TIME_HEADER.fullmatch(header)]
+        if not timed:
+            continue
+        j = i - 1
+        while j < len(out) and (j <= i or _fits(out[j], starts)):
+            cells = [out[j][bounds[k]:bounds[k + 1]] for k in range(len(starts))]
+            for k in timed:
+                cell = cells[k].strip()
+                cell = "<time>" if NUMBER.fullmatch(cell) else "-" if j == i else cell
+                cells[k] = cell if k == len(starts) - 1 else cell + " "
+            out[j] = "".join(cells).rstrip()
+            j += 1
+    return out
+
+
 def _normalise(lines: list[str] | tuple[str, ...], times: bool) -> list[str]:
     out = [line.rstrip() for line in lines]
     while out and not out[-1]:
         out.pop()
-    return [TIME.sub("<time>", line) for line in out] if times else out
+    return [TIME.sub("<time>", line) for line in _mask_time_columns(out)] if times else out
 
 
 def _matches(expected: list[str], actual: list[str]) -> bool:
@@ -99,6 +143,30 @@ def _matches(expected: list[str], actual: list[str]) -> bool:
 
 
 TRANSCRIPTS = _transcripts()
+
+
+def test_times_mask_only_times() -> None:
+    """The times convention, on a table whose widths follow its times (written by hand)."""
+    shown = ["a    s", "---  ---", "x 1  0.2", "done in 0.12 s"]
+    fast = ["a    s", "---  ---", "x 1  0.9", "done in 3.5 s"]
+    slow = ["a    s", "---  ----", "x 1  12.5", "done in 48 s"]
+    assert _matches(_normalise(shown, True), _normalise(fast, True))
+    assert _matches(_normalise(shown, True), _normalise(slow, True))
+    assert not _matches(_normalise(shown, False), _normalise(fast, False))
+    other = ["a    s", "---  ---", "x 2  0.2", "done in 0.12 s"]  # a number that is no time
+    assert not _matches(_normalise(shown, True), _normalise(other, True))
+    middle = ["time (s)    b", "----------  ---", "1.5         ok"]
+    assert _normalise(middle, True) == ["time (s) b", "- ---", "<time> ok"]
+    changed = ["time (s)    b", "----------  ---", "1.5         no"]
+    assert not _matches(_normalise(middle, True), _normalise(changed, True))
+
+
+def test_excerpt_marker() -> None:
+    """A lone ``...`` stands for any run of lines, including none; other lines must match."""
+    assert _matches(["a", "...", "d"], ["a", "b", "c", "d"])
+    assert _matches(["a", "...", "d"], ["a", "d"])
+    assert not _matches(["a", "...", "d"], ["a", "b", "c"])
+    assert not _matches(["a", "..."], ["b", "c"])
 
 
 def test_transcripts_found() -> None:
