@@ -125,3 +125,18 @@ def test_check_json_records_the_hypothesis_version(capsys: pytest.CaptureFixture
     from importlib.metadata import version
 
     assert _check_json(capsys)["hypothesis"] == version("hypothesis")
+
+
+def test_rules_takes_rules_and_rule(capsys: pytest.CaptureFixture[str]) -> None:
+    from sushigo.api.rules import rules
+
+    code, out, err = run(capsys, "rules", "--rule", "maki_first_tie=each", "--json")
+    assert code == 0, err
+    shown = json.loads(out)["rulesets"]
+    assert len(shown) == 1 and shown[0]["readings"]["maki_first_tie"] == "each"
+    assert shown[0]["name"].startswith("official")
+    code, out, err = run(capsys, "rules", "--rules", "dutch", "--json")
+    assert code == 0, err
+    assert [r["name"] for r in json.loads(out)["rulesets"]] == ["dutch"]
+    assert rules(rules="dutch", rule=["maki_first_tie=each"])["rulesets"][0]["readings"]["maki_first_tie"] == "each"
+    assert "--rules" in refused(capsys, "rules", "dutch", "--rules", "official")
