@@ -138,5 +138,15 @@ def test_rules_takes_rules_and_rule(capsys: pytest.CaptureFixture[str]) -> None:
     code, out, err = run(capsys, "rules", "--rules", "dutch", "--json")
     assert code == 0, err
     assert [r["name"] for r in json.loads(out)["rulesets"]] == ["dutch"]
-    assert rules(rules="dutch", rule=["maki_first_tie=each"])["rulesets"][0]["readings"]["maki_first_tie"] == "each"
+    shown = rules(rules="official", rule=["maki_first_tie=each"])["rulesets"]
+    assert [r["readings"]["maki_first_tie"] for r in shown] == ["each"]
     assert "--rules" in refused(capsys, "rules", "dutch", "--rules", "official")
+
+
+def test_puzzle_verify_under_a_ruleset(capsys: pytest.CaptureFixture[str]) -> None:
+    # The shipped puzzles were generated and judged under the official rules (their positions
+    # say so), so re-solving them under --rules official must find no problem.
+    code, out, err = run(capsys, "puzzle", "--verify", "--rules", "official", "--json")
+    assert code == 0, err
+    assert json.loads(out)["problems"] == []
+    assert "--verify" in refused(capsys, "puzzle", "--show", "1", "--rule", "maki_first_tie=each")
