@@ -150,3 +150,56 @@ def test_puzzle_verify_under_a_ruleset(capsys: pytest.CaptureFixture[str]) -> No
     assert code == 0, err
     assert json.loads(out)["problems"] == []
     assert "--verify" in refused(capsys, "puzzle", "--show", "1", "--rule", "maki_first_tie=each")
+
+
+# Sushi Go! is for 2 to 5 players; most maki icons scores 6, the most any one player can get
+# (RULES.md, maki; seeds/ rulebook scoring page).
+@pytest.mark.parametrize(("argv", "needle"), [
+    (("best", "--game", "--round"), "--round and --game"),
+    (("table", "--input", "QUERY", "--scores", "3,3"), "drop --scores"),
+    (("tableaux", "--maki-points", "7", "--score", "10", "--cards", "3"), "0 to 6"),
+    (("tableaux", "--maki-points", "-1", "--score", "10", "--cards", "3"), "0 to 6"),
+    (("tableaux", "--facts", "--count", "--unreachable", "--cards", "3"), "give one"),
+    (("tableaux", "--count", "--unreachable", "--cards", "3"), "give one"),
+    (("tableaux", "--facts", "--unreachable", "--score", "3", "--cards", "3"), "give one"),
+    (("play", "--players", "-1"), "2 to 5"),
+    (("play", "--players", "1"), "2 to 5"),
+    (("play", "--players", "6"), "2 to 5"),
+    (("scoresheet", "SHEET", "--rlimit", "-1", "--timeout", "-1"), "not a budget"),
+    (("scoresheet", "SHEET", "--timeout", "-1"), "not a budget"),
+    (("endgame", "--time-limit", "nan"), "not a budget"),
+    (("endgame", "--time-limit", "-1"), "not a budget"),
+])
+def test_contradictory_or_out_of_range_options_refused(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, argv: tuple[str, ...], needle: str
+) -> None:
+    query = tmp_path / "q.json"
+    query.write_text(json.dumps({"scores": [3, 3]}))
+    argv = tuple(str(query) if a in ("QUERY", "SHEET") else a for a in argv)
+    line = refused(capsys, *argv)
+    assert line.startswith(f"sushigo {argv[0]}: error:") and needle in line, line
+
+
+def test_edge_values_still_accepted(capsys: pytest.CaptureFixture[str]) -> None:
+    # The range ends themselves are legal: 6 maki points (sole most icons), 2 and 5 players.
+    code, out, err = run(capsys, "tableaux", "--maki-points", "6", "--score", "6", "--cards", "1", "--json")
+    assert code == 0, err
+    # By hand: maki points need maki icons, so one card scoring 6 with them is a maki roll
+    # alone (maki1, maki2 or maki3); every other single card scores 0 to 3 points of its own.
+    assert json.loads(out)["count"] == 3
+    for n in ("2", "5"):
+        code, out, err = run(capsys, "play", "--players", n, "--json")
+        assert code == 0, err
+        assert len(json.loads(out)["totals"]) == int(n)
+
+
+def test_boolean_scores_refused(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    from sushigo.spec.errors import InputError
+
+    from sushigo.api.table import table
+
+    query = tmp_path / "q.json"
+    query.write_text(json.dumps({"scores": [True, 3]}))
+    assert "True" in refused(capsys, "table", "--input", str(query))
+    with pytest.raises(InputError, match="whole numbers"):
+        table(scores=[True, 3])
