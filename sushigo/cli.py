@@ -31,6 +31,28 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_BAD_INPUT)
 
 
+class _VersionAction(argparse.Action):
+    """``sushigo --version``: the installed distribution's version, looked up only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            text = version(DISTRIBUTION)
+        except PackageNotFoundError:
+            text = "unknown (not installed)"
+        print(f"sushigo {text}")
+        raise SystemExit(EXIT_OK)
+
+
+#: The distribution (pyproject's name) whose version --version prints.
+DISTRIBUTION = "sushigo-spec"
+
+
 def command_names() -> list[str]:
     """The module names of sushigo/commands (one per command, named as the command)."""
     folder = os.path.dirname(sushigo.commands.__file__)
@@ -53,6 +75,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="sushigo",
         description="The rules of Sushi Go! stated formally, and questions answered about them.",
     )
+    parser.add_argument("--version", action=_VersionAction, help="print the installed version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     if only is not None and only in command_names():
         command_modules([only])[0].register(subparsers)

@@ -203,3 +203,11 @@ def test_boolean_scores_refused(capsys: pytest.CaptureFixture[str], tmp_path: Pa
     assert "True" in refused(capsys, "table", "--input", str(query))
     with pytest.raises(InputError, match="whole numbers"):
         table(scores=[True, 3])
+
+
+def test_version_is_the_installed_distribution(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    code, out, err = run(capsys, "--version")
+    assert code == 0, err
+    assert out.strip() == f"sushigo {version('sushigo-spec')}"
