@@ -164,7 +164,8 @@ def main(argv: list[str] | None = None) -> None:
     puzzles = generate(count)
     doc = {
         "format": FORMAT,
-        "generator": "python -m sushigo.solver.puzzles: consecutive seeds from 0, solver.endgame.random_position"
+        "generator": "python -m sushigo.solver.puzzles: consecutive seeds from 0, "
+                     "solver.endgame.random_position"
                      "(seed, 2 players, cards_left = 3 + seed % 4, official, round = 1 + (seed // 4) % 3), "
                      "kept when solver.puzzles.judge accepts",
         "puzzles": [p.to_json() for p in puzzles],
