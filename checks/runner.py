@@ -27,7 +27,6 @@ import hypothesis
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import run_state_machine_as_test
-
 from sushigo.checks import edge_cases as E
 from sushigo.checks import strategies as S
 from sushigo.checks.properties import (
@@ -41,11 +40,14 @@ from sushigo.checks.properties import (
     compare_round,
     release_models,
 )
+from sushigo.checks.storage import use_hypothesis_home
 from sushigo.checks.strategies import tableau_of_picks
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.model.budget import child_signals
 from sushigo.spec.ruleset import RULESETS, Ruleset
 from sushigo.spec.tableau import Tableau
+
+use_hypothesis_home()
 
 BATCH = 10
 INCOMPLETE = "incomplete"  # the row of a property a stop (Ctrl-C, SIGTERM) cut short

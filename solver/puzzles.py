@@ -31,7 +31,7 @@ from sushigo.solver.endgame import (
     solve_two,
 )
 from sushigo.spec.errors import InputError
-from sushigo.spec.ruleset import OFFICIAL
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.turns import format_turn
 
 DATA = Path(__file__).parent / "data" / "puzzles.json"
@@ -137,10 +137,11 @@ def get_puzzle(number: int, puzzles: list[Puzzle] | None = None) -> Puzzle:
     )
 
 
-def verify(p: Puzzle) -> list[str]:
-    """Problems with a stored puzzle, re-solved from its position and regenerated from its seed."""
+def verify(p: Puzzle, rules: Ruleset | None = None) -> list[str]:
+    """Problems with a stored puzzle, re-solved from its position and regenerated from its seed.
+    Under other ``rules`` than its own, re-solved only: is it still a puzzle, with the same answer?"""
     problems = []
-    pos = parse_position(p.position)
+    pos = parse_position(p.position, rules)
     res = solve_two(pos, "diff")
     why = judge(pos, res)
     if why is not None:
@@ -149,6 +150,8 @@ def verify(p: Puzzle) -> list[str]:
         problems.append(f"puzzle {p.id}: stored solution {p.solution} / {p.value} differs from the tool's")
     if format_turn(greedy_first_pick(pos)) != p.greedy:
         problems.append(f"puzzle {p.id}: stored greedy pick {p.greedy} differs")
+    if rules is not None:
+        return problems
     again = random_position(p.seed, 2, p.cards_left, OFFICIAL, p.round).to_json()
     if again != p.position:
         problems.append(f"puzzle {p.id}: seed {p.seed} does not regenerate the stored position")
@@ -161,7 +164,8 @@ def main(argv: list[str] | None = None) -> None:
     puzzles = generate(count)
     doc = {
         "format": FORMAT,
-        "generator": "python -m sushigo.solver.puzzles: consecutive seeds from 0, solver.endgame.random_position"
+        "generator": "python -m sushigo.solver.puzzles: consecutive seeds from 0, "
+                     "solver.endgame.random_position"
                      "(seed, 2 players, cards_left = 3 + seed % 4, official, round = 1 + (seed // 4) % 3), "
                      "kept when solver.puzzles.judge accepts",
         "puzzles": [p.to_json() for p in puzzles],

@@ -14,6 +14,7 @@ import signal
 import sys
 from collections.abc import Sequence
 from types import ModuleType
+from typing import Any
 
 import sushigo.commands
 from sushigo.spec.errors import SushiGoError
@@ -24,10 +25,39 @@ EXIT_SIGNAL_BASE = 128  # the shell's convention: 130 for SIGINT, 143 for SIGTER
 
 
 class _Parser(argparse.ArgumentParser):
+    """Every parser of the CLI: no abbreviated long options (``check --rule`` must never be read
+    as ``--ruleset``), and a parse error is one line naming the command and its ``--help``."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["allow_abbrev"] = False
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         # One line, like every other bad input (the usage is one --help away).
         print(f"{self.prog}: error: {' '.join(message.split())} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
+
+
+class _VersionAction(argparse.Action):
+    """``sushigo --version``: the installed distribution's version, looked up only when asked."""
+
+    def __init__(self, option_strings: list[str], dest: str = argparse.SUPPRESS, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: object, option_string: str | None = None) -> None:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            text = version(DISTRIBUTION)
+        except PackageNotFoundError:
+            text = "unknown (not installed)"
+        print(f"sushigo {text}")
+        raise SystemExit(EXIT_OK)
+
+
+#: The distribution (pyproject's name) whose version --version prints.
+DISTRIBUTION = "sushigo-spec"
 
 
 def command_names() -> list[str]:
@@ -52,6 +82,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="sushigo",
         description="The rules of Sushi Go! stated formally, and questions answered about them.",
     )
+    parser.add_argument("--version", action=_VersionAction, help="print the installed version and exit")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     if only is not None and only in command_names():
         command_modules([only])[0].register(subparsers)
@@ -64,11 +95,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> argparse.ArgumentParser:
+    """The sub-parser of ``command`` (the top-level parser when there is none)."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction) and command in action.choices:
+            sub: argparse.ArgumentParser = action.choices[command]
+            return sub
+    return parser
+
+
 def _dispatch(argv: Sequence[str] | None) -> int:
     words = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser(only=next((w for w in words if not w.startswith("-")), ""))
     try:
-        args = parser.parse_args(words)
+        args, extra = parser.parse_known_args(words)
+        if extra:  # reported by the command's own parser, so the line names the command
+            _command_parser(parser, getattr(args, "command", None)).error(
+                f"unrecognized arguments: {' '.join(extra)}")
     except SystemExit as exc:  # --help, or a usage error already reported in one line
         return exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else EXIT_BAD_INPUT
     if not getattr(args, "func", None):

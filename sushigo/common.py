@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -83,6 +82,17 @@ def budget_whole_seconds(text: str) -> int:
 def budget_count(text: str) -> int:
     """argparse type of a count budget (Z3 resource limit, search nodes, examples)."""
     return int(_budget(text, int, MAX_BUDGET_COUNT, "a whole number"))
+
+
+def positive_int(text: str) -> int:
+    """argparse type of a count of at least 1 (workers, players)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
+    return value
 
 
 def print_json(value: Any) -> None:

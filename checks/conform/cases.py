@@ -21,9 +21,12 @@ from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
 from sushigo.checks import edge_cases as E
 from sushigo.checks import strategies as S
+from sushigo.checks.storage import use_hypothesis_home
 from sushigo.spec.cards import NIGIRI, NIGIRI_OF, STACK_OF, Card, Token
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.tableau import Tableau
+
+use_hypothesis_home()
 
 RoundCase = tuple[tuple[Card, ...], ...]  # pick orders per seat
 PuddingCase = tuple[int, ...]

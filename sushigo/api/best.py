@@ -59,6 +59,9 @@ def best_outcome(
             raise InputError(f"--round {round} needs a game record file; alone, --round takes no value")
         if seat is not None:
             raise InputError("--seat needs a game record file")
+        if round is not None and game:
+            raise InputError("--round and --game ask two questions (the best round, the best game): "
+                             "give one, and run the command again for the other")
         return _alldeals(engine, timeout, round is not None, game, players, seed, rules, rule)
     if game or players is not None or seed != 0:
         raise InputError("--game, --players and --seed are for the best over all deals; "

@@ -8,7 +8,7 @@ import os
 import time
 from collections.abc import Sequence
 
-from sushigo.api.base import Outcome, as_list, public, tagged
+from sushigo.api.base import Outcome, Rule, as_list, override_texts, public, tagged
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-check-result/1"
@@ -23,6 +23,8 @@ def check_outcome(
     profile: str = "default",
     seed: int | None = None,
     ruleset: str | None = None,
+    rules: str | None = None,
+    rule: Rule = None,
     only: str | Sequence[str] = (),
     no_edge: bool = False,
     jobs: int | None = None,
@@ -33,18 +35,27 @@ def check_outcome(
     """Run every property (executor against the Z3 model, Hypothesis-generated) under every named
     ruleset, or ``ruleset`` only; ``examples`` cases per property family (default: ``profile``'s),
     ``seed`` for other examples than the derandomized default, ``only`` some properties,
-    ``jobs`` worker processes. ``mutants`` plants each known pitfall (``mutant``: only these) and
+    ``jobs`` worker processes. ``rules`` is ``ruleset``'s other name (as the other commands spell
+    it); ``rule`` overrides parameters in every ruleset run (the enumerated edge cases, which are
+    per named ruleset, are then skipped). ``mutants`` plants each known pitfall (``mutant``: only these) and
     reports which property caught it. Returns what ``sushigo check --json`` prints (exit code 1
     on a failure or a mutant not caught). ``progress`` shows progress on a terminal's stderr."""
+    import hypothesis
+
     from sushigo.checks import runner as R
-    from sushigo.spec.ruleset import RULESETS, get_ruleset
+    from sushigo.spec.ruleset import RULESETS, apply_overrides, get_ruleset
 
     if profile not in PROFILES:
         raise InputError(f"--profile {profile!r}: choose one of {', '.join(sorted(PROFILES))}")
     cases = examples if examples is not None else R.PROFILES[profile]
     if cases < 1:
         raise InputError(f"--examples must be at least 1, got {cases}")
-    rulesets = [get_ruleset(ruleset)] if ruleset else list(RULESETS.values())
+    if rules is not None and ruleset is not None and rules != ruleset:
+        raise InputError(f"--rules {rules!r} and --ruleset {ruleset!r} contradict: give one")
+    name = rules if rules is not None else ruleset
+    overrides = override_texts(rule)
+    rulesets = ([get_ruleset(name, overrides)] if name
+                else [apply_overrides(r, overrides) for r in RULESETS.values()])
     known = set(R.task_names(R.Options(rulesets=rulesets)))
     only = as_list(only)
     for name in only:
@@ -56,6 +67,8 @@ def check_outcome(
         return _mutants(opts, as_list(mutant))
     if mutant:
         raise InputError("--mutant NAME needs --mutants")
+    if jobs is not None and (isinstance(jobs, bool) or jobs < 1):
+        raise InputError(f"--jobs must be at least 1, got {jobs!r}")
     workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
     t0 = time.perf_counter()
     outs = R.run_parallel(opts, workers)
@@ -64,7 +77,7 @@ def check_outcome(
     stopped = R.interrupted(outs)  # a stopped run is never "ok": rows it did not finish say so
     data = {"seed": opts.seed, "examples": opts.examples, "seconds": round(wall, 2),
             "ok": not failed and not stopped, "properties": [o.as_dict() for o in outs],
-            "interrupted": stopped}
+            "interrupted": stopped, "hypothesis": hypothesis.__version__}
     return Outcome(tagged(FORMAT, data), 1 if failed else 0, (opts, outs, wall))
 
 

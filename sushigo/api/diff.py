@@ -61,8 +61,8 @@ def diff_outcome(
         data, where = load_input(game, schema="record")
         if not isinstance(data, dict):
             raise InputError(f"{where}: a game record must be a JSON object")
-        gd = diff_game(data, rules_a, rules_b)
-        return Outcome(tagged(FORMAT, gd.as_json()), 0, gd)
+        gd = diff_game(data, rules_a, rules_b)  # not comparable: exit 1 (README)
+        return Outcome(tagged(FORMAT, gd.as_json()), 0 if gd.comparable else 1, gd)
     counts = None
     if players is not None:
         for n in as_list(players):

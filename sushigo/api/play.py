@@ -142,6 +142,10 @@ def play_outcome(
     shows a counter on standard error for long runs."""
     ruleset = rules_from_options(rules, rule)
     n = players if players is not None else (2 if ruleset.dummy_2p else 4)
+    if isinstance(n, bool) or not ruleset.min_players <= n <= ruleset.max_players:
+        raise InputError(f"--players {n!r}: Sushi Go! takes {ruleset.min_players} to "
+                         f"{ruleset.max_players} players")
+    ruleset.hand_size(n)  # a variant may allow fewer counts (dummy-2p: two)
     if games < 1:
         raise InputError(f"--games must be at least 1, got {games}")
     policies = resolve_policies(n, as_list(policy))

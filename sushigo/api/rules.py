@@ -8,10 +8,18 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
-from sushigo.api.base import Outcome, as_list, public, tagged
+from sushigo.api.base import Outcome, Rule, as_list, override_texts, public, tagged
 from sushigo.spec.document import DUMMY_PLAYERS
 from sushigo.spec.errors import InputError, SushiGoError
-from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, RULESETS, SINGLE_READING_VARIANTS, Ruleset, get_ruleset
+from sushigo.spec.ruleset import (
+    OFFICIAL,
+    PARAMETERS,
+    RULESETS,
+    SINGLE_READING_VARIANTS,
+    Ruleset,
+    apply_overrides,
+    get_ruleset,
+)
 
 FORMAT = "sushigo-rules-result/1"
 
@@ -61,20 +69,32 @@ def _catalogue(chosen: list[Ruleset], players: int) -> dict[str, Any] | str:
 
 
 def rules_outcome(
-    rulesets: str | Sequence[str] = (), *, all: bool = False, catalogue: bool = False, players: int = 4
+    rulesets: str | Sequence[str] = (), *, all: bool = False, catalogue: bool = False, players: int = 4,
+    rules: str | None = None, rule: Rule = None,
 ) -> Outcome:
     """The contested rule parameters: for each its rule id, question, values, the texts that
     support each value and its value in each of ``rulesets`` (default: the rulesets of the rule
     texts; ``all``: every named ruleset); the rulesets' readings and the rule numbers. With
     ``catalogue``, the rule ids and how many Z3 model constraints encode each (for ``players``).
+    ``rules`` (as every command spells it) shows that one ruleset; ``rule`` overrides parameters
+    in every ruleset shown, and alone shows the official ruleset so overridden.
     Returns what ``sushigo rules --json`` prints."""
     names = as_list(rulesets)
+    overrides = override_texts(rule)
+    if rules is not None:
+        if names or all:
+            raise InputError("--rules NAME names the one ruleset to show: drop it, or the RULESET "
+                             "arguments and --all")
+        names = [rules]
     if all:
         chosen = list(RULESETS.values())
     elif names:
         chosen = [get_ruleset(name) for name in names]
+    elif overrides:
+        chosen = [OFFICIAL]
     else:
         chosen = [RULESETS[n] for n in TEXT_RULESETS]
+    chosen = [apply_overrides(r, overrides) for r in chosen]
     if not OFFICIAL.min_players <= players <= OFFICIAL.max_players:
         raise InputError(
             f"--players {players}: Sushi Go! takes "

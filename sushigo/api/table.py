@@ -32,6 +32,11 @@ def table_outcome(
     if limit < 1:
         raise InputError(f"--limit must be 1 or more, got {limit}")
     if input is not None:
+        given = [f"--{o}" for o, v in (("scores", scores), ("names", names), ("has", has),
+                                       ("count", count), ("icons", icons)) if v]
+        if given:
+            raise InputError(f"--input FILE holds the whole query: drop {', '.join(given)} "
+                             "(or put them in the file)")
         data, where = load_input(input, schema="table-query")
         if not isinstance(data, dict):
             raise InputError(f"{where}: expected a JSON object with \"scores\"")
@@ -46,6 +51,9 @@ def table_outcome(
                 raise InputError(f"--scores {scores!r} must be whole numbers separated by commas") from exc
         else:
             points = list(scores)
+            bad = [p for p in points if isinstance(p, bool) or not isinstance(p, int)]
+            if bad:
+                raise InputError(f"scores must be whole numbers, got {bad[0]!r}")
         seat_names = [x.strip() for x in names.split(",")] if isinstance(names, str) else list(names or [])
         q = query_from_options(rules_from_options(rules, rule), points, seat_names, as_list(has),
                                as_list(count), as_list(icons))

@@ -32,9 +32,9 @@ def tableaux_outcome(
     ``unreachable`` the scores no tableau reaches; ``all_scores`` (with ``count``, without ``score``)
     the number of tableaux for every score, ``{"cards": K, "counts": {"S": n, ...}}``. Counts
     come from an exact count by generating functions (:mod:`sushigo.solver.counting`, tested
-    against the Z3 enumeration and brute force), not from listing tableaux. When Z3 runs out of its budget the answer is
-    ``{"status": "unknown", "reason": ..., "budget": ...}`` (exit code 1). Returns what
-    ``sushigo tableaux --json`` prints."""
+    against the Z3 enumeration and brute force), not from listing tableaux. When Z3 runs out
+    of its budget the answer is ``{"status": "unknown", "reason": ..., "budget": ...}`` (exit
+    code 1). Returns what ``sushigo tableaux --json`` prints."""
     from sushigo.solver import tableaux as T
     from sushigo.solver.counting import count_score, score_counts
 
@@ -48,6 +48,13 @@ def tableaux_outcome(
             f"a real round deals {min(s for _, s in ruleset.hand_sizes)} to "
             f"{max(s for _, s in ruleset.hand_sizes)}"
         )
+    modes = [f"--{m}" for m, on in (("facts", facts), ("count", count), ("unreachable", unreachable)) if on]
+    if len(modes) > 1 and not (all_scores and modes == ["--count"]):
+        raise InputError(f"{' and '.join(modes)} are different answers: give one of them")
+    top = ruleset.maki_first_points
+    if isinstance(maki_points, bool) or not 0 <= maki_points <= top:
+        raise InputError(f"--maki-points {maki_points!r}: a player scores 0 to {top} maki points in a "
+                         f"round under {ruleset.name} (most maki icons: {top})")
     if all_scores:
         if not count or score is not None or facts or unreachable:
             raise InputError("--all-scores goes with --count and without --score, --facts or --unreachable: "

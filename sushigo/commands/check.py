@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from sushigo.api.check import PROFILES, check_outcome
-from sushigo.common import add_json_arg, print_json, print_table
+from sushigo.common import add_json_arg, positive_int, print_json, print_table
 
 ORDER = 80
 HELP = "cross-check the executor against the Z3 model (Hypothesis), or run the mutants"
@@ -44,12 +44,16 @@ def register(subparsers: Any) -> None:
                         help="budget: quick 300, default 2000, long 20000 cases per property")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed Hypothesis (default: derandomized, the same examples every run)")
-    parser.add_argument("--ruleset", default=None, metavar="R",
-                        help="run under this named ruleset only (default: every named ruleset)")
+    parser.add_argument("--rules", "--ruleset", dest="ruleset", default=None, metavar="NAME",
+                        help="run under this named ruleset only (default: every named ruleset); "
+                        "--ruleset is the older spelling")
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help="override one rule parameter (repeatable) in every ruleset run, "
+                        "e.g. maki_first_tie=each")
     parser.add_argument("--only", action="append", default=[], metavar="PROPERTY",
                         help="run only this property (repeatable); see the table for names")
     parser.add_argument("--no-edge", action="store_true", help="skip the enumerated edge cases")
-    parser.add_argument("--jobs", type=int, default=None, metavar="N",
+    parser.add_argument("--jobs", type=positive_int, default=None, metavar="N",
                         help="worker processes (default: 2 if the machine has 2 cores, else 1)")
     parser.add_argument("--mutants", action="store_true",
                         help="run the checks against each planted pitfall; each must be caught")
@@ -66,7 +70,8 @@ def _clear_progress(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     out = check_outcome(examples=args.examples, profile=args.profile, seed=args.seed, ruleset=args.ruleset,
-                        only=list(args.only), no_edge=args.no_edge, jobs=args.jobs, mutants=args.mutants,
+                        rule=list(args.rule), only=list(args.only), no_edge=args.no_edge, jobs=args.jobs,
+                        mutants=args.mutants,
                         mutant=list(args.mutant), progress=not args.json)
     _clear_progress(args)
     if args.json:

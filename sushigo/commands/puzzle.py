@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from sushigo.api.puzzle import puzzle_outcome
-from sushigo.common import add_json_arg, print_json, print_table
+from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
 
 if TYPE_CHECKING:
     from sushigo.solver.puzzles import Puzzle
@@ -38,6 +38,7 @@ def register(subparsers: Any) -> None:
     group.add_argument("--show", type=int, metavar="N", help="print puzzle N (solution hidden)")
     group.add_argument("--verify", action="store_true", help="re-solve every puzzle and check it")
     parser.add_argument("--solution", action="store_true", help="with --show: print the solution too")
+    add_rules_args(parser, default=None)
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
@@ -79,7 +80,8 @@ def _show_solution(p: Puzzle) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    out = puzzle_outcome(list=args.list, show=args.show, verify=args.verify, solution=args.solution)
+    out = puzzle_outcome(list=args.list, show=args.show, verify=args.verify, solution=args.solution,
+                         rules=args.rules, rule=list(args.rule))
     if args.json:
         print_json(out.data)
         return out.code

@@ -8,7 +8,7 @@ import argparse
 import textwrap
 from typing import TYPE_CHECKING, Any
 
-from sushigo.common import add_json_arg, print_json, print_table
+from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
 
 if TYPE_CHECKING:
     from sushigo.spec.ruleset import Ruleset
@@ -46,6 +46,7 @@ def register(subparsers: Any) -> None:
         "--players", type=int, default=4, metavar="N",
         help="player count for the constraint counts of --catalogue (default 4; dummy-2p uses 2)",
     )
+    add_rules_args(parser, default=None)
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
@@ -146,7 +147,8 @@ def _print_catalogue(cat: dict[str, Any] | str, chosen: list[Ruleset]) -> None:
 def run(args: argparse.Namespace) -> int:
     from sushigo.api.rules import rules_outcome
 
-    out = rules_outcome(list(args.rulesets), all=args.all, catalogue=args.catalogue, players=args.players)
+    out = rules_outcome(list(args.rulesets), all=args.all, catalogue=args.catalogue, players=args.players,
+                        rules=args.rules, rule=list(args.rule))
     if args.json:
         print_json(out.data)
         return out.code
@@ -155,6 +157,6 @@ def run(args: argparse.Namespace) -> int:
         assert cat is not None
         _print_catalogue(cat, chosen)
         return out.code
-    _print_readings(chosen, default_view=not (args.all or args.rulesets))
+    _print_readings(chosen, default_view=not (args.all or args.rulesets or args.rules or args.rule))
     print("\nrule catalogue (rule ids and the constraints encoding them): sushigo rules --catalogue")
     return out.code

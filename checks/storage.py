@@ -1,0 +1,38 @@
+"""Where Hypothesis keeps its files (its constants cache; the example database is off, see
+``runner._settings``): the user's cache directory, never the working directory.
+
+``SUSHIGO_HYPOTHESIS_DIR`` chooses: a directory, or ``off`` for a temporary directory removed at
+exit. Without it, ``HYPOTHESIS_STORAGE_DIRECTORY`` (Hypothesis' own variable) is honoured, else
+``$XDG_CACHE_HOME/sushigo/hypothesis`` (``~/.cache/sushigo/hypothesis``)."""
+
+from __future__ import annotations
+
+import atexit
+import os
+import shutil
+import tempfile
+from pathlib import Path
+
+ENV = "SUSHIGO_HYPOTHESIS_DIR"
+
+
+def hypothesis_home() -> Path:
+    """The directory Hypothesis should write to, as the environment chooses."""
+    chosen = os.environ.get(ENV, "").strip()
+    if chosen.lower() == "off":
+        temp = tempfile.mkdtemp(prefix="sushigo-hypothesis-")
+        atexit.register(shutil.rmtree, temp, True)
+        return Path(temp)
+    if chosen:
+        return Path(chosen).expanduser()
+    if own := os.environ.get("HYPOTHESIS_STORAGE_DIRECTORY"):
+        return Path(own)
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(cache) / "sushigo" / "hypothesis"
+
+
+def use_hypothesis_home() -> None:
+    """Point Hypothesis at :func:`hypothesis_home` (called when the checks are imported)."""
+    from hypothesis.configuration import set_hypothesis_home_dir
+
+    set_hypothesis_home_dir(hypothesis_home())
