@@ -176,7 +176,13 @@ def _shuffle(words: npt.NDArray[np.uint32], order: I8) -> tuple[I8, I64, npt.NDA
         bad = r >= n
         while bad.any():
             idx = np.nonzero(bad)[0]
-            r[idx] = w64[idx, np.minimum(pos[idx], last)] >> shift
+            # A game whose words ran out stops drawing (its draws would repeat the last word for
+            # ever); it is marked short below and replayed by the caller on the Python path.
+            out_of_words = idx[pos[idx] > last]
+            r[out_of_words] = 0
+            bad[out_of_words] = False
+            idx = idx[pos[idx] <= last]
+            r[idx] = w64[idx, pos[idx]] >> shift
             pos[idx] += 1
             bad[idx] = r[idx] >= n
         picked = deck[rows, r]
