@@ -70,7 +70,7 @@ def _dishes(rules: Ruleset, lo: tuple[int, ...], hi: tuple[int, ...], cards: int
 
 
 def _wasabi_group(rules: Ruleset, lo: tuple[int, ...], hi: tuple[int, ...], cards: int) -> BySize:
-    """Nigiri, stacks and lone wasabi (R-NIGIRI, R-WASABI): the cards they share bound them together."""
+    """Nigiri, stacks and lone wasabi (R-NIGIRI, R-WASABI-ONE): the cards they share bound them together."""
     wasabi_copies = rules.copies(Card.WASABI)
     # (cards used, wasabi used) -> points -> ways
     table: dict[tuple[int, int], Poly] = {(0, 0): {0: 1}}

@@ -163,6 +163,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"sushigo: error: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_NO
     except KeyboardInterrupt:
-        budget.request_stop(budget.stopped_by() or signal.SIGINT)
+        signum = budget.stopped_by() or signal.SIGINT
+        budget.request_stop(signum)
         print("interrupted", file=sys.stderr)
-        return EXIT_SIGNAL_BASE + signal.SIGINT
+        return EXIT_SIGNAL_BASE + signum

@@ -26,13 +26,13 @@ _FIELD = {"maki_points": "maki", "pudding_points": "puddings", "_tables": "table
           "apply_turn": "apply_turn"}
 
 
+#: A rule id's family (the word after "R-") -> the scoring category it belongs to.
+_FAMILY_CATEGORY = {"MAKI": "maki", "PUDDING": "pudding", "DUMPLING": "dumpling", "WASABI": "nigiri",
+                    "NIGIRI": "nigiri", "TEMPURA": "tempura", "SASHIMI": "sashimi"}
+
+
 def _category(rule_id: str) -> str | None:
-    for prefix, cat in (("R-MAKI", "maki"), ("R-PUDDING", "pudding"), ("R-DUMPLING", "dumpling"),
-                        ("R-WASABI", "nigiri"), ("R-NIGIRI", "nigiri"), ("R-TEMPURA", "tempura"),
-                        ("R-SASHIMI", "sashimi")):
-        if rule_id.startswith(prefix):
-            return cat
-    return None
+    return _FAMILY_CATEGORY.get(rule_id.removeprefix("R-").split("-", 1)[0])
 
 
 def _maki_zero_ranked(orig: Any) -> Any:
