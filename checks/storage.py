@@ -3,7 +3,14 @@
 
 ``SUSHIGO_HYPOTHESIS_DIR`` chooses: a directory, or ``off`` for a temporary directory removed at
 exit. Without it, ``HYPOTHESIS_STORAGE_DIRECTORY`` (Hypothesis' own variable) is honoured, else
-``$XDG_CACHE_HOME/sushigo/hypothesis`` (``~/.cache/sushigo/hypothesis``)."""
+``$XDG_CACHE_HOME/sushigo/hypothesis`` (``~/.cache/sushigo/hypothesis``).
+
+Hypothesis also mixes into its draws the literal constants of "local" modules: every imported
+module outside site-packages. Which modules those are depends on how the toolkit was installed
+(an editable checkout is local, a wheel is not) and on what the user imported (a conform adapter),
+so the cases of a derandomized or seeded run would differ between installs of the same version.
+:func:`use_hypothesis_home` turns that source off; the generated cases then depend only on the
+strategies, the seed and the Hypothesis version (pinned in pyproject.toml)."""
 
 from __future__ import annotations
 
@@ -32,7 +39,14 @@ def hypothesis_home() -> Path:
 
 
 def use_hypothesis_home() -> None:
-    """Point Hypothesis at :func:`hypothesis_home` (called when the checks are imported)."""
+    """Point Hypothesis at :func:`hypothesis_home` and stop it drawing the constants of local
+    modules (called when the checks are imported)."""
     from hypothesis.configuration import set_hypothesis_home_dir
+    from hypothesis.internal.conjecture import providers
 
     set_hypothesis_home_dir(hypothesis_home())
+    # Private hook of the pinned Hypothesis (6.170): the provider looks the function up in its
+    # module on every draw. tests/test_options.py fails loudly if the hook moves.
+    empty = providers.Constants()
+    providers._get_local_constants = lambda: empty
+    providers.CONSTANTS_CACHE.cache.clear()

@@ -111,7 +111,12 @@ def test_check_writes_nothing_into_the_working_directory(tmp_path: Path) -> None
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert list(cwd.iterdir()) == []
-    assert (cache / "sushigo" / "hypothesis").is_dir()
+    probe = ("import sushigo.checks.runner; from hypothesis.configuration import storage_directory;"
+             " print(storage_directory('x', intent_to_write=False).home_directory)")
+    proc = subprocess.run([sys.executable, "-c", probe], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr
+    assert Path(proc.stdout.strip()) == cache / "sushigo" / "hypothesis"
     env["SUSHIGO_HYPOTHESIS_DIR"] = "off"
     env["XDG_CACHE_HOME"] = str(tmp_path / "cache2")
     proc = subprocess.run([sys.executable, "-m", "sushigo", "check", "--only", "round-scores",
@@ -119,6 +124,17 @@ def test_check_writes_nothing_into_the_working_directory(tmp_path: Path) -> None
                           cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
     assert list(cwd.iterdir()) == [] and not (tmp_path / "cache2").exists()
+
+
+def test_generated_cases_ignore_the_constants_of_local_modules() -> None:
+    # Hypothesis draws literal constants from modules outside site-packages; an editable
+    # checkout is such a module, a wheel is not, so counts would differ between installs.
+    import sushigo.checks.runner  # noqa: F401  (installs the hook)
+    from hypothesis.internal.conjecture import providers
+
+    sys.modules["sushigo_local_probe"] = type(sys)("sushigo_local_probe")
+    constants = providers._get_local_constants()
+    assert (len(constants.integers), len(constants.strings), len(constants.floats)) == (0, 0, 0)
 
 
 def test_check_json_records_the_hypothesis_version(capsys: pytest.CaptureFixture[str]) -> None:
