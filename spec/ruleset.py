@@ -576,19 +576,10 @@ RULESETS: dict[str, Ruleset] = {
     "dummy-2p": OFFICIAL.replace(name="dummy-2p", dummy_2p=True),
 }
 
-#: The single-reading variants of official (each differs in exactly one parameter).
-SINGLE_READING_VARIANTS: tuple[str, ...] = (
-    "maki-first-each",
-    "maki-first-half",
-    "maki-second-each",
-    "pudding-floor",
-    "pudding-all-tied-both",
-    "pudding-penalty-2p",
-    "wasabi-optional",
-    "wasabi-strict",
-    "winner-tie-none",
-    "pass-both-ways",
-    "dummy-2p",
+#: The single-reading variants of official (each differs in exactly one parameter), in RULESETS order.
+SINGLE_READING_VARIANTS: tuple[str, ...] = tuple(
+    name for name, rules in RULESETS.items()
+    if sum(getattr(rules, p.name) != getattr(OFFICIAL, p.name) for p in PARAMETERS) == 1
 )
 
 
