@@ -431,6 +431,8 @@ class Ruleset:
     # assert_never), never a silent fall into another value's branch.
     def maki_share(self, first: bool, tied: int) -> int:
         """Maki points each of ``tied`` players tied for first (or second) place takes."""
+        if tied == 1:  # a place held alone is not a tie: its full points, whatever the reading
+            return self.maki_first_points if first else self.maki_second_points
         if not first:
             second = self.maki_second_points
             match self.maki_second_tie:

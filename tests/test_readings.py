@@ -130,6 +130,9 @@ def test_helpers_give_the_rule_texts_numbers() -> None:
     assert OFFICIAL.penalty_share(4) == -1 and r["slovenian"].penalty_share(4) == -2
     assert OFFICIAL.penalty_share(3) == -2 and r["slovenian"].penalty_share(3) == -2
     assert [r["pass-both-ways"].pass_offset(k) for k in range(3)] == [1, -1, 1]
+    # a place held alone is no tie: full points under every reading (the Z3 model relies on it)
+    for rules in RULESETS.values():
+        assert (rules.maki_share(True, 1), rules.maki_share(False, 1)) == (6, 3), rules.name
 
 
 # --------------------------------------------------------------------------- derived lists
