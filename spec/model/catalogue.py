@@ -9,6 +9,7 @@ prints this table.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import z3
 
@@ -18,7 +19,7 @@ from sushigo.spec.model.deal import deck_constraints, pudding_carry
 from sushigo.spec.model.game import build_game
 from sushigo.spec.model.scoring import TOKEN_NAMES, pudding_terms, round_terms, tableau_vars, winner_terms
 from sushigo.spec.model.turns import build_round
-from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, Ruleset
+from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, Effect, Ruleset
 
 _RULES: dict[str, str] = {
     # components, deal and flow
@@ -116,9 +117,9 @@ def _tally(m: Model, out: dict[str, int] | None = None) -> dict[str, int]:
 
 
 @lru_cache(maxsize=32)
-def _turn_counts(players: int, placement: str, same_turn: bool, passing: str) -> tuple[tuple[str, int], ...]:
-    """The turn and deal part of the game model (it depends on these readings only)."""
-    rules = OFFICIAL.replace(wasabi_placement=placement, wasabi_same_turn=same_turn, passing=passing)
+def _turn_counts(players: int, readings: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, int], ...]:
+    """The turn and deal part of the game model (it depends on the pick and deal readings only)."""
+    rules = OFFICIAL.replace(**dict(readings))
     m = Model()
     rms = [build_round(m, rules, players, r) for r in range(rules.rounds)]
     deck_constraints(m, [rm.deal for rm in rms], rules)
@@ -130,7 +131,8 @@ def _counts(rules: Ruleset, players: int) -> tuple[tuple[str, int], ...]:
     if rules.dummy_2p:
         return tuple(_tally(build_game(rules, players).model).items())
     # build_game = the rounds' turn models + this scoring part (same groups, same order of ids).
-    turn = dict(_turn_counts(players, rules.wasabi_placement, rules.wasabi_same_turn, rules.passing))
+    turn_level = tuple((p.name, getattr(rules, p.name)) for p in PARAMETERS if p.effect is not Effect.SCORING)
+    turn = dict(_turn_counts(players, turn_level))
     scoring = _tally(_scoring_model(rules, players, bounded=False))
     for k, v in scoring.items():
         turn[k] = turn.get(k, 0) + v
