@@ -228,3 +228,13 @@ def test_diff_reports_which_parameters_an_agreement_covers() -> None:
     res = diff_module.diff(OFFICIAL, RULESETS["english"], players=[2], extend=False, timeout_ms=600_000)
     assert res.status == "equivalent"
     assert set(res.covered) == set(diff_module.SCORING_PARAMS)
+
+
+def test_rules_text_shows_every_parameters_metadata(capsys: pytest.CaptureFixture[str]) -> None:
+    from sushigo.cli import main
+
+    assert main(["rules"]) == 0
+    text = " ".join(capsys.readouterr().out.split())  # undo the wrapping
+    for p in PARAMETERS:
+        assert f"(rule ids {', '.join(p.rule_ids)}; acts on {p.effect.value};" in text, p.name
+        assert f"exercised by sushigo check --only {p.check_family})" in text, p.name
