@@ -420,7 +420,7 @@ def oracle_turn(hand: Sequence[int], tableau: Sequence[int], picks: Sequence[tup
         if c in _NIG:
             if flag is True and free < 1:
                 return "R-WASABI-ONE", tuple(hand), tuple(tableau)
-            if flag is False and free > 0 and rules.wasabi_placement == "automatic":
+            if flag is False and free > 0 and rules.wasabi_automatic:
                 return "R-WASABI-PLACE", tuple(hand), tuple(tableau)
             if free > 0 and flag is not False:
                 used += 1

@@ -44,7 +44,7 @@ from sushigo.checks.storage import use_hypothesis_home
 from sushigo.checks.strategies import tableau_of_picks
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.model.budget import child_signals
-from sushigo.spec.ruleset import RULESETS, Ruleset
+from sushigo.spec.ruleset import PARAMETERS, RULESETS, Ruleset
 from sushigo.spec.tableau import Tableau
 
 use_hypothesis_home()
@@ -284,19 +284,24 @@ def _run_wasabi(case: E.EdgeCase, rules: Ruleset) -> None:
     compare_round(case.tableaux(), rules)
 
 
+def _exercised_by(family: str) -> tuple[str, ...]:
+    """The readings whose parameter names ``family`` as the check that exercises them."""
+    return tuple(p.name for p in PARAMETERS if p.check_family == family)
+
+
 EDGE_NAMES = ("edge-maki-ties", "edge-pudding-ties", "edge-dish-counts", "edge-wasabi-orders")
 
 
 def run_edges(opts: Options) -> list[Outcome]:
     jobs = [
         ("edge-maki-ties", "every maki icon tie structure, 2..5 seats, scored: executor = Z3 model",
-         ("maki_first_tie", "maki_second_tie"), _maki, _run_maki),
+         _exercised_by("edge-maki-ties"), _maki, _run_maki),
         ("edge-pudding-ties", "every pudding tie structure, 2..5 seats: executor = Z3 model",
-         ("pudding_penalty_rounding", "pudding_all_tied", "pudding_penalty_2p"), _pudding, _run_pudding),
+         _exercised_by("edge-pudding-ties"), _pudding, _run_pudding),
         ("edge-dish-counts", "every count of every scoring card one tableau can hold",
          (), E.dish_cases, _run_round),
         ("edge-wasabi-orders", "every order of up to 4 wasabi and nigiri picks, played and scored",
-         ("wasabi_placement", "wasabi_same_turn"), _wasabi, _run_wasabi),
+         _exercised_by("edge-wasabi-orders"), _wasabi, _run_wasabi),
     ]
     outs = []
     for name, desc, params, cases, run in jobs:

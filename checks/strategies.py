@@ -212,7 +212,7 @@ def turn_cases(draw: st.DrawFn, rules: Ruleset) -> TurnCase:
     tab = tableau_of_picks(before).counts
     in_hand = [c for c in Card if hand[int(c)] > 0]
     n_picks = draw(st.integers(1, 2))
-    choice = st.sampled_from([None, True, False]) if rules.wasabi_placement == "optional" \
+    choice = st.sampled_from([None, True, False]) if not rules.wasabi_automatic \
         else st.sampled_from([None, None, None, True, False])
     picks = []
     for _ in range(n_picks):

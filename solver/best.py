@@ -135,7 +135,7 @@ def build_pick_model(
 ) -> PickModel:
     pm = PickModel()
     add = pm.constraints.append
-    optional = rules.wasabi_placement == "optional"
+    optional = not rules.wasabi_automatic
     for t, spec in enumerate(turns):
         earlier = [u for u in range(t) if turns[u].pile == spec.pile]
         returned_chop = any(True for _ in earlier)  # my own used chopsticks may come back round

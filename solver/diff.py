@@ -46,7 +46,7 @@ import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, assert_never
 
 import z3
 
@@ -62,22 +62,23 @@ from sushigo.spec.model.scoring import (
     winner_terms,
 )
 from sushigo.spec.record import record_document, record_from_tableaux
-from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, PARAMETERS, RULESETS, Ruleset, format_value
+from sushigo.spec.ruleset import (
+    OFFICIAL,
+    PARAMETER_BY_NAME,
+    PARAMETERS,
+    RULESETS,
+    Effect,
+    Ruleset,
+    format_value,
+)
 from sushigo.spec.scoring import pudding_points, score_game, score_round, winners
 from sushigo.spec.tableau import Tableau, format_tableau
 from sushigo.spec.turns import Pick, Turn, apply_turn, hand_counts
 
-SCORING_PARAMS: tuple[str, ...] = (
-    "maki_first_tie",
-    "maki_second_tie",
-    "pudding_penalty_rounding",
-    "pudding_all_tied",
-    "pudding_penalty_2p",
-    "winner_tie",
-    "dummy_2p",
-)
-PICK_PARAMS: tuple[str, ...] = ("wasabi_placement", "wasabi_same_turn")
-DEAL_PARAMS: tuple[str, ...] = ("passing",)
+# Which search finds a witness for a reading follows from its effect (spec.ruleset.PARAMETERS).
+SCORING_PARAMS: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.effect is Effect.SCORING)
+PICK_PARAMS: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.effect is Effect.PICK)
+DEAL_PARAMS: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.effect is Effect.DEAL)
 
 #: Scoring rule ids behind each kind of cell of a witness table.
 CELL_RULES: dict[str, tuple[str, ...]] = {
@@ -180,6 +181,8 @@ class DiffResult:
     seconds: float = 0.0
     # --all: differing parameters that change nothing within the bound, with the proofs
     no_effect: tuple[tuple[str, tuple[Proof, ...]], ...] = ()
+    # the parameters some search covered: "equivalent" holds only when every differing one is here
+    covered: tuple[str, ...] = ()
 
     def as_json(self) -> dict[str, Any]:
         return {
@@ -198,6 +201,7 @@ class DiffResult:
             "no_effect": [{"parameter": name, "proofs": [p.as_json() for p in prs]}
                           for name, prs in self.no_effect],
             "reason": self.reason,
+            "covered_parameters": list(self.covered),
         }
 
 
@@ -665,20 +669,11 @@ def _causes_table(tabs: Sequence[Tableau], a: Ruleset, b: Ruleset, players: int)
     return tuple(out)
 
 
-#: The ranking rule a contested reading qualifies.
-PARAM_RULES: dict[str, tuple[str, ...]] = {
-    "maki_first_tie": ("R-MAKI-FIRST",),
-    "maki_second_tie": ("R-MAKI-SECOND",),
-    "pudding_penalty_rounding": ("R-PUDDING-FEWEST",),
-    "pudding_penalty_2p": ("R-PUDDING-FEWEST",),
-}
-
-
 def _rule_ids(causes: Sequence[str], cells: Iterable[str]) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for p in causes:
-        seen.setdefault(PARAMETER_BY_NAME[p].rule_id, None)
-        for rid in PARAM_RULES.get(p, ()):
+        # the reading's own rule, then the ranking rule it qualifies (its related ids)
+        for rid in PARAMETER_BY_NAME[p].rule_ids:
             seen.setdefault(rid, None)
     for c in cells:
         for rid in CELL_RULES.get(c, ()):
@@ -822,6 +817,9 @@ def diff(
     if not params:
         # identical readings: ask the solver anyway, so agreement is a proof, not an assumption
         groups = [SCORING_PARAMS]
+    covered = tuple(p for g in groups for p in g)
+    # A differing parameter no search looks at would let "equivalent" claim what was never asked.
+    uncovered = [p for p in params if p not in covered]
     no_effect: list[tuple[str, tuple[Proof, ...]]] = []
     for group in groups:
         w, pr, unk = _search_group(a, b, group, all_causes, prange, timeout_ms, rlimit, extend)
@@ -838,13 +836,18 @@ def diff(
         # an unfinished search elsewhere might have held a smaller witness: say so
         note = f"{unknown}; a smaller witness is not ruled out" if unknown else ""
         return DiffResult(a, b, "differ", found[0], tuple(found) if all_causes else (found[0],),
-                          tuple(proofs), note, seconds, tuple(no_effect))
+                          tuple(proofs), note, seconds, tuple(no_effect), covered)
     if unknown:
-        return DiffResult(a, b, "unknown", None, (), tuple(proofs), unknown, seconds)
+        return DiffResult(a, b, "unknown", None, (), tuple(proofs), unknown, seconds, covered=covered)
+    if uncovered:
+        return DiffResult(a, b, "unknown", None, (), tuple(proofs),
+                          f"no search covers {', '.join(uncovered)}; agreement is not proved", seconds,
+                          covered=covered)
     if proofs and all(p.answer == "not-applicable" for p in proofs):
         return DiffResult(a, b, "not-applicable", None, (), tuple(proofs),
-                          "no player count asked for is played under both rulesets", seconds)
-    return DiffResult(a, b, "equivalent", None, (), tuple(proofs), "", seconds)
+                          "no player count asked for is played under both rulesets", seconds,
+                          covered=covered)
+    return DiffResult(a, b, "equivalent", None, (), tuple(proofs), "", seconds, covered=covered)
 
 
 def _search_group(
@@ -858,13 +861,14 @@ def _search_group(
         # the witness must separate a and b, and a from a with only this parameter changed
         rulesets.append(_with(a, kind, getattr(b, kind)))
         pairs.append((0, 2))
-    if kind in SCORING_PARAMS:
+    effect = PARAMETER_BY_NAME[kind].effect
+    if effect is Effect.SCORING:
         search = _smallest_table_cached(tuple(_scoring_only(r) for r in rulesets), tuple(pairs), prange,
                                         timeout_ms, rlimit)
         if search.tableaux is None:
             return None, search.proofs, search.unknown
         return _table_witness(search, a, b, timeout_ms, rlimit, extend, rulesets, pairs), search.proofs, ""
-    if kind in PICK_PARAMS:
+    if effect is Effect.PICK:
         playable = [p for p in prange if all(applies(r, p) for r in rulesets)]
         if not playable:
             return None, tuple(Proof(p, -1, "not-applicable", "structural",
@@ -873,10 +877,12 @@ def _search_group(
         if seq is None:
             return None, proofs, ""
         return _picks_witness(seq, n, proofs, a, b, extend, playable[0]), proofs, ""
-    deal, proofs = smallest_deal(a, b, prange)
-    if deal is None:
-        return None, proofs, ""
-    return _deal_witness(deal, proofs, a, b), proofs, ""
+    if effect is Effect.DEAL:
+        deal, proofs = smallest_deal(a, b, prange)
+        if deal is None:
+            return None, proofs, ""
+        return _deal_witness(deal, proofs, a, b), proofs, ""
+    assert_never(effect)
 
 
 # --------------------------------------------------------------------------- the matrix

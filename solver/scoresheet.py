@@ -32,7 +32,7 @@ from sushigo.spec.errors import InputError
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, pudding_terms, round_terms, size_term, tableau_vars
 from sushigo.spec.record import record_from_tableaux, rules_fields
-from sushigo.spec.ruleset import Ruleset, get_ruleset
+from sushigo.spec.ruleset import PARAMETERS, Ruleset, get_ruleset
 from sushigo.spec.scoring import pudding_points, score_game
 from sushigo.spec.tableau import Tableau
 
@@ -54,17 +54,15 @@ RULE_WORDS: dict[str, str] = {
     "R-MAKI-ICONS": "maki icons are counted per roll",
     "R-MAKI-FIRST": "most maki icons takes first place",
     "R-MAKI-SECOND": "second place is paid only when first is not tied",
-    "R-MAKI-TIE-FIRST": "a tie for most maki shares the first-place points",
-    "R-MAKI-TIE-SECOND": "a tie for second shares the second-place points",
     "R-MAKI-POINTS": "maki points go only to the first and second places",
     "R-ROUND-TOTAL": "a round score is the sum of its categories",
     "R-PUDDING-MOST": "most puddings earn the bonus (shared when tied)",
     "R-PUDDING-FEWEST": "fewest puddings pay the penalty (shared when tied)",
-    "R-PUDDING-ALL-TIED": "pudding points are the most-pudding bonus plus the fewest-pudding penalty "
-                          "(when everyone is tied, as the all-tied reading says)",
     "R-PUDDING-CARRY": "puddings are kept over the rounds and counted at the end",
     "R-GAME-TOTAL": "a game total is the sum of the round scores and the pudding points",
     "R-DOMAIN": "counts are whole numbers within the deck",
+    # the contested readings' words are declared with their parameters
+    **{p.rule_id: p.words for p in PARAMETERS if p.words is not None},
 }
 
 

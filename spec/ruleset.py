@@ -12,8 +12,9 @@ most players use and say so in :data:`PARAMETERS`.
 from __future__ import annotations
 
 import dataclasses
+import enum
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, assert_never
 
 from sushigo.spec.cards import Card
 from sushigo.spec.errors import RulesError
@@ -35,65 +36,194 @@ _DECK: tuple[int, ...] = (
 )
 
 
+class MakiFirstTie(enum.StrEnum):
+    SPLIT = "split"
+    EACH = "each"
+    HALF = "half"
+
+
+class MakiSecondTie(enum.StrEnum):
+    SPLIT = "split"
+    EACH = "each"
+
+
+class PenaltyRounding(enum.StrEnum):
+    TOWARD_ZERO = "toward-zero"
+    TOWARD_MINUS_INFINITY = "toward-minus-infinity"
+
+
+class PuddingAllTied(enum.StrEnum):
+    NOBODY = "nobody"
+    BOTH = "both"
+
+
+class WasabiPlacement(enum.StrEnum):
+    AUTOMATIC = "automatic"
+    OPTIONAL = "optional"
+
+
+class WinnerTie(enum.StrEnum):
+    SHARED = "shared"
+    NONE = "none"
+
+
+class Passing(enum.StrEnum):
+    LEFT = "left"
+    BOTH_WAYS = "both-ways"
+
+
+class Effect(enum.StrEnum):
+    """Which part of the game a reading acts on (``diff`` searches each part its own way)."""
+
+    SCORING = "scoring"  # how a final position scores (a table of tableaux is a witness)
+    PICK = "pick"  # which picks are legal and where a card goes (a pick sequence is a witness)
+    DEAL = "deal"  # where hands go (a deal is a witness)
+
+
+class Observability(enum.StrEnum):
+    """What ``sushigo conform`` can ask a target about a reading (its scoring protocol)."""
+
+    ROUND = "round"  # seen in round scores of final tableaux
+    PUDDING = "pudding"  # seen in end-of-game pudding points
+    NONE = "none"  # not part of what a target is asked (placement, passing, the dummy, the winner)
+
+
 @dataclass(frozen=True)
 class Parameter:
-    """One contested reading: its allowed values and which text supports which."""
+    """One contested reading, declared once: everything else that lists readings derives from here.
+
+    ``rule_id`` names the reading's own rule (constraint groups, cores, the catalogue);
+    ``related_ids`` the rules it qualifies (a witness for the reading cites them too).
+    ``support`` says, per value, which rule texts support it (cited by language, in our words).
+    ``statement`` is the catalogue's line for ``rule_id`` and ``listed_after`` the catalogue id
+    it follows (rulebook order); ``words`` the scoresheet's short explanation, if it has one.
+    ``check_family`` is the ``sushigo check`` family that exercises every value (an edge-case
+    family of ``checks/edge_cases.py`` where one exists).
+    """
 
     name: str
     question: str
     values: tuple[Any, ...]
     support: tuple[tuple[Any, str], ...]  # (value, which texts support it, in our words)
     rule_id: str
+    related_ids: tuple[str, ...]
+    effect: Effect
+    observability: Observability
+    check_family: str
+    statement: str
+    listed_after: str
+    words: str | None = None
+
+    @property
+    def rule_ids(self) -> tuple[str, ...]:
+        return (self.rule_id, *self.related_ids)
+
+    @property
+    def observable(self) -> bool:
+        """Whether ``conform`` can observe the reading through the scoring protocol."""
+        match self.observability:
+            case Observability.ROUND | Observability.PUDDING:
+                return True
+            case Observability.NONE:
+                return False
+            case _:
+                assert_never(self.observability)
+
+    def coerce(self, value: Any) -> Any:
+        """``value`` as this parameter's own value (an enum member from its text), or RulesError."""
+        for v in self.values:
+            if type(v) is bool:
+                if type(value) is bool and value == v:
+                    return v
+            elif isinstance(value, str) and value == v:
+                return v
+        raise RulesError(
+            f"rule {self.name}={value!r} is not allowed; choose one of "
+            f"{', '.join(_fmt_value(v) for v in self.values)}"
+        )
 
 
 PARAMETERS: tuple[Parameter, ...] = (
     Parameter(
         "maki_first_tie",
         "Several players tie for most maki icons",
-        ("split", "each", "half"),
+        tuple(MakiFirstTie),
         (
-            ("split", "English (rulebook): share the first-place points, remainder dropped, "
-                      "no second place; Slovenian: same"),
-            ("each", "French: every tied player gets the full first-place points, no second place"),
-            ("half", "Dutch: the tied players get half the first-place points (3) each, "
-                     "nobody gets second place"),
+            (MakiFirstTie.SPLIT, "English (rulebook): share the first-place points, remainder dropped, "
+                                 "no second place; Slovenian: same"),
+            (MakiFirstTie.EACH, "French: every tied player gets the full first-place points, "
+                                "no second place"),
+            (MakiFirstTie.HALF, "Dutch: the tied players get half the first-place points (3) each, "
+                                "nobody gets second place"),
         ),
         "R-MAKI-TIE-FIRST",
+        related_ids=("R-MAKI-FIRST",),
+        effect=Effect.SCORING,
+        observability=Observability.ROUND,
+        check_family="edge-maki-ties",
+        statement="Players tied for most maki icons share, each take, or halve the first-place "
+                  "points, by ruleset; nobody places second.",
+        listed_after="R-MAKI-SECOND",
+        words="a tie for most maki shares the first-place points",
     ),
     Parameter(
         "maki_second_tie",
         "Several players tie for second most maki icons",
-        ("split", "each"),
+        tuple(MakiSecondTie),
         (
-            ("split", "English: share the second-place points (remainder dropped, as for first); "
-                      "Slovenian: shared, rounded down"),
-            ("each", "French: every tied player gets the full second-place points"),
+            (MakiSecondTie.SPLIT, "English: share the second-place points (remainder dropped, as for "
+                                  "first); Slovenian: shared, rounded down"),
+            (MakiSecondTie.EACH, "French: every tied player gets the full second-place points"),
         ),
         "R-MAKI-TIE-SECOND",
+        related_ids=("R-MAKI-SECOND",),
+        effect=Effect.SCORING,
+        observability=Observability.ROUND,
+        check_family="edge-maki-ties",
+        statement="Players tied for second share (remainder dropped) or each take the "
+                  "second-place points, by ruleset.",
+        listed_after="R-MAKI-TIE-FIRST",
+        words="a tie for second shares the second-place points",
     ),
     Parameter(
         "pudding_penalty_rounding",
         "How a shared fewest-pudding penalty is rounded",
-        ("toward-zero", "toward-minus-infinity"),
+        tuple(PenaltyRounding),
         (
-            ("toward-zero", "English (rulebook): each loses the penalty divided by the number tied, "
-                            "remainder dropped (4 tied lose 1 each); French: same; Dutch: split, "
-                            "rounding not stated"),
-            ("toward-minus-infinity", "Slovenian, read literally: the negative share is rounded down "
-                                      "to the more negative integer (4 tied lose 2 each)"),
+            (PenaltyRounding.TOWARD_ZERO, "English (rulebook): each loses the penalty divided by the "
+                                          "number tied, remainder dropped (4 tied lose 1 each); French: "
+                                          "same; Dutch: split, rounding not stated"),
+            (PenaltyRounding.TOWARD_MINUS_INFINITY, "Slovenian, read literally: the negative share is "
+                                                    "rounded down to the more negative integer (4 tied "
+                                                    "lose 2 each)"),
         ),
         "R-PUDDING-SPLIT",
+        related_ids=("R-PUDDING-FEWEST",),
+        effect=Effect.SCORING,
+        observability=Observability.PUDDING,
+        check_family="edge-pudding-ties",
+        statement="How a shared pudding penalty is rounded: toward zero or toward minus infinity.",
+        listed_after="R-PUDDING-FEWEST",
     ),
     Parameter(
         "pudding_all_tied",
         "Every player has the same number of puddings",
-        ("nobody", "both"),
+        tuple(PuddingAllTied),
         (
-            ("nobody", "English (rulebook): nobody scores pudding points"),
-            ("both", "Dutch, Slovenian, French are silent; read literally, the most and the fewest "
-                     "rules both apply to everyone"),
+            (PuddingAllTied.NOBODY, "English (rulebook): nobody scores pudding points"),
+            (PuddingAllTied.BOTH, "Dutch, Slovenian, French are silent; read literally, the most and "
+                                  "the fewest rules both apply to everyone"),
         ),
         "R-PUDDING-ALL-TIED",
+        related_ids=(),
+        effect=Effect.SCORING,
+        observability=Observability.PUDDING,
+        check_family="edge-pudding-ties",
+        statement="When every player has the same number of puddings, nobody scores them "
+                  "(or both rules apply, by ruleset).",
+        listed_after="R-PUDDING-2P",
+        words="pudding points are the most-pudding bonus plus the fewest-pudding penalty "
+              "(when everyone is tied, as the all-tied reading says)",
     ),
     Parameter(
         "pudding_penalty_2p",
@@ -104,17 +234,31 @@ PARAMETERS: tuple[Parameter, ...] = (
             (True, "No text; a common house rule and a common engine bug"),
         ),
         "R-PUDDING-2P",
+        related_ids=("R-PUDDING-FEWEST",),
+        effect=Effect.SCORING,
+        observability=Observability.PUDDING,
+        check_family="edge-pudding-ties",
+        statement="With two players the fewest-pudding penalty is not paid (unless the ruleset says so).",
+        listed_after="R-PUDDING-SPLIT",
     ),
     Parameter(
         "wasabi_placement",
         "Must a nigiri taken with a free wasabi go on it",
-        ("automatic", "optional"),
+        tuple(WasabiPlacement),
         (
-            ("automatic", "English (rulebook): it goes on the wasabi; French: onto a wasabi already there"),
-            ("optional", "Slovenian: 'if you place' a nigiri on a wasabi; Dutch: a wasabi may be "
-                         "combined with a nigiri"),
+            (WasabiPlacement.AUTOMATIC, "English (rulebook): it goes on the wasabi; French: onto a "
+                                        "wasabi already there"),
+            (WasabiPlacement.OPTIONAL, "Slovenian: 'if you place' a nigiri on a wasabi; Dutch: a "
+                                       "wasabi may be combined with a nigiri"),
         ),
         "R-WASABI-PLACE",
+        related_ids=(),
+        effect=Effect.PICK,
+        observability=Observability.NONE,
+        check_family="edge-wasabi-orders",
+        statement="A nigiri taken while a free wasabi lies in front of the player goes on it "
+                  "(automatic or optional, by ruleset).",
+        listed_after="R-CHOPSTICKS-RETURN",
     ),
     Parameter(
         "wasabi_same_turn",
@@ -127,27 +271,48 @@ PARAMETERS: tuple[Parameter, ...] = (
                     "same turn does not count"),
         ),
         "R-WASABI-SAME-TURN",
+        related_ids=(),
+        effect=Effect.PICK,
+        observability=Observability.NONE,
+        check_family="edge-wasabi-orders",
+        statement="Whether a wasabi taken first in a chopsticks turn can hold the nigiri "
+                  "taken second.",
+        listed_after="R-WASABI-ONE",
     ),
     Parameter(
         "winner_tie",
         "Players still tied after the pudding tie-break",
-        ("shared", "none"),
+        tuple(WinnerTie),
         (
-            ("shared", "Slovenian: the tied players share the win; English, French, Dutch silent "
-                       "(we follow the Slovenian text by default)"),
-            ("none", "No text; a reading of the silence: nobody wins"),
+            (WinnerTie.SHARED, "Slovenian: the tied players share the win; English, French, Dutch "
+                               "silent (we follow the Slovenian text by default)"),
+            (WinnerTie.NONE, "No text; a reading of the silence: nobody wins"),
         ),
         "R-WINNER-TIE",
+        related_ids=(),
+        effect=Effect.SCORING,
+        observability=Observability.NONE,
+        check_family="winners",
+        statement="Players still tied after the pudding tie-break share the win, or nobody wins, "
+                  "by ruleset.",
+        listed_after="R-WINNER",
     ),
     Parameter(
         "passing",
         "Direction hands are passed",
-        ("left", "both-ways"),
+        tuple(Passing),
         (
-            ("left", "All four texts: always to the left"),
-            ("both-ways", "Rulebook variant: rounds 1 and 3 pass left, round 2 passes right"),
+            (Passing.LEFT, "All four texts: always to the left"),
+            (Passing.BOTH_WAYS, "Rulebook variant: rounds 1 and 3 pass left, round 2 passes right"),
         ),
         "R-PASS",
+        related_ids=(),
+        effect=Effect.DEAL,
+        observability=Observability.NONE,
+        check_family="executor-games",
+        statement="After each turn the rest of the hand goes to the next player (left; the printed "
+                  "variant passes right in the second round).",
+        listed_after="R-TABLEAU",
     ),
     Parameter(
         "dummy_2p",
@@ -159,6 +324,13 @@ PARAMETERS: tuple[Parameter, ...] = (
                    "players in turn, scored as a third player"),
         ),
         "R-DUMMY",
+        related_ids=(),
+        effect=Effect.SCORING,
+        observability=Observability.NONE,
+        check_family="executor-games",
+        statement="Two-player variant: a third, dummy hand is played by the players in turn and scored "
+                  "as a third seat.",
+        listed_after="R-WASABI-SAME-TURN",
     ),
 )
 
@@ -192,27 +364,24 @@ class Ruleset:
     pudding_most_points: int = 6
     pudding_fewest_penalty: int = 6
     # --- contested readings ---
-    maki_first_tie: str = "split"
-    maki_second_tie: str = "split"
-    pudding_penalty_rounding: str = "toward-zero"
-    pudding_all_tied: str = "nobody"
+    # (a text is accepted for each enum: Ruleset(maki_first_tie="each") holds MakiFirstTie.EACH)
+    maki_first_tie: MakiFirstTie = MakiFirstTie.SPLIT
+    maki_second_tie: MakiSecondTie = MakiSecondTie.SPLIT
+    pudding_penalty_rounding: PenaltyRounding = PenaltyRounding.TOWARD_ZERO
+    pudding_all_tied: PuddingAllTied = PuddingAllTied.NOBODY
     pudding_penalty_2p: bool = False
-    wasabi_placement: str = "automatic"
+    wasabi_placement: WasabiPlacement = WasabiPlacement.AUTOMATIC
     wasabi_same_turn: bool = True
-    winner_tie: str = "shared"
-    passing: str = "left"
+    winner_tie: WinnerTie = WinnerTie.SHARED
+    passing: Passing = Passing.LEFT
     dummy_2p: bool = False
     # free text: where this ruleset comes from
     source: str = field(default="Gamewright rulebook (English text)", compare=False)
 
     def __post_init__(self) -> None:
         for p in PARAMETERS:
-            value = getattr(self, p.name)
-            if value not in p.values or type(value) is not type(p.values[0]):
-                raise RulesError(
-                    f"rule {p.name}={value!r} is not allowed; choose one of "
-                    f"{', '.join(_fmt_value(v) for v in p.values)}"
-                )
+            # frozen: the text of a value becomes its enum member here, once
+            object.__setattr__(self, p.name, p.coerce(getattr(self, p.name)))
         if len(self.deck) != len(Card):
             raise RulesError(f"deck must list {len(Card)} card counts, got {len(self.deck)}")
 
@@ -250,9 +419,83 @@ class Ruleset:
 
         ``round_index`` counts from 0.
         """
-        if self.passing == "both-ways" and round_index % 2 == 1:
-            return -1
-        return 1
+        match self.passing:
+            case Passing.LEFT:
+                return 1
+            case Passing.BOTH_WAYS:
+                return -1 if round_index % 2 == 1 else 1
+            case _:
+                assert_never(self.passing)
+
+    # Each reading decided once, exhaustively: a new value is a type error here (mypy's
+    # assert_never), never a silent fall into another value's branch.
+    def maki_share(self, first: bool, tied: int) -> int:
+        """Maki points each of ``tied`` players tied for first (or second) place takes."""
+        if tied == 1:  # a place held alone is not a tie: its full points, whatever the reading
+            return self.maki_first_points if first else self.maki_second_points
+        if not first:
+            second = self.maki_second_points
+            match self.maki_second_tie:
+                case MakiSecondTie.SPLIT:
+                    return second // tied if tied else 0
+                case MakiSecondTie.EACH:
+                    return second
+                case _:
+                    assert_never(self.maki_second_tie)
+        points = self.maki_first_points
+        match self.maki_first_tie:
+            case MakiFirstTie.SPLIT:
+                return points // tied if tied else 0
+            case MakiFirstTie.EACH:
+                return points
+            case MakiFirstTie.HALF:  # the Dutch text: half the first-place points each
+                return points // 2
+            case _:
+                assert_never(self.maki_first_tie)
+
+    def penalty_share(self, tied: int) -> int:
+        """The (negative) fewest-pudding points each of ``tied`` players takes."""
+        pen = self.pudding_fewest_penalty
+        match self.pudding_penalty_rounding:
+            case PenaltyRounding.TOWARD_ZERO:
+                return -(pen // tied)
+            case PenaltyRounding.TOWARD_MINUS_INFINITY:
+                return (-pen) // tied
+            case _:
+                assert_never(self.pudding_penalty_rounding)
+
+    @property
+    def all_tied_score_nothing(self) -> bool:
+        """When every seat has as many puddings, nobody scores them (else both rules apply)."""
+        match self.pudding_all_tied:
+            case PuddingAllTied.NOBODY:
+                return True
+            case PuddingAllTied.BOTH:
+                return False
+            case _:
+                assert_never(self.pudding_all_tied)
+
+    @property
+    def wasabi_automatic(self) -> bool:
+        """A nigiri taken with a free wasabi in front goes on it (else the player chooses)."""
+        match self.wasabi_placement:
+            case WasabiPlacement.AUTOMATIC:
+                return True
+            case WasabiPlacement.OPTIONAL:
+                return False
+            case _:
+                assert_never(self.wasabi_placement)
+
+    @property
+    def tied_winners_share(self) -> bool:
+        """Players still tied after the pudding tie-break all win (else nobody wins)."""
+        match self.winner_tie:
+            case WinnerTie.SHARED:
+                return True
+            case WinnerTie.NONE:
+                return False
+            case _:
+                assert_never(self.winner_tie)
 
     def pudding_penalty_applies(self, seats: int) -> bool:
         return seats > 2 or self.pudding_penalty_2p
@@ -335,19 +578,10 @@ RULESETS: dict[str, Ruleset] = {
     "dummy-2p": OFFICIAL.replace(name="dummy-2p", dummy_2p=True),
 }
 
-#: The single-reading variants of official (each differs in exactly one parameter).
-SINGLE_READING_VARIANTS: tuple[str, ...] = (
-    "maki-first-each",
-    "maki-first-half",
-    "maki-second-each",
-    "pudding-floor",
-    "pudding-all-tied-both",
-    "pudding-penalty-2p",
-    "wasabi-optional",
-    "wasabi-strict",
-    "winner-tie-none",
-    "pass-both-ways",
-    "dummy-2p",
+#: The single-reading variants of official (each differs in exactly one parameter), in RULESETS order.
+SINGLE_READING_VARIANTS: tuple[str, ...] = tuple(
+    name for name, rules in RULESETS.items()
+    if sum(getattr(rules, p.name) != getattr(OFFICIAL, p.name) for p in PARAMETERS) == 1
 )
 
 

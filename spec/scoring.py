@@ -67,16 +67,8 @@ class _Tables:
 def _build_tables(rules: Ruleset) -> _Tables:
     n = range(_TABLE_LEN)
     first, second = rules.maki_first_points, rules.maki_second_points
-    if rules.maki_first_tie == "split":
-        first_share = tuple(first // k if k else 0 for k in n)
-    elif rules.maki_first_tie == "each":
-        first_share = tuple(first for _ in n)
-    else:  # "half": the Dutch text pays half the first-place points to each tied player
-        first_share = tuple(first // 2 for _ in n)
-    if rules.maki_second_tie == "split":
-        second_share = tuple(second // k if k else 0 for k in n)
-    else:
-        second_share = tuple(second for _ in n)
+    first_share = tuple(rules.maki_share(True, k) for k in n)
+    second_share = tuple(rules.maki_share(False, k) for k in n)
     return _Tables(
         tempura=tuple((k // rules.tempura_set) * rules.tempura_points for k in n),
         sashimi=tuple((k // rules.sashimi_set) * rules.sashimi_points for k in n),
@@ -206,7 +198,7 @@ def pudding_points(counts: Sequence[int], rules: Ruleset = OFFICIAL) -> list[int
     if n == 0:
         return out
     hi, lo = max(counts), min(counts)
-    if hi == lo and rules.pudding_all_tied == "nobody":
+    if hi == lo and rules.all_tied_score_nothing:
         return out
     most = [k for k, v in enumerate(counts) if v == hi]
     bonus = rules.pudding_most_points // len(most)
@@ -214,11 +206,7 @@ def pudding_points(counts: Sequence[int], rules: Ruleset = OFFICIAL) -> list[int
         out[k] += bonus
     if rules.pudding_penalty_applies(n):
         fewest = [k for k, v in enumerate(counts) if v == lo]
-        pen = rules.pudding_fewest_penalty
-        if rules.pudding_penalty_rounding == "toward-zero":
-            loss = -(pen // len(fewest))
-        else:
-            loss = (-pen) // len(fewest)
+        loss = rules.penalty_share(len(fewest))
         for k in fewest:
             out[k] += loss
     return out
@@ -239,7 +227,7 @@ def winners(
     if len(tied) > 1:
         most = max(puddings[k] for k in tied)
         tied = [k for k in tied if puddings[k] == most]
-    if len(tied) > 1 and rules.winner_tie == "none":
+    if len(tied) > 1 and not rules.tied_winners_share:
         return []
     return tied
 

@@ -141,7 +141,7 @@ def resolve_turn(
                     )
                 on = True
             else:
-                if free > 0 and rules.wasabi_placement == "automatic":
+                if free > 0 and rules.wasabi_automatic:
                     raise IllegalMoveError(
                         f"kept {pick.card.label} off a free wasabi; placement is automatic "
                         "(R-WASABI-PLACE)"
@@ -188,7 +188,7 @@ def legal_turns(
     With ``dedupe``, turns that leave the same tableau and the same hand are
     listed once (e.g. ``tempura salmon`` and ``salmon tempura``).
     """
-    optional = rules.wasabi_placement == "optional"
+    optional = not rules.wasabi_automatic
     free0 = tableau[_WASABI]
     kinds = [c for c in range(N_CARDS) if hand[c] > 0]
 

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 import sushigo.spec as spec
 from sushigo.spec.cards import Card
 from sushigo.spec.document import check_rounds
-from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, RULESETS, Ruleset
+from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, PARAMETERS, RULESETS, Effect, Ruleset
 from sushigo.spec.scoring import (
     CATEGORIES,
     maki_points,
@@ -114,15 +114,7 @@ def test_inputs_are_legal_documents(case: dict[str, Any]) -> None:
 
 # Parameters whose readings change how a final position scores; each reading of each
 # must be pinned by at least one case whose expectation differs from official's.
-SCORING_PARAMETERS = (
-    "maki_first_tie",
-    "maki_second_tie",
-    "pudding_penalty_rounding",
-    "pudding_all_tied",
-    "pudding_penalty_2p",
-    "winner_tie",
-    "dummy_2p",
-)
+SCORING_PARAMETERS = tuple(p.name for p in PARAMETERS if p.effect is Effect.SCORING)
 
 
 @pytest.mark.parametrize("name", SCORING_PARAMETERS)

@@ -14,12 +14,12 @@ from typing import Any
 
 from sushigo.checks.conform.cases import Scorer
 from sushigo.checks.mutants import MUTANTS, Mutant
-from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, Ruleset
+from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, PARAMETERS, Observability, Ruleset
 
 #: Contested readings the adapter protocol can observe (placement, passing, the
-#: dummy and the winner are not part of what a target is asked).
-ROUND_READINGS = ("maki_first_tie", "maki_second_tie")
-PUDDING_READINGS = ("pudding_penalty_rounding", "pudding_all_tied", "pudding_penalty_2p")
+#: dummy and the winner are not part of what a target is asked): each parameter says.
+ROUND_READINGS = tuple(p.name for p in PARAMETERS if p.observability is Observability.ROUND)
+PUDDING_READINGS = tuple(p.name for p in PARAMETERS if p.observability is Observability.PUDDING)
 
 #: Scorer field a mutant's patched attribute stands for.
 _FIELD = {"maki_points": "maki", "pudding_points": "puddings", "_tables": "tables",

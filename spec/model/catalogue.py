@@ -9,6 +9,7 @@ prints this table.
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 import z3
 
@@ -18,9 +19,9 @@ from sushigo.spec.model.deal import deck_constraints, pudding_carry
 from sushigo.spec.model.game import build_game
 from sushigo.spec.model.scoring import TOKEN_NAMES, pudding_terms, round_terms, tableau_vars, winner_terms
 from sushigo.spec.model.turns import build_round
-from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, Effect, Ruleset
 
-RULE_CATALOGUE: dict[str, str] = {
+_RULES: dict[str, str] = {
     # components, deal and flow
     "R-DOMAIN": "Every count is a whole number in its range (no negative counts, no more than the deck).",
     "R-CARDS": "The deck has twelve kinds of card; a tableau is made of those cards and wasabi stacks.",
@@ -31,20 +32,12 @@ RULE_CATALOGUE: dict[str, str] = {
     "R-HAND-SIZE": "Each turn takes exactly one card net, so the hand held shrinks by one per turn.",
     "R-PICK": "Each turn a player takes one card from the hand they hold (two with chopsticks).",
     "R-TABLEAU": "Cards taken are laid face up in front of the player and stay there until the round ends.",
-    "R-PASS": "After each turn the rest of the hand goes to the next player (left; the printed variant "
-              "passes right in the second round).",
     "R-LAST-CARD": "The last card of a hand is simply taken; nothing is passed after it.",
     "R-CHOPSTICKS-EARLIER": "A second card needs chopsticks already in front of the player from an "
                             "earlier turn.",
     "R-CHOPSTICKS-ONCE": "Chopsticks are used at most once per turn, however many a player has.",
     "R-CHOPSTICKS-RETURN": "Used chopsticks leave the tableau and go back into the hand that is passed on.",
-    "R-WASABI-PLACE": "A nigiri taken while a free wasabi lies in front of the player goes on it "
-                      "(automatic or optional, by ruleset).",
     "R-WASABI-ONE": "A wasabi holds one nigiri, and only a nigiri taken after the wasabi.",
-    "R-WASABI-SAME-TURN": "Whether a wasabi taken first in a chopsticks turn can hold the nigiri "
-                          "taken second.",
-    "R-DUMMY": "Two-player variant: a third, dummy hand is played by the players in turn and scored "
-               "as a third seat.",
     # round scoring
     "R-TEMPURA": "Each pair of tempura scores 5; a single tempura scores nothing.",
     "R-SASHIMI": "Each set of three sashimi scores 10; fewer score nothing.",
@@ -55,10 +48,6 @@ RULE_CATALOGUE: dict[str, str] = {
     "R-MAKI-FIRST": "Most maki icons (more than zero) places first and scores 6.",
     "R-MAKI-SECOND": "The next highest positive icon total places second and scores 3, only when "
                      "first is not tied.",
-    "R-MAKI-TIE-FIRST": "Players tied for most maki icons share, each take, or halve the first-place "
-                        "points, by ruleset; nobody places second.",
-    "R-MAKI-TIE-SECOND": "Players tied for second share (remainder dropped) or each take the "
-                         "second-place points, by ruleset.",
     "R-MAKI-POINTS": "A player's maki points are their place's share, or nothing.",
     "R-ROUND-TOTAL": "A round score is the sum of the tempura, sashimi, dumpling, nigiri and maki points.",
     "R-SCORE": "Recorded scores must be the ones the rules give for the recorded tableaux.",
@@ -69,17 +58,31 @@ RULE_CATALOGUE: dict[str, str] = {
     "R-PUDDING": "Pudding points are scored once, after the last round.",
     "R-PUDDING-MOST": "Most puddings gains 6, shared among tied players with the remainder dropped.",
     "R-PUDDING-FEWEST": "Fewest puddings (none counts) loses 6, shared among tied players.",
-    "R-PUDDING-SPLIT": "How a shared pudding penalty is rounded: toward zero or toward minus infinity.",
-    "R-PUDDING-2P": "With two players the fewest-pudding penalty is not paid (unless the ruleset says so).",
-    "R-PUDDING-ALL-TIED": "When every player has the same number of puddings, nobody scores them "
-                          "(or both rules apply, by ruleset).",
     "R-GAME-TOTAL": "A game total is the three round scores plus the pudding points.",
     "R-WINNER": "The highest game total wins; a tie goes to the tied player with the most puddings.",
-    "R-WINNER-TIE": "Players still tied after the pudding tie-break share the win, or nobody wins, "
-                    "by ruleset.",
     # facts
     "FACT": "A given fact about one game (a deal, a pick, a tableau, a score), not a rule.",
 }
+
+
+def _with_readings(rules: dict[str, str]) -> dict[str, str]:
+    """The catalogue with each contested reading's line (from its parameter) after the id it follows."""
+    items = list(rules.items())
+    pending = list(PARAMETERS)
+    while pending:
+        placed = [p for p in pending if any(rid == p.listed_after for rid, _ in items)]
+        if not placed:
+            first = pending[0]
+            raise RulesError(f"catalogue: no id {first.listed_after!r} for {first.rule_id} to follow")
+        for p in placed:
+            at = next(k for k, (rid, _) in enumerate(items) if rid == p.listed_after)
+            items.insert(at + 1, (p.rule_id, p.statement))
+        pending = [p for p in pending if p not in placed]
+    return dict(items)
+
+
+#: Every rule id and its statement, the contested readings' from :data:`spec.ruleset.PARAMETERS`.
+RULE_CATALOGUE: dict[str, str] = _with_readings(_RULES)
 
 
 def _scoring_model(rules: Ruleset, players: int, bounded: bool) -> Model:
@@ -114,9 +117,9 @@ def _tally(m: Model, out: dict[str, int] | None = None) -> dict[str, int]:
 
 
 @lru_cache(maxsize=32)
-def _turn_counts(players: int, placement: str, same_turn: bool, passing: str) -> tuple[tuple[str, int], ...]:
-    """The turn and deal part of the game model (it depends on these readings only)."""
-    rules = OFFICIAL.replace(wasabi_placement=placement, wasabi_same_turn=same_turn, passing=passing)
+def _turn_counts(players: int, readings: tuple[tuple[str, Any], ...]) -> tuple[tuple[str, int], ...]:
+    """The turn and deal part of the game model (it depends on the pick and deal readings only)."""
+    rules = OFFICIAL.replace(**dict(readings))
     m = Model()
     rms = [build_round(m, rules, players, r) for r in range(rules.rounds)]
     deck_constraints(m, [rm.deal for rm in rms], rules)
@@ -128,7 +131,8 @@ def _counts(rules: Ruleset, players: int) -> tuple[tuple[str, int], ...]:
     if rules.dummy_2p:
         return tuple(_tally(build_game(rules, players).model).items())
     # build_game = the rounds' turn models + this scoring part (same groups, same order of ids).
-    turn = dict(_turn_counts(players, rules.wasabi_placement, rules.wasabi_same_turn, rules.passing))
+    turn_level = tuple((p.name, getattr(rules, p.name)) for p in PARAMETERS if p.effect is not Effect.SCORING)
+    turn = dict(_turn_counts(players, turn_level))
     scoring = _tally(_scoring_model(rules, players, bounded=False))
     for k, v in scoring.items():
         turn[k] = turn.get(k, 0) + v

@@ -7,7 +7,7 @@ reason about rankings it has not been given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import z3
 
@@ -76,15 +76,12 @@ def icons_term(counts: Sequence[z3.ArithRef], rules: Ruleset) -> z3.ArithRef:
     return i1 * counts[Token.MAKI1] + i2 * counts[Token.MAKI2] + i3 * counts[Token.MAKI3]
 
 
-def _share(points: int, n: z3.ArithRef, how: str, max_n: int) -> z3.ArithRef:
-    """Points each of n tied players gets: split (remainder dropped), each, or half."""
-    if how == "each":
-        return z3.IntVal(points)
-    if how == "half":
-        return z3.IntVal(points // 2)
-    expr: z3.ArithRef = z3.IntVal(points)
+def _share(share_of: Callable[[int], int], n: z3.ArithRef, max_n: int) -> z3.ArithRef:
+    """Points each of n tied players gets, ``share_of(n)`` (the ruleset's reading decides it)."""
+    expr: z3.ArithRef = z3.IntVal(share_of(1))
     for k in range(max_n, 1, -1):
-        expr = z3.If(n == k, points // k, expr)
+        if share_of(k) != share_of(1):
+            expr = z3.If(n == k, share_of(k), expr)
     return expr
 
 
@@ -117,11 +114,11 @@ def maki_terms(m: Model, prefix: str, icons: Sequence[z3.ArithRef], rules: Rules
     m.add(
         "R-MAKI-TIE-FIRST",
         first_share == z3.If(n_first == 1, rules.maki_first_points,
-                             _share(rules.maki_first_points, n_first, rules.maki_first_tie, n)),
+                             _share(lambda k: rules.maki_share(True, k), n_first, n)),
         prefix,
     )
     m.add("R-MAKI-TIE-SECOND",
-          second_share == _share(rules.maki_second_points, n_second, rules.maki_second_tie, n), prefix)
+          second_share == _share(lambda k: rules.maki_share(False, k), n_second, n), prefix)
     out = []
     for i in range(n):
         pts = m.int(f"{prefix}_p{i}_maki", None)
@@ -164,12 +161,11 @@ def pudding_terms(
     m.add("R-PUDDING-FEWEST", [z3.Or(*[lo == p for p in puddings]), *[p >= lo for p in puddings]], prefix)
     n_most = z3.Sum([z3.If(p == hi, 1, 0) for p in puddings])
     n_fewest = z3.Sum([z3.If(p == lo, 1, 0) for p in puddings])
-    bonus = _share(rules.pudding_most_points, n_most, "split", n)
+    bonus = _share(lambda k: rules.pudding_most_points // k, n_most, n)
     pen = rules.pudding_fewest_penalty
     loss: z3.ArithRef = z3.IntVal(-pen)
     for k in range(n, 1, -1):
-        share = -(pen // k) if rules.pudding_penalty_rounding == "toward-zero" else (-pen) // k
-        loss = z3.If(n_fewest == k, share, loss)
+        loss = z3.If(n_fewest == k, rules.penalty_share(k), loss)
     share_lost = m.int(f"{prefix}_pudding_loss", None)
     m.add("R-PUDDING-SPLIT", share_lost == loss, prefix)
     penalty = m.bool(f"{prefix}_pudding_penalty")
@@ -179,7 +175,7 @@ def pudding_terms(
     for i, p in enumerate(puddings):
         pts = m.int(f"{prefix}_p{i}_pudding", None)
         value = z3.If(p == hi, bonus, 0) + z3.If(z3.And(penalty, p == lo), share_lost, 0)
-        if rules.pudding_all_tied == "nobody":
+        if rules.all_tied_score_nothing:
             m.add("R-PUDDING-ALL-TIED", pts == z3.If(all_tied, 0, value), f"{prefix}_p{i}")
         else:
             m.add("R-PUDDING-ALL-TIED", pts == value, f"{prefix}_p{i}")
@@ -201,7 +197,7 @@ def winner_terms(
     out = []
     for i in seats:
         w = m.bool(f"{prefix}_p{i}_wins")
-        if rules.winner_tie == "shared":
+        if rules.tied_winners_share:
             m.add("R-WINNER-TIE", w == best[i], f"{prefix}_p{i}")
         else:
             m.add("R-WINNER-TIE", w == z3.And(best[i], n_best == 1), f"{prefix}_p{i}")

@@ -106,7 +106,7 @@ def seat_turn(
         free_mid = free - a_st
         if chopsticks:
             m.add("R-WASABI-SAME-TURN", a_st + b_st <= free, name)
-    if rules.wasabi_placement == "automatic":
+    if rules.wasabi_automatic:
         a_plain = z3.Sum([a[c] for c in _NIGIRI])
         b_plain = z3.Sum([b[c] for c in _NIGIRI])
         m.add("R-WASABI-PLACE", [z3.Implies(free >= 1, a_plain == 0),

@@ -110,6 +110,11 @@ def rules_outcome(
                 "values": list(p.values),
                 "support": [{"value": v, "texts": t} for v, t in p.support],
                 "rulesets": {r.name: getattr(r, p.name) for r in chosen},
+                "rule_ids": list(p.rule_ids),
+                "effect": str(p.effect),
+                "observable": p.observable,
+                "observability": str(p.observability),
+                "check_family": p.check_family,
             }
             for p in PARAMETERS
         ],

@@ -83,6 +83,14 @@ def _users(param: str, value: Any) -> str:
     return ", ".join(users) if users else "none"
 
 
+def _metadata(p: Any) -> str:
+    """A parameter's rule ids, what it acts on, what conform sees of it and the check exercising it."""
+    seen = {"round": "conform observes it in round scores", "pudding": "conform observes it in pudding "
+            "points", "none": "conform cannot observe it"}[str(p.observability)]
+    return (f"rule ids {', '.join(p.rule_ids)}; acts on {p.effect}; {seen}; exercised by "
+            f"sushigo check --only {p.check_family}")
+
+
 def _print_readings(chosen: list[Ruleset], default_view: bool) -> None:
     from sushigo.api.rules import numbers
     from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, RULESETS, SINGLE_READING_VARIANTS, format_value
@@ -111,6 +119,7 @@ def _print_readings(chosen: list[Ruleset], default_view: bool) -> None:
     print("which text supports which reading (texts cited by language, in our words)")
     for p in PARAMETERS:
         print(f"\n  {p.name} [{p.rule_id}]: {p.question}")
+        print(textwrap.fill(_metadata(p), width=100, initial_indent="    (", subsequent_indent="     ") + ")")
         for value, texts in p.support:
             head = f"    {format_value(value)}: "
             body = texts + f". Rulesets: {_users(p.name, value)}."
