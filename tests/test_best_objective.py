@@ -26,7 +26,7 @@ from sushigo.solver.search import parse_puzzle, puzzle_turns
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.model.budget import decide
 from sushigo.spec.model.core import Model
-from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms
+from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 
 RULESETS = {
@@ -65,7 +65,7 @@ def _prove(hands: list[list[str]], opps: list[int], rules: Ruleset) -> None:
     m = Model()
     dishes = dish_terms(m, "spec", counts, rules)
     maki = maki_terms(m, "round", [icons_term(counts, rules), *[z3.IntVal(o) for o in opps]], rules)[0]
-    spec_total = dishes["tempura"] + dishes["sashimi"] + dishes["dumpling"] + dishes["nigiri"] + maki
+    spec_total = total_term(dishes, maki)
     objective = z3.Sum([z3.If(v, w, 0) for v, w in pm.objective]) if pm.objective else z3.IntVal(0)
 
     s = m.solver()

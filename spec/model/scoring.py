@@ -113,6 +113,11 @@ def dish_terms(
     return out
 
 
+def total_term(dishes: dict[str, z3.ArithRef], maki: z3.ArithRef | int) -> z3.ArithRef:
+    """A round total (R-ROUND-TOTAL): every dish category of :func:`dish_terms`, then maki."""
+    return _sum([*dishes.values(), maki])  # type: ignore[list-item]
+
+
 def icons_term(
     counts: Sequence[z3.ArithRef], rules: Ruleset, kinds: Sequence[CardKind] = KINDS
 ) -> z3.ArithRef:
@@ -190,11 +195,11 @@ def round_terms(
         seats.append(dish_terms(m, f"{prefix}_p{i}", counts, rules, kinds))
     maki = maki_terms(m, prefix, icons, rules)
     for i, d in enumerate(seats):
-        dishes = list(d.values())
+        dishes = dict(d)
         d["maki"] = maki[i]
         d["icons"] = icons[i]
         total = m.int(f"{prefix}_p{i}_total", None)
-        m.add("R-ROUND-TOTAL", total == _sum([*dishes, maki[i]]), f"{prefix}_p{i}")
+        m.add("R-ROUND-TOTAL", total == total_term(dishes, maki[i]), f"{prefix}_p{i}")
         d["total"] = total
     return seats
 
