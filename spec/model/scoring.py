@@ -47,7 +47,7 @@ def scoring_term(scoring: Scoring, n: z3.ArithRef, rules: Ruleset, multiplier: i
     """The Z3 reading of a card kind's scoring description (:mod:`spec.kinds`) for count ``n``.
 
     The plain reading is the description's ``score`` method; a test proves the two equal
-    over every count a deck allows. ``multiplier``: a nigiri on a wasabi (R-WASABI).
+    over every count a deck allows. ``multiplier``: a nigiri on a wasabi (R-NIGIRI).
     """
     if isinstance(scoring, PerCard):
         pts = int(resolve(scoring.points, rules))
