@@ -75,6 +75,7 @@ from sushigo.spec.model.scoring import (
     pudding_terms,
     size_term,
     tableau_vars,
+    total_term,
 )
 from sushigo.spec.record import record_from_tableaux
 from sushigo.spec.ruleset import Ruleset
@@ -171,8 +172,7 @@ def _model(
         for i in scored:
             d = dish_terms(m, f"r{r}_p{i}", tabs[r][i], rules)
             t = m.int(f"r{r}_p{i}_total", None)
-            m.add("R-ROUND-TOTAL", t == d["tempura"] + d["sashimi"] + d["dumpling"] + d["nigiri"] + maki[i],
-                  f"r{r}_p{i}")
+            m.add("R-ROUND-TOTAL", t == total_term(d, maki[i]), f"r{r}_p{i}")
             _cuts(m, f"r{r}_p{i}", tabs[r][i], d, rules)
             row.append(t)
         round_totals.append(row)

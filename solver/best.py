@@ -64,7 +64,7 @@ from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
 from sushigo.spec.model.budget import decide
 from sushigo.spec.model.core import Model
-from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms
+from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import maki_points
 from sushigo.spec.turns import Turn, apply_turn, legal_turns, resolve_turn
@@ -343,7 +343,7 @@ def spec_model_total(tableau: Sequence[int], opponents_maki: Sequence[int], rule
     if not answer.sat:
         raise AssertionError(f"the scoring terms of a concrete tableau gave {answer.status} {answer.reason}")
     model = s.model()
-    total = dishes["tempura"] + dishes["sashimi"] + dishes["dumpling"] + dishes["nigiri"] + maki
+    total = total_term(dishes, maki)
     value: int = model.eval(total, model_completion=True).as_long()
     return value
 

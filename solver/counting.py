@@ -26,6 +26,7 @@ from collections.abc import Iterable
 
 from sushigo.solver.tableaux import Filters, check_question
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
+from sushigo.spec.kinds import KINDS
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 
 Poly = dict[int, int]  # points -> number of ways
@@ -57,15 +58,13 @@ def _times_token(table: BySize, counts: Iterable[tuple[int, int]], cards: int) -
 
 
 def _dishes(rules: Ruleset, lo: tuple[int, ...], hi: tuple[int, ...], cards: int) -> BySize:
-    """Tempura, sashimi and dumplings: points by count (R-TEMPURA, R-SASHIMI, R-DUMPLING)."""
+    """Kinds scored by their own count and never on a wasabi (tempura, sashimi, dumplings:
+    R-TEMPURA, R-SASHIMI, R-DUMPLING), points by count from each kind's definition."""
     table: BySize = [{0: 1}] + [{} for _ in range(cards)]
-    scored = (
-        (Token.TEMPURA, lambda n: (n // rules.tempura_set) * rules.tempura_points),
-        (Token.SASHIMI, lambda n: (n // rules.sashimi_set) * rules.sashimi_points),
-        (Token.DUMPLING, rules.dumpling_score),
-    )
-    for token, points in scored:
-        table = _times_token(table, ((n, points(n)) for n in _span(lo, hi, token, cards)), cards)
+    for i, kind in enumerate(KINDS):
+        if kind.dish and kind.role != "nigiri":
+            spans = _span(lo, hi, Token(i), cards)
+            table = _times_token(table, ((n, kind.scoring.score(n, rules)) for n in spans), cards)
     return table
 
 

@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from sushigo.solver.reduce import reduce_tableau
 from sushigo.spec.cards import MAKI, NIGIRI, Card, Token, parse_card
 from sushigo.spec.document import check_format
 from sushigo.spec.errors import IllegalMoveError, InputError
@@ -407,8 +408,11 @@ def search_turns(
         turn, *_, taken = table.moves(hand, st[3], st[4])[arg]
         picks.append(turn)
         apply_turn(list(hand), tableau, turn, rules)
-        st, _ = reduce(t + 1, (tableau[_T] % t_set, tableau[_S] % s_set, min(tableau[_D], d_cap),
-                               tableau[_W], tableau[_CHOP], min(maki_icons(tableau, rules), i_cap)))
+        # The shared reducer (solver.reduce) projected on the state; the hot loop above inlines it,
+        # and the memo lookup of the next turn fails if the two ever disagree.
+        red, _ = reduce_tableau(tableau, rules, keep_pudding=False)
+        st, _ = reduce(t + 1, (red[_T], red[_S], red[_D], red[_W], red[_CHOP],
+                               min(maki_icons(red, rules), i_cap)))
         if not static:
             after = _forget(deltas, later[t + 1], zero)
             mine = tuple(a + b for a, b in zip(deltas[pi], taken, strict=True)) if keep[t] else zero

@@ -25,7 +25,14 @@ import z3
 from sushigo.spec.cards import MAKI, Card, Token, parse_card, parse_token
 from sushigo.spec.errors import InputError, NotationError
 from sushigo.spec.model.core import Model
-from sushigo.spec.model.scoring import card_count_terms, dish_terms, icons_term, size_term, tableau_vars
+from sushigo.spec.model.scoring import (
+    card_count_terms,
+    dish_terms,
+    icons_term,
+    size_term,
+    tableau_vars,
+    total_term,
+)
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.tableau import N_TOKENS, Tableau
 
@@ -138,8 +145,7 @@ def build(
     m.add("R-TEMPURA", t_sets == c[int(Token.TEMPURA)] / rules.tempura_set, prefix)
     m.add("R-SASHIMI", s_sets == c[int(Token.SASHIMI)] / rules.sashimi_set, prefix)
     total = m.int(f"{prefix}_total", None)
-    m.add("R-ROUND-TOTAL", total == d["tempura"] + d["sashimi"] + d["dumpling"] + d["nigiri"] + maki_points,
-          prefix)
+    m.add("R-ROUND-TOTAL", total == total_term(d, maki_points), prefix)
     lo, hi = filters.bounds(rules)
     m.add("FILTER", [c[i] >= lo[i] for i in range(N_TOKENS) if lo[i] > 0]
           + [c[i] <= hi[i] for i in range(N_TOKENS)], prefix)

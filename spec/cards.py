@@ -4,8 +4,10 @@ A *card* is one of the 12 kinds printed in the deck. A *token* is what can lie
 in a final tableau: any card, or a nigiri lying on a wasabi (``wasabi+squid``),
 which is two cards forming one scoring unit.
 
-The deck composition and hand sizes are rule numbers and live in
-:mod:`spec.ruleset`; this module only names things.
+Each kind is defined once, as data, in :mod:`spec.kinds`; the enumerations below are
+its typed face (spelled out so that type checkers know ``Card.TEMPURA``) and are checked
+against the definitions when this module loads, and the groups, stacks and aliases are
+derived from them. Hand sizes and the other rule numbers live in :mod:`spec.ruleset`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import difflib
 from enum import IntEnum
 
 from sushigo.spec.errors import NotationError
+from sushigo.spec.kinds import KINDS, Icons, aliases_of, tokens_of
 
 
 class Card(IntEnum):
@@ -74,41 +77,35 @@ class Token(IntEnum):
 
 CARDS: tuple[Card, ...] = tuple(Card)
 TOKENS: tuple[Token, ...] = tuple(Token)
-NIGIRI: tuple[Card, ...] = (Card.EGG, Card.SALMON, Card.SQUID)
-MAKI: tuple[Card, ...] = (Card.MAKI1, Card.MAKI2, Card.MAKI3)
-STACKS: tuple[Token, ...] = (Token.WASABI_EGG, Token.WASABI_SALMON, Token.WASABI_SQUID)
 
-#: The stack token a nigiri forms when it lies on a wasabi.
-STACK_OF: dict[Card, Token] = {
-    Card.EGG: Token.WASABI_EGG,
-    Card.SALMON: Token.WASABI_SALMON,
-    Card.SQUID: Token.WASABI_SQUID,
+
+def _check_enums() -> None:
+    """The enumerations spell out :data:`spec.kinds.KINDS`: same names, same order."""
+    want_cards = [k.name for k in KINDS]
+    want_tokens = [t.label for t in tokens_of(KINDS)]
+    if [c.label for c in Card] != want_cards or [t.label for t in Token] != want_tokens:
+        raise ImportError(
+            f"spec.cards is out of step with spec.kinds: Card must list {want_cards} "
+            f"and Token {want_tokens} in this order"
+        )
+
+
+_check_enums()
+
+NIGIRI: tuple[Card, ...] = tuple(Card(i) for i, k in enumerate(KINDS) if k.role == "nigiri")
+MAKI: tuple[Card, ...] = tuple(Card(i) for i, k in enumerate(KINDS) if isinstance(k.scoring, Icons))
+STACKS: tuple[Token, ...] = tuple(Token(i) for i, t in enumerate(tokens_of(KINDS)) if len(t.cards) > 1)
+
+TOKEN_CARDS: dict[Token, tuple[Card, ...]] = {
+    Token(i): tuple(Card(c) for c in t.cards) for i, t in enumerate(tokens_of(KINDS))
 }
+#: The stack token a nigiri forms when it lies on a wasabi.
+STACK_OF: dict[Card, Token] = {TOKEN_CARDS[stack][-1]: stack for stack in STACKS}
 #: The nigiri lying in each stack.
 NIGIRI_OF: dict[Token, Card] = {stack: nigiri for nigiri, stack in STACK_OF.items()}
 
-TOKEN_CARDS: dict[Token, tuple[Card, ...]] = {
-    **{Token(int(c)): (c,) for c in Card},
-    **{stack: (Card.WASABI, nigiri) for stack, nigiri in NIGIRI_OF.items()},
-}
-
 #: Short names accepted on input (never produced on output).
-ALIASES: dict[str, str] = {
-    "tem": "tempura",
-    "sas": "sashimi",
-    "dum": "dumpling",
-    "dumplings": "dumpling",
-    "m1": "maki1",
-    "m2": "maki2",
-    "m3": "maki3",
-    "sal": "salmon",
-    "sq": "squid",
-    "pud": "pudding",
-    "was": "wasabi",
-    "wa": "wasabi",
-    "chop": "chopsticks",
-    "cs": "chopsticks",
-}
+ALIASES: dict[str, str] = aliases_of(KINDS)
 
 _CARD_BY_NAME: dict[str, Card] = {c.label: c for c in Card}
 _TOKEN_BY_NAME: dict[str, Token] = {t.label: t for t in Token}

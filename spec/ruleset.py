@@ -18,22 +18,10 @@ from typing import Any, assert_never
 
 from sushigo.spec.cards import Card
 from sushigo.spec.errors import RulesError
+from sushigo.spec.kinds import KINDS, deck_of
 
-# The printed deck, card kind -> copies (rulebook component list).
-_DECK: tuple[int, ...] = (
-    14,  # tempura
-    14,  # sashimi
-    14,  # dumpling
-    6,  # maki1
-    12,  # maki2
-    8,  # maki3
-    5,  # egg
-    10,  # salmon
-    5,  # squid
-    10,  # pudding
-    6,  # wasabi
-    4,  # chopsticks
-)
+# The printed deck, card kind -> copies (rulebook component list), from the kinds' definitions.
+_DECK: tuple[int, ...] = deck_of(KINDS)
 
 
 class MakiFirstTie(enum.StrEnum):

@@ -10,11 +10,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sushigo.spec.cards import Card, Token
+from sushigo.spec.cards import MAKI, NIGIRI, Card, Token
+from sushigo.spec.kinds import KINDS, ByCount, CardKind, Sets, categories_of, dish_points_of, icons_of
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.tableau import Tableau
 
-CATEGORIES: tuple[str, ...] = ("tempura", "sashimi", "dumpling", "nigiri", "maki")
+#: The round's scoring columns, from the card kinds' definitions (:mod:`spec.kinds`).
+CATEGORIES: tuple[str, ...] = categories_of(KINDS)
+
+# The fast path (RoundScore, _Tables, dish_points, round_totals) is the official kinds'
+# descriptions precomputed and unrolled; a kind it does not know must not be scored as 0.
+if CATEGORIES != ("tempura", "sashimi", "dumpling", "nigiri", "maki") or (len(NIGIRI), len(MAKI)) != (3, 3):
+    raise ImportError(
+        f"spec.scoring's fast path scores tempura, sashimi, dumpling, 3 nigiri and 3 maki, but spec.kinds "
+        f"now gives categories {CATEGORIES}: add the new kind to RoundScore, _build_tables, dish_points and "
+        "round_totals (docs/extending.md)"
+    )
 
 _T, _S, _D = int(Token.TEMPURA), int(Token.SASHIMI), int(Token.DUMPLING)
 _M1, _M2, _M3 = int(Token.MAKI1), int(Token.MAKI2), int(Token.MAKI3)
@@ -69,17 +80,23 @@ def _build_tables(rules: Ruleset) -> _Tables:
     first, second = rules.maki_first_points, rules.maki_second_points
     first_share = tuple(rules.maki_share(True, k) for k in n)
     second_share = tuple(rules.maki_share(False, k) for k in n)
+    # The fast path below is the official kinds' descriptions precomputed: a table by count
+    # for each kind scored by its count (sets, tables), per-card points for the nigiri.
+    by_count = {k.category: tuple(k.scoring.score(c, rules) for c in n)
+                for k in KINDS if isinstance(k.scoring, (Sets, ByCount))}
+    nigiri = tuple(KINDS[c].scoring.score(1, rules) for c in NIGIRI)
     return _Tables(
-        tempura=tuple((k // rules.tempura_set) * rules.tempura_points for k in n),
-        sashimi=tuple((k // rules.sashimi_set) * rules.sashimi_points for k in n),
-        dumpling=tuple(rules.dumpling_score(k) for k in n),
-        nigiri=rules.nigiri_points,
+        tempura=by_count["tempura"],
+        sashimi=by_count["sashimi"],
+        dumpling=by_count["dumpling"],
+        nigiri=(nigiri[0], nigiri[1], nigiri[2]),
         stacked=(
-            rules.nigiri_points[0] * rules.wasabi_multiplier,
-            rules.nigiri_points[1] * rules.wasabi_multiplier,
-            rules.nigiri_points[2] * rules.wasabi_multiplier,
+            nigiri[0] * rules.wasabi_multiplier,
+            nigiri[1] * rules.wasabi_multiplier,
+            nigiri[2] * rules.wasabi_multiplier,
         ),
-        icons=rules.maki_icons,
+        icons=(KINDS[MAKI[0]].scoring.score(1, rules), KINDS[MAKI[1]].scoring.score(1, rules),
+               KINDS[MAKI[2]].scoring.score(1, rules)),
         # A lone first player is a "tie" of one: the full points under every reading.
         first_share=(0, first, *first_share[2:]),
         second_share=(0, second, *second_share[2:]),
@@ -182,6 +199,23 @@ def round_totals(counts: Sequence[Sequence[int]], rules: Ruleset = OFFICIAL) -> 
     ]
     _add_maki(totals, [i1 * c[_M1] + i2 * c[_M2] + i3 * c[_M3] for c in counts], tb)
     return totals
+
+
+def category_points(
+    counts: Sequence[Sequence[int]], rules: Ruleset = OFFICIAL, kinds: Sequence[CardKind] = KINDS
+) -> list[dict[str, int]]:
+    """Round points per category, and ``total``, of every seat, for any list of card kinds.
+
+    Read straight from the kinds' scoring descriptions (:func:`spec.kinds.dish_points_of`),
+    maki ranked by :func:`maki_points`. With the official kinds it equals :func:`score_round`
+    (tests check it); it is how a new card kind is scored before any fast path knows it.
+    """
+    rows = [dish_points_of(c, rules, kinds) for c in counts]
+    maki = maki_points([icons_of(c, rules, kinds) for c in counts], rules)
+    for row, m in zip(rows, maki, strict=True):
+        row["maki"] = m
+        row["total"] = sum(row.values())
+    return rows
 
 
 def pudding_points(counts: Sequence[int], rules: Ruleset = OFFICIAL) -> list[int]:

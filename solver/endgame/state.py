@@ -5,16 +5,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from sushigo.solver.endgame.position import N_TOKENS, Hand, Tab
-from sushigo.spec.cards import NIGIRI, STACKS, Token
+from sushigo.solver.reduce import reduce_tableau
+from sushigo.spec.cards import Token
 from sushigo.spec.ruleset import Ruleset
-from sushigo.spec.scoring import dish_points
 from sushigo.spec.turns import Turn, apply_turn, legal_turns
 
 _PUD = int(Token.PUDDING)
 _WAS = int(Token.WASABI)
 _CHOP = int(Token.CHOPSTICKS)
 _MAKI = (int(Token.MAKI1), int(Token.MAKI2), int(Token.MAKI3))
-_BANKED = tuple(int(c) for c in NIGIRI) + tuple(int(t) for t in STACKS)
 
 OBJECTIVES = ("diff", "own", "win")
 POLICIES = ("greedy",)
@@ -40,22 +39,11 @@ class _Rules:
     def __init__(self, rules: Ruleset, keep_pudding: bool) -> None:
         self.rules = rules
         self.keep_pudding = keep_pudding
-        self.dumpling_cap = len(rules.dumpling_points) - 1
         self._moves: dict[tuple[Hand, Tab, bool], list[Move]] = {}
 
     def reduce(self, tab: list[int]) -> tuple[Tab, int]:
         """(reduced tableau, banked points): points(full + future) = banked + points(reduced + future)."""
-        r = self.rules
-        before = sum(dish_points(tab, r))
-        tab[int(Token.TEMPURA)] %= r.tempura_set
-        tab[int(Token.SASHIMI)] %= r.sashimi_set
-        d = int(Token.DUMPLING)
-        tab[d] = min(tab[d], self.dumpling_cap)
-        for k in _BANKED:
-            tab[k] = 0
-        if not self.keep_pudding:
-            tab[_PUD] = 0
-        return tuple(tab), before - sum(dish_points(tab, r))
+        return reduce_tableau(tab, self.rules, self.keep_pudding)
 
     def reduce_other(self, tab: list[int]) -> Tab:
         """What of an opponent's tableau can change player 0's own score or the opponent's options."""

@@ -7,37 +7,80 @@ reason about rankings it has not been given.
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections.abc import Callable, Sequence
 
 import z3
-
 from sushigo.spec.cards import Token
+from sushigo.spec.kinds import (
+    KINDS,
+    ByCount,
+    CardKind,
+    Icons,
+    PerCard,
+    Scoring,
+    Sets,
+    categories_of,
+    deck_of,
+    dish_rules,
+    resolve,
+    tokens_of,
+)
 from sushigo.spec.model.core import Model
 from sushigo.spec.ruleset import Ruleset
 
 TOKEN_NAMES = [t.label.replace("+", "_") for t in Token]
 
 
-def tableau_vars(m: Model, prefix: str, rules: Ruleset) -> list[z3.ArithRef]:
-    """15 named token counts ``<prefix>_<token>``, each within the deck's copies (R-DECK)."""
-    out = []
-    for t, name in zip(Token, TOKEN_NAMES, strict=True):
-        cap = min(rules.copies(c) for c in t.cards)
-        out.append(m.int(f"{prefix}_{name}", 0, cap))
-    return out
+def _copies(rules: Ruleset, kinds: Sequence[CardKind]) -> tuple[int, ...]:
+    """Copies per kind: the ruleset's deck for the official kinds, else the definitions'."""
+    return tuple(rules.deck) if kinds is KINDS else deck_of(kinds)
 
 
-def card_count_terms(counts: Sequence[z3.ArithRef]) -> list[z3.ArithRef]:
-    """Physical cards per Card kind (a stack is a wasabi plus its nigiri)."""
-    out: list[z3.ArithRef] = [z3.IntVal(0)] * 12
-    for t in Token:
+def _sum(terms: Sequence[z3.ArithRef]) -> z3.ArithRef:
+    """a + b + c as nested binary sums, left to right (the shape the rulebook's sums had)."""
+    return functools.reduce(operator.add, terms) if terms else z3.IntVal(0)
+
+
+def scoring_term(scoring: Scoring, n: z3.ArithRef, rules: Ruleset, multiplier: int = 1) -> z3.ArithRef:
+    """The Z3 reading of a card kind's scoring description (:mod:`spec.kinds`) for count ``n``.
+
+    The plain reading is the description's ``score`` method; a test proves the two equal
+    over every count a deck allows. ``multiplier``: a nigiri on a wasabi (R-NIGIRI).
+    """
+    if isinstance(scoring, PerCard):
+        pts = int(resolve(scoring.points, rules))
+        return (pts * multiplier if multiplier != 1 else pts) * n
+    if isinstance(scoring, Sets):
+        return (n / int(resolve(scoring.size, rules))) * int(resolve(scoring.points, rules))
+    if isinstance(scoring, ByCount):
+        return _table(n, resolve(scoring.table, rules))
+    if isinstance(scoring, Icons):
+        return int(resolve(scoring.icons, rules)) * n
+    return z3.IntVal(0)
+
+
+def tableau_vars(
+    m: Model, prefix: str, rules: Ruleset, kinds: Sequence[CardKind] = KINDS
+) -> list[z3.ArithRef]:
+    """Named token counts ``<prefix>_<token>`` (15 in the base game), within the deck's copies (R-DECK)."""
+    copies = _copies(rules, kinds)
+    return [m.int(f"{prefix}_{t.label.replace('+', '_')}", 0, min(copies[c] for c in t.cards))
+            for t in tokens_of(kinds)]
+
+
+def card_count_terms(counts: Sequence[z3.ArithRef], kinds: Sequence[CardKind] = KINDS) -> list[z3.ArithRef]:
+    """Physical cards per card kind (a stack is a wasabi plus its nigiri)."""
+    out: list[z3.ArithRef] = [z3.IntVal(0)] * len(kinds)
+    for i, t in enumerate(tokens_of(kinds)):
         for c in t.cards:
-            out[int(c)] = out[int(c)] + counts[int(t)]
+            out[c] = out[c] + counts[i]
     return [z3.simplify(x) for x in out]
 
 
-def size_term(counts: Sequence[z3.ArithRef]) -> z3.ArithRef:
-    return z3.Sum([counts[int(t)] * t.size for t in Token])
+def size_term(counts: Sequence[z3.ArithRef], kinds: Sequence[CardKind] = KINDS) -> z3.ArithRef:
+    return z3.Sum([counts[i] * len(t.cards) for i, t in enumerate(tokens_of(kinds))])
 
 
 def _table(n: z3.ArithRef, table: Sequence[int]) -> z3.ArithRef:
@@ -49,31 +92,38 @@ def _table(n: z3.ArithRef, table: Sequence[int]) -> z3.ArithRef:
 
 
 def dish_terms(
-    m: Model, prefix: str, counts: Sequence[z3.ArithRef], rules: Ruleset
+    m: Model, prefix: str, counts: Sequence[z3.ArithRef], rules: Ruleset, kinds: Sequence[CardKind] = KINDS
 ) -> dict[str, z3.ArithRef]:
-    """Named terms ``<prefix>_tempura`` ... ``<prefix>_nigiri`` defined by the scoring rules."""
-    c = counts
-    tem = m.int(f"{prefix}_tempura", None)
-    sas = m.int(f"{prefix}_sashimi", None)
-    dum = m.int(f"{prefix}_dumpling", None)
-    nig = m.int(f"{prefix}_nigiri", None)
-    m.add("R-TEMPURA", tem == (c[Token.TEMPURA] / rules.tempura_set) * rules.tempura_points, prefix)
-    m.add("R-SASHIMI", sas == (c[Token.SASHIMI] / rules.sashimi_set) * rules.sashimi_points, prefix)
-    m.add("R-DUMPLING", dum == _table(c[Token.DUMPLING], rules.dumpling_points), prefix)
-    e, sa, sq = rules.nigiri_points
-    x = rules.wasabi_multiplier
-    m.add(
-        "R-NIGIRI",
-        nig == e * c[Token.EGG] + sa * c[Token.SALMON] + sq * c[Token.SQUID]
-        + e * x * c[Token.WASABI_EGG] + sa * x * c[Token.WASABI_SALMON] + sq * x * c[Token.WASABI_SQUID],
-        prefix,
-    )
-    return {"tempura": tem, "sashimi": sas, "dumpling": dum, "nigiri": nig}
+    """Named terms ``<prefix>_tempura`` ... ``<prefix>_nigiri``, one per dish category of the kinds.
+
+    Each is the sum, over the tokens of its kinds, of the kind's scoring description read
+    in Z3 (:func:`scoring_term`), under the category's rule id (R-TEMPURA ... R-NIGIRI).
+    """
+    cats = categories_of(kinds)[:-1]
+    rule = dish_rules(kinds)
+    out = {cat: m.int(f"{prefix}_{cat}", None) for cat in cats}
+    parts: dict[str, list[z3.ArithRef]] = {cat: [] for cat in cats}
+    for i, tok in enumerate(tokens_of(kinds)):
+        kind = kinds[tok.cards[-1]]
+        if kind.dish:
+            mult = rules.wasabi_multiplier if tok.multiplier else 1
+            parts[kind.category].append(scoring_term(kind.scoring, counts[i], rules, mult))
+    for cat in cats:
+        m.add(rule[cat], out[cat] == _sum(parts[cat]), prefix)
+    return out
 
 
-def icons_term(counts: Sequence[z3.ArithRef], rules: Ruleset) -> z3.ArithRef:
-    i1, i2, i3 = rules.maki_icons
-    return i1 * counts[Token.MAKI1] + i2 * counts[Token.MAKI2] + i3 * counts[Token.MAKI3]
+def total_term(dishes: dict[str, z3.ArithRef], maki: z3.ArithRef | int) -> z3.ArithRef:
+    """A round total (R-ROUND-TOTAL): every dish category of :func:`dish_terms`, then maki."""
+    return _sum([*dishes.values(), maki])  # type: ignore[list-item]
+
+
+def icons_term(
+    counts: Sequence[z3.ArithRef], rules: Ruleset, kinds: Sequence[CardKind] = KINDS
+) -> z3.ArithRef:
+    """Maki rolls of one tableau: the icons of every :class:`~spec.kinds.Icons` kind."""
+    return _sum([scoring_term(k.scoring, counts[i], rules) for i, k in enumerate(kinds)
+                 if isinstance(k.scoring, Icons)])
 
 
 def _share(share_of: Callable[[int], int], n: z3.ArithRef, max_n: int) -> z3.ArithRef:
@@ -129,23 +179,24 @@ def maki_terms(m: Model, prefix: str, icons: Sequence[z3.ArithRef], rules: Rules
 
 
 def round_terms(
-    m: Model, prefix: str, tableaux: Sequence[Sequence[z3.ArithRef]], rules: Ruleset
+    m: Model, prefix: str, tableaux: Sequence[Sequence[z3.ArithRef]], rules: Ruleset,
+    kinds: Sequence[CardKind] = KINDS,
 ) -> list[dict[str, z3.ArithRef]]:
     """Per seat: the category terms and ``total`` (named ``<prefix>_p<i>_total``)."""
     icons = []
     seats = []
     for i, counts in enumerate(tableaux):
         ic = m.int(f"{prefix}_p{i}_maki_icons", 0)
-        m.add("R-MAKI-ICONS", ic == icons_term(counts, rules), f"{prefix}_p{i}")
+        m.add("R-MAKI-ICONS", ic == icons_term(counts, rules, kinds), f"{prefix}_p{i}")
         icons.append(ic)
-        seats.append(dish_terms(m, f"{prefix}_p{i}", counts, rules))
+        seats.append(dish_terms(m, f"{prefix}_p{i}", counts, rules, kinds))
     maki = maki_terms(m, prefix, icons, rules)
     for i, d in enumerate(seats):
+        dishes = dict(d)
         d["maki"] = maki[i]
         d["icons"] = icons[i]
         total = m.int(f"{prefix}_p{i}_total", None)
-        m.add("R-ROUND-TOTAL", total == d["tempura"] + d["sashimi"] + d["dumpling"] + d["nigiri"] + maki[i],
-              f"{prefix}_p{i}")
+        m.add("R-ROUND-TOTAL", total == total_term(dishes, maki[i]), f"{prefix}_p{i}")
         d["total"] = total
     return seats
 
