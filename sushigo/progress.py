@@ -3,13 +3,14 @@
 The mechanism the other long commands use (``check``, ``play``, ``diff --matrix``): the line
 is written only when standard error is a terminal and the command was not asked for
 ``--json``, so pipes, files and JSON documents never see it; it is redrawn at most every
-``interval`` seconds (a solver loop may report thousands of steps a second) and cleared when
-the work ends, however it ends (an answer, an error, Ctrl-C).
+``interval`` seconds and cleared when the work ends, however it ends (an answer, an error,
+Ctrl-C).
 """
 
 from __future__ import annotations
 
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -20,7 +21,13 @@ INTERVAL = 0.2
 
 
 class TerminalProgress:
-    """Shows ``message, T s`` (T: seconds since the start) on ``stream``, throttled."""
+    """Shows ``message, T s`` (T: whole seconds since the start) on ``stream``.
+
+    A solver loop may report thousands of steps a second, or none for minutes while one question
+    runs: a call draws at once only when the line is older than ``interval``, else it records
+    the message for the next draw. :meth:`draw` writes the line when its text changed;
+    :meth:`run` draws from a thread every ``interval`` seconds until :meth:`clear`, so the last
+    step shows even when the next is minutes away, and the seconds keep counting."""
 
     def __init__(self, stream: TextIO, interval: float = INTERVAL,
                  clock: Callable[[], float] = time.monotonic) -> None:
@@ -28,23 +35,49 @@ class TerminalProgress:
         self.interval = interval
         self.clock = clock
         self.start = clock()
+        self._message: str | None = None
+        self._drawn: str | None = None
         self._last: float | None = None
-        self.shown = False
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
 
     def __call__(self, message: str) -> None:
-        now = self.clock()
-        if self._last is not None and now - self._last < self.interval:
+        self._message = message
+        if self._last is None or self.clock() - self._last >= self.interval:
+            self.draw()  # at once when the line is not fresh; else the next draw shows it
+
+    def draw(self) -> None:
+        message = self._message
+        if message is None:
             return
-        self._last = now
-        self.stream.write(f"\r\033[K{message}, {now - self.start:.0f} s")
-        self.stream.flush()
-        self.shown = True
+        now = self.clock()
+        text = f"{message}, {now - self.start:.0f} s"
+        with self._lock:
+            self._last = now
+            if text != self._drawn and not self._stop.is_set():
+                self.stream.write(f"\r\033[K{text}")
+                self.stream.flush()
+                self._drawn = text
+
+    def run(self) -> None:
+        """Draw from a daemon thread every ``interval`` seconds until :meth:`clear`."""
+        def loop() -> None:
+            while not self._stop.wait(self.interval):
+                self.draw()
+
+        self._thread = threading.Thread(target=loop, name="sushigo-progress", daemon=True)
+        self._thread.start()
 
     def clear(self) -> None:
-        if self.shown:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-            self.shown = False
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        with self._lock:
+            if self._drawn is not None:
+                self.stream.write("\r\033[K")
+                self.stream.flush()
+                self._drawn = None
 
 
 def _is_terminal(stream: TextIO | None) -> bool:
@@ -64,6 +97,7 @@ def terminal_progress(enabled: bool, stream: TextIO | None = None) -> Iterator[C
         yield None
         return
     shown = TerminalProgress(target)
+    shown.run()
     try:
         yield shown
     finally:

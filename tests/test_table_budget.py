@@ -159,17 +159,37 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-def test_progress_throttled_and_cleared() -> None:
+def test_progress_shows_the_latest_step_and_is_cleared() -> None:
     now = [0.0]
     stream = FakeTerminal()
     shown = TerminalProgress(stream, interval=0.2, clock=lambda: now[0])
-    for k in range(10):  # ten reports within 0.1 s: one line drawn
+    shown.draw()  # nothing reported yet: nothing drawn
+    for k in range(10):  # the first step is drawn at once, the others within 0.2 s are held
         now[0] = k * 0.01
         shown(f"table: {k} tables counted")
-    now[0] = 5.0
-    shown("table: 99 tables counted")
-    assert stream.getvalue() == "\r\033[Ktable: 0 tables counted, 0 s\r\033[Ktable: 99 tables counted, 5 s"
+    shown.draw()  # the latest
+    shown.draw()  # the same text is not drawn again
+    now[0] = 5.0  # no step for 5 s: the seconds still count
+    shown.draw()
+    assert stream.getvalue() == ("\r\033[Ktable: 0 tables counted, 0 s"
+                                 "\r\033[Ktable: 9 tables counted, 0 s"
+                                 "\r\033[Ktable: 9 tables counted, 5 s")
     shown.clear()
+    assert stream.getvalue().endswith("\r\033[K")
+    shown.draw()  # after clear, never again
+    assert stream.getvalue().endswith("\r\033[K")
+
+
+def test_progress_thread_draws_until_cleared() -> None:
+    stream = FakeTerminal()
+    shown = TerminalProgress(stream, interval=0.01)
+    shown.run()
+    shown("best game, 3 players: 97 found, 98..104 open")
+    deadline = time.monotonic() + 30
+    while "97 found" not in stream.getvalue() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    shown.clear()
+    assert stream.getvalue().startswith("\r\033[Kbest game, 3 players: 97 found, 98..104 open, ")
     assert stream.getvalue().endswith("\r\033[K")
 
 
