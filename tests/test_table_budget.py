@@ -57,7 +57,8 @@ def test_wall_clock_budget_stops_a_long_count() -> None:
     assert a.count >= 1 and not a.complete  # a lower bound, never the full table
     assert not a.maki and not a.minimum  # no fact is claimed for every solution
     _assert_tables(a, LARGE)
-    assert a.spent is not None and a.spent.seconds >= 2.0
+    # spent up to the budget (Z3's timer works in whole milliseconds: allow it one early tick)
+    assert a.spent is not None and a.spent.seconds >= 1.99
     # the budget is the whole run's: building the model and reading the answer come on top
     assert elapsed < 2.0 + 20.0, elapsed
     assert a.reason is not None and "timeout 2 s" in a.reason
