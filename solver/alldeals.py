@@ -54,7 +54,7 @@ import random
 import signal
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from fractions import Fraction
@@ -123,22 +123,45 @@ class AllDealsResult:
 Tabs = list[list[list[z3.ArithRef]]]  # per round, per seat, 15 token counts
 
 
+#: Told each step of a question as one line ("best game, 3 players: 97 found, 98..104 open").
+ProgressFn = Callable[[str], None]
+
+
 @dataclass
 class _Progress:
     """What one question has established so far: the best game found and the proved bound.
-    A stop (Ctrl-C) reports exactly this: the game (replayed) and the open range above it."""
+    A stop (Ctrl-C) reports exactly this: the game (replayed) and the open range above it.
+    ``report``, if given, is told every step: a better game, a lower bound proved, a question
+    asked."""
 
     best: int | None = None
     tableaux: tuple[tuple[Tableau, ...], ...] | None = None
     hi: int | None = None
+    report: ProgressFn | None = None
+    label: str = ""
 
     def found(self, value: int, tableaux: tuple[tuple[Tableau, ...], ...]) -> None:
         if self.best is None or value > self.best:
             self.best, self.tableaux = value, tableaux
+            self.step()
+
+    def bound(self, hi: int) -> int:
+        """``hi`` is proved: no game scores more."""
+        self.hi = hi
+        self.step()
+        return hi
 
     def open_range(self) -> str:
         lo = "?" if self.best is None else str(self.best + 1)
         return f"open range {lo}..{'?' if self.hi is None else self.hi}"
+
+    def step(self, doing: str = "") -> None:
+        if self.report is None:
+            return
+        found = "nothing found yet" if self.best is None else f"{self.best} found"
+        lo = "?" if self.best is None else str(self.best + 1)
+        hi = "?" if self.hi is None else str(self.hi)
+        self.report(f"{self.label}: {found}, {lo}..{hi} open" + (f", {doing}" if doing else ""))
 
 
 def _model(
@@ -333,7 +356,9 @@ def _per_card_cap(rules: Ruleset) -> Fraction:
     )
 
 
-def upper_bound(players: int, kind: str, rules: Ruleset, timeout: float) -> int:
+def upper_bound(
+    players: int, kind: str, rules: Ruleset, timeout: float, progress: ProgressFn | None = None
+) -> int:
     """A proved upper bound on the player's total, to start the bisection from.
 
     A round's total is at most hand-size cards at the best points per card plus first-place maki.
@@ -344,7 +369,7 @@ def upper_bound(players: int, kind: str, rules: Ruleset, timeout: float) -> int:
     trivial = int(size * _per_card_cap(rules)) + rules.maki_first_points
     if kind == "round":
         return trivial
-    rnd = best_over_deals(players, "round", rules, False, timeout)
+    rnd = best_over_deals(players, "round", rules, False, timeout, progress=progress)
     budget.stop_point()  # a stop during the round question ends the game question too
     per_round = rnd.score if rnd.status == STATUS_OPTIMAL and rnd.score is not None else trivial
     return rules.rounds * per_round + rules.pudding_most_points
@@ -415,6 +440,7 @@ def _maximise(
         mid = max((lo + hi + 1) // 2, give_up + 1)
         # Each question gets a share of what is left: enough for the about log2(range) questions.
         share = left / max(1, (hi - lo).bit_length()) if mid > lo + 1 else left
+        run.step(f"asking for {mid}")
         r, found = _ask(m, tabs, total, mid, cubes, share)
         if r == z3.sat and found is not None:
             best = lo = found[0]
@@ -422,7 +448,7 @@ def _maximise(
             give_up = max(give_up, lo)
             run.found(*found)
         elif r == z3.unsat:
-            hi = run.hi = mid - 1
+            hi = run.bound(mid - 1)
             proved = True
         else:
             give_up = mid
@@ -581,17 +607,19 @@ def _improve(
 
 
 def best_over_deals(
-    players: int, kind: str, rules: Ruleset, losing: bool = False, timeout: float = 120.0, seed: int = 0
+    players: int, kind: str, rules: Ruleset, losing: bool = False, timeout: float = 120.0, seed: int = 0,
+    progress: ProgressFn | None = None,
 ) -> AllDealsResult:
     """Highest round (kind="round") or game total of player 0 over every deal and every line of
     play; with ``losing``, the highest such total while another player finishes strictly higher.
 
     The losing game starts from a game found by :func:`solver.alldeals_search.anneal` (seeded by
     ``seed``) improved by :func:`_improve`; everything else climbs from below. The status is
-    ``optimal`` only after the solver answered "one point more" unsat.
+    ``optimal`` only after the solver answered "one point more" unsat. ``progress`` is told each
+    step: the best found and the proved bound (``sushigo best`` shows it on a terminal).
     """
     start_time = time.perf_counter()
-    run = _Progress()
+    run = _Progress(report=progress, label=f"best {'losing ' if losing else ''}{kind}, {players} players")
     if budget.stop_requested():  # after a stop, no new question starts
         return _result(players, kind, rules, losing, seed, start_time, STATUS_UNKNOWN, None, None,
                        "not started: interrupted")
@@ -610,7 +638,8 @@ def _best_over_deals(
     start_time: float, run: _Progress,
 ) -> AllDealsResult:
     deadline = start_time + timeout
-    hi = run.hi = upper_bound(players, kind, rules, timeout / 4)
+    run.step("bounding")
+    hi = run.bound(upper_bound(players, kind, rules, timeout / 4, run.report))
     start: tuple[int, Tableaux] | None = None
     if losing and kind == "game":
         # A fixed amount of annealing (so a seed gives one start), less under a short budget.

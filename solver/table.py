@@ -10,8 +10,13 @@ unless its score is given too.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import FrameType
 from typing import Any
 
 import z3
@@ -20,6 +25,7 @@ from sushigo.solver.tableaux import SolverUnknown, without_tokens
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.document import check_format
 from sushigo.spec.errors import InputError
+from sushigo.spec.model import budget
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, round_terms, size_term, tableau_vars
 from sushigo.spec.record import rules_fields
@@ -144,6 +150,42 @@ class MakiFact:
 
 
 @dataclass(frozen=True)
+class RunBudget:
+    """A budget for a whole run, every Z3 call of it together: ``seconds`` of wall clock and
+    ``rlimit`` units of Z3's deterministic resource count (so an answer within it does not depend
+    on the machine's load). None: no limit beyond the per-call safety nets."""
+
+    seconds: float | None = None
+    rlimit: int | None = None
+
+    def describe(self) -> str:
+        parts = []
+        if self.seconds is not None:
+            parts.append(f"timeout {self.seconds:g} s")
+        if self.rlimit is not None:
+            parts.append(f"rlimit {self.rlimit}")
+        return ", ".join(parts) or "none"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"timeout_seconds": self.seconds, "rlimit": self.rlimit}
+
+
+#: No budget for the run as a whole (each call keeps its own safety nets).
+NO_BUDGET = RunBudget()
+
+
+@dataclass(frozen=True)
+class Spent:
+    """What a run used: wall-clock seconds and Z3 resource units (all its calls together)."""
+
+    seconds: float
+    rlimit: int
+
+    def describe(self) -> str:
+        return f"{self.seconds:.1f} s, rlimit {self.rlimit}"
+
+
+@dataclass(frozen=True)
 class TableAnswer:
     status: str  # "possible" | "impossible" | "unknown"
     witness: tuple[Tableau, ...] | None = None
@@ -153,46 +195,166 @@ class TableAnswer:
     minimum: tuple[tuple[int, ...], ...] = ()  # [seat][card] proved minimum
     reason: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    budget: RunBudget = NO_BUDGET
+    spent: Spent | None = None
+    finished: bool = True  # False: the run budget ran out; witness and count are what it had so far
 
 
-def _check(s: z3.Solver, *assumptions: z3.BoolRef) -> bool:
-    r = s.check(*assumptions)
-    if r == z3.unknown:
-        raise SolverUnknown(s.reason_unknown(), f"rlimit {DEFAULT_RLIMIT} per call")
-    return bool(r == z3.sat)
+class BudgetSpent(Exception):
+    """The run's budget ran out before the answer was complete."""
 
 
-def solve(q: TableQuery, limit: int = 20, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> TableAnswer:
-    """One witness, the number of tables (exact up to ``limit``), maki places and minimum cards
-    that hold in every solution (each proved by an unsat check)."""
-    tm = build(q)
-    s = tm.model.solver(timeout_ms=timeout_ms, rlimit=DEFAULT_RLIMIT)
-    assert isinstance(s, z3.Solver)
+class _Run:
+    """Every check of one run, under the run's budget, in a Z3 context of its own (so the same
+    question takes the same steps whatever the process asked before: an rlimit stop lands on
+    the same table every time); reports progress before each call."""
+
+    def __init__(self, tm: TableModel, run: RunBudget, timeout_ms: int,
+                 progress: Callable[[str], None] | None) -> None:
+        self.ctx = z3.Context()
+        budget.watch(self.ctx)  # a stop (Ctrl-C) interrupts this context's checks
+        self.s = z3.Solver(ctx=self.ctx)
+        self.s.add(*[c.translate(self.ctx) for c in tm.model.constraints()])
+        self.tabs = [[v.translate(self.ctx) for v in t] for t in tm.tabs]
+        self.run = run
+        self.timeout_ms = timeout_ms
+        self.progress = progress
+        self.start = time.monotonic()
+        self.rlimit_spent = 0
+        self.doing = "looking for a table"
+
+    def spent(self) -> Spent:
+        return Spent(time.monotonic() - self.start, self.rlimit_spent)
+
+    def _count(self) -> int:
+        stats = self.s.statistics()
+        return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
+
+    def check(self, *assumptions: z3.BoolRef) -> bool:
+        """sat or unsat; an unknown raises :class:`BudgetSpent` when the run's budget was the
+        one that ran out, else :class:`SolverUnknown` (the per-call safety net). ``assumptions``
+        are terms of the model's (main) context."""
+        if self.progress is not None:
+            self.progress(f"table: {self.doing}")
+        timeout_ms, rlimit, capped = self.timeout_ms, DEFAULT_RLIMIT, False
+        if self.run.seconds is not None:
+            left_ms = int((self.start + self.run.seconds - time.monotonic()) * 1000)
+            if left_ms <= 0:
+                raise BudgetSpent
+            capped = capped or left_ms < timeout_ms
+            timeout_ms = min(timeout_ms, left_ms)
+        if self.run.rlimit is not None:
+            left = self.run.rlimit - self.rlimit_spent
+            if left <= 0:
+                raise BudgetSpent
+            capped = capped or left < rlimit
+            rlimit = min(rlimit, left)
+        before = self._count()
+        try:
+            answer = budget.decide(self.s, budget.Budget(timeout_ms, rlimit),
+                                   [a.translate(self.ctx) for a in assumptions])
+        finally:
+            self.rlimit_spent += max(0, self._count() - before)
+        if answer.status == "unknown":
+            if capped:
+                raise BudgetSpent
+            raise SolverUnknown(self.s.reason_unknown(), f"rlimit {DEFAULT_RLIMIT} per call")
+        return answer.sat
+
+    def read(self) -> tuple[Tableau, ...]:
+        """The table of the last sat answer."""
+        mdl = self.s.model()
+        return tuple(Tableau(tuple(mdl.eval(v, model_completion=True).as_long() for v in t))
+                     for t in self.tabs)
+
+    def block(self, table: tuple[Tableau, ...]) -> None:
+        """Every later answer differs from ``table`` (the count's blocking clause)."""
+        self.s.add(z3.Or([v != n for t, tab in zip(self.tabs, table, strict=True)
+                          for v, n in zip(t, tab.counts, strict=True)]))
+
+
+@contextmanager
+def _stops_at_calls() -> Iterator[None]:
+    """Within :func:`budget.stop_on_signals`, a stop (SIGINT, SIGTERM) is raised at the run's next
+    solver call (:func:`budget.decide` raises KeyboardInterrupt there) instead of wherever Python
+    happens to be: the count makes and drops thousands of Z3 terms, and a KeyboardInterrupt
+    raised in a term's finalizer is printed as an ignored exception and lost."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = {sig: signal.getsignal(sig) for sig in budget.STOP_SIGNALS}
+    if not all(h is budget._handler for h in previous.values()):  # the caller handles stops itself
+        yield
+        return
+
+    def defer(signum: int, frame: FrameType | None) -> None:
+        budget.request_stop(signum)  # interrupts the running check; decide raises after it
+
     try:
-        if not _check(s):
-            return TableAnswer("impossible")
-        witness = _read(tm, s.model())
-        # count: enumerate with blocking clauses up to the limit
-        s.push()
-        count = 0
-        complete = False
+        for sig in previous:
+            signal.signal(sig, defer)
+        yield
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
+        budget.stop_point()  # a stop that came after the last call still ends the run
+
+
+def solve(q: TableQuery, limit: int = 20, timeout_ms: int = DEFAULT_TIMEOUT_MS, run: RunBudget = NO_BUDGET,
+          progress: Callable[[str], None] | None = None) -> TableAnswer:
+    """One witness, the number of tables (exact up to ``limit``), maki places and minimum cards
+    that hold in every solution (each proved by an unsat check).
+
+    ``run`` bounds the whole run; when it runs out the answer is "unknown" with ``finished``
+    False, holding the witness and the tables counted so far (a lower bound) and no facts.
+    ``progress`` is told what the run is doing before every solver call (``sushigo table``
+    shows it on a terminal). A stop (Ctrl-C, SIGTERM) raises KeyboardInterrupt."""
+    with _stops_at_calls():
+        tm = build(q)
+        r = _Run(tm, run, timeout_ms, progress)
+        try:
+            return _solve(q, tm, r, limit)
+        except z3.Z3Exception:
+            # A stop that lands between a check and reading its model cancels the read.
+            if not budget.stop_requested():
+                raise
+            # Any call that resets the context's error code: Z3_interrupt (a second stop
+            # request) would otherwise raise the stale "canceled".
+            z3.IntSort(r.ctx)
+            raise KeyboardInterrupt from None
+
+
+def _solve(q: TableQuery, tm: TableModel, r: _Run, limit: int) -> TableAnswer:
+    run = r.run
+    witness: tuple[Tableau, ...] | None = None
+    count = 0
+    complete = False
+    try:
+        if not r.check():
+            return TableAnswer("impossible", budget=run, spent=r.spent())
+        # count: enumerate with blocking clauses up to the limit (the witness is the first table)
+        witness = r.read()
+        r.s.push()
+        r.block(witness)
+        count = 1
         while count < limit:
-            if not _check(s):
+            r.doing = f"{count} table{'' if count == 1 else 's'} counted"
+            if not r.check():
                 complete = True
                 break
-            mdl = s.model()
+            r.block(r.read())
             count += 1
-            s.add(z3.Or([v != mdl.eval(v, model_completion=True) for t in tm.tabs for v in t]))
-        s.pop()
+        r.s.pop()
+        r.doing = f"{count}{'' if complete else ' or more'} tables; proving what every solution holds"
         maki = []
         for i in range(q.seats):
             first = tm.model.bools[f"round_p{i}_maki_first"]
             second = tm.model.bools[f"round_p{i}_maki_second"]
-            if not _check(s, z3.Not(first)):
+            if not r.check(z3.Not(first)):
                 maki.append(MakiFact(i, "first"))
-            elif not _check(s, z3.Not(second)):
+            elif not r.check(z3.Not(second)):
                 maki.append(MakiFact(i, "second"))
-            elif not _check(s, z3.Or(first, second)):
+            elif not r.check(z3.Or(first, second)):
                 maki.append(MakiFact(i, "none"))
         minimum = []
         wit_cards = [t.card_counts() for t in witness]
@@ -202,17 +364,19 @@ def solve(q: TableQuery, limit: int = 20, timeout_ms: int = DEFAULT_TIMEOUT_MS) 
             for c in Card:
                 lo = 0
                 # raise the bound while "fewer than lo + 1" is impossible; the witness caps the search
-                while lo < wit_cards[i][int(c)] and not _check(s, cc[int(c)] <= lo):
+                while lo < wit_cards[i][int(c)] and not r.check(cc[int(c)] <= lo):
                     lo += 1
                 row.append(lo)
             minimum.append(tuple(row))
     except SolverUnknown as exc:
-        return TableAnswer("unknown", reason=str(exc))
-    return TableAnswer("possible", witness, count, complete, tuple(maki), tuple(minimum))
-
-
-def _read(tm: TableModel, mdl: z3.ModelRef) -> tuple[Tableau, ...]:
-    return tuple(Tableau(tuple(mdl.eval(v, model_completion=True).as_long() for v in t)) for t in tm.tabs)
+        return TableAnswer("unknown", reason=str(exc), budget=run, spent=r.spent())
+    except BudgetSpent:
+        spent = r.spent()
+        reason = f"run budget spent ({run.describe()}; used {spent.describe()}) while {r.doing}"
+        return TableAnswer("unknown", witness, count, complete, reason=reason, budget=run, spent=spent,
+                           finished=False)
+    return TableAnswer("possible", witness, count, complete, tuple(maki), tuple(minimum), budget=run,
+                       spent=r.spent())
 
 
 def answer_json(q: TableQuery, a: TableAnswer) -> dict[str, Any]:
@@ -223,13 +387,18 @@ def answer_json(q: TableQuery, a: TableAnswer) -> dict[str, Any]:
         out["witness"] = [str(t) for t in a.witness]
         out["count"] = a.count
         out["more"] = not a.complete
-        out["maki"] = {q.seat_name(f.seat): f.place for f in a.maki}
-        out["minimum"] = {
-            q.seat_name(i): {c.label: n for c, n in zip(Card, row, strict=True) if n}
-            for i, row in enumerate(a.minimum)
-        }
+        if a.finished:  # after a spent budget no fact was proved for every solution: none shown
+            out["maki"] = {q.seat_name(f.seat): f.place for f in a.maki}
+            out["minimum"] = {
+                q.seat_name(i): {c.label: n for c, n in zip(Card, row, strict=True) if n}
+                for i, row in enumerate(a.minimum)
+            }
     if a.reason:
         out["reason"] = a.reason
+    out["complete"] = a.status != "unknown"
+    if a.spent is not None and (a.budget != NO_BUDGET or not a.finished):
+        out["budget"] = {**a.budget.as_json(), "seconds_spent": round(a.spent.seconds, 3),
+                         "rlimit_spent": a.spent.rlimit}
     return out
 
 

@@ -40,12 +40,14 @@ def best_outcome(
     seed: int = 0,
     rules: str | None = None,
     rule: Rule = None,
+    progress: bool = False,
 ) -> Outcome:
     """The highest score one player can reach, proved: for a puzzle (fixed hands), a recorded
     round (hindsight, the others' picks fixed; a game record needs ``round`` and ``seat``), or,
     with no input, over all deals (``round="all"`` and/or ``game=True``, ``players`` one count).
     ``timeout`` is the z3 budget in seconds; past it the status is "unknown" with the budget.
-    Returns what ``sushigo best --json`` prints."""
+    ``progress`` shows, over all deals, the best score found and the proved bound as the search
+    narrows, on a terminal's standard error. Returns what ``sushigo best --json`` prints."""
     if round is True:
         round = "all"
     if timeout <= 0:
@@ -62,7 +64,7 @@ def best_outcome(
         if round is not None and game:
             raise InputError("--round and --game ask two questions (the best round, the best game): "
                              "give one, and run the command again for the other")
-        return _alldeals(engine, timeout, round is not None, game, players, seed, rules, rule)
+        return _alldeals(engine, timeout, round is not None, game, players, seed, rules, rule, progress)
     if game or players is not None or seed != 0:
         raise InputError("--game, --players and --seed are for the best over all deals; "
                          "give no file with them")
@@ -111,8 +113,9 @@ def _dummy(h: Any) -> Outcome:
 
 def _alldeals(
     engine: str, timeout: float, round: bool, game: bool, players: int | None, seed: int,
-    rules: str | None, rule: Rule,
+    rules: str | None, rule: Rule, progress: bool = False,
 ) -> Outcome:
+    from sushigo.progress import terminal_progress
     from sushigo.solver.alldeals import best_over_deals
 
     if engine != "z3":
@@ -130,8 +133,9 @@ def _alldeals(
     answers, docs = [], []
     for kind in kinds:
         for n in counts:
-            best = best_over_deals(n, kind, ruleset, False, timeout, seed)
-            lose = best_over_deals(n, kind, ruleset, True, timeout, seed)
+            with terminal_progress(progress) as show:
+                best = best_over_deals(n, kind, ruleset, False, timeout, seed, show)
+                lose = best_over_deals(n, kind, ruleset, True, timeout, seed, show)
             answers.append((kind, n, best, lose))
             docs.append({
                 "kind": kind, "players": n,

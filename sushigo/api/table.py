@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from argparse import ArgumentTypeError
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from sushigo.api.base import Document, Outcome, Rule, as_list, load_input, public, rules_from_options, tagged
+from sushigo.common import budget_count, budget_seconds
 from sushigo.spec.errors import InputError
+
+T = TypeVar("T")
 
 FORMAT = "sushigo-table-result/1"
 
@@ -21,16 +26,24 @@ def table_outcome(
     limit: int = 20,
     rules: str | None = None,
     rule: Rule = None,
+    timeout: float | None = None,
+    rlimit: int | None = None,
+    progress: bool = False,
 ) -> Outcome:
     """Tables (one tableau per seat) giving exactly these round ``scores`` ("12,7,3" or
     ``[12, 7, 3]``), with what holds in every solution; ``has``/``count``/``icons`` add what is
     known of a player ("2:sashimi*3", "1:squid=2", "1:5"); or the query as JSON in ``input``.
-    Counting stops at ``limit``. Returns what ``sushigo table --json`` prints (exit code 1 unless
-    "possible")."""
-    from sushigo.solver.table import answer_json, parse_query, query_from_options, solve
+    Counting stops at ``limit``. ``timeout`` (seconds of wall clock) and ``rlimit`` (Z3 resource
+    units) bound the whole run: past either, the answer is "unknown" with what was counted so far,
+    marked incomplete. ``progress`` shows what the run has counted on a terminal's standard error.
+    Returns what ``sushigo table --json`` prints (exit code 1 unless "possible")."""
+    from sushigo.progress import terminal_progress
+    from sushigo.solver.table import RunBudget, answer_json, parse_query, query_from_options, solve
 
     if limit < 1:
         raise InputError(f"--limit must be 1 or more, got {limit}")
+    run = RunBudget(None if timeout is None else _checked(budget_seconds, "--timeout", timeout),
+                    None if rlimit is None else _checked(budget_count, "--rlimit", rlimit))
     if input is not None:
         given = [f"--{o}" for o, v in (("scores", scores), ("names", names), ("has", has),
                                        ("count", count), ("icons", icons)) if v]
@@ -57,8 +70,19 @@ def table_outcome(
         seat_names = [x.strip() for x in names.split(",")] if isinstance(names, str) else list(names or [])
         q = query_from_options(rules_from_options(rules, rule), points, seat_names, as_list(has),
                                as_list(count), as_list(icons))
-    a = solve(q, limit=limit)
+    with terminal_progress(progress) as show:
+        a = solve(q, limit=limit, run=run, progress=show)
     return Outcome(tagged(FORMAT, answer_json(q, a)), 0 if a.status == "possible" else 1, (q, a))
+
+
+def _checked(check: Callable[[str], T], option: str, value: object) -> T:
+    """A budget given to the library, held to the CLI's rule (finite, above 0, within Z3's range)."""
+    if isinstance(value, bool):
+        raise InputError(f"{option}: {value!r} is not a budget")
+    try:
+        return check(str(value))
+    except ArgumentTypeError as exc:
+        raise InputError(f"{option}: {exc}") from exc
 
 
 table = public(table_outcome, "table")

@@ -29,7 +29,9 @@ forms:
 dummy-2p rounds: {"rules": "dummy-2p", "deal": [[player 0], [player 1], [dummy pile, top first]],
   "turns": [[p0 turn, p1 turn, gift to the dummy], ...], "seat": K, "round": R}
 status: "optimal" only after the solver proved score+1 unreachable; "unknown" (exit 1) when the
---timeout budget ran out first, with the best score found so far. Details: docs/best.md
+--timeout budget ran out first, with the best score found so far. Over all deals, a terminal shows
+the best found and the proved bound as the search narrows (not in pipes, not with --json).
+Details: docs/best.md
 """
 
 
@@ -67,7 +69,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     out = best_outcome(args.input, engine=args.engine, timeout=args.timeout, seat=args.seat,
                        round=args.round, game=args.game, players=args.players, seed=args.seed,
-                       rules=args.rules, rule=list(args.rule))
+                       rules=args.rules, rule=list(args.rule), progress=not args.json)
     if args.json:
         print_json(out.data)
         return out.code

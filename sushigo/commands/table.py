@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from sushigo.api.table import table_outcome
-from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
+from sushigo.common import add_json_arg, add_rules_args, budget_count, budget_seconds, print_json, print_table
 
 ORDER = 55
 HELP = "tables of tableaux that give every player's round score"
@@ -33,6 +33,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                         '"known": [{"player": 1, "has": "...", "counts": {"squid": 2}, "icons": 5}]}')
     p.add_argument("--limit", type=int, default=20, metavar="N",
                    help="count tables up to N (default 20); beyond, report 'N or more'")
+    p.add_argument("--timeout", type=budget_seconds, default=None, metavar="SECONDS",
+                   help="wall-clock budget of the whole run (default: none); past it the answer is "
+                        "'unknown' with the tables counted so far, marked incomplete")
+    p.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
+                   help="Z3 resource budget of the whole run (machine-independent; default: none); "
+                        "past it 'unknown' as with --timeout")
     add_rules_args(p, default=None)
     add_json_arg(p)
     p.set_defaults(func=run)
@@ -41,7 +47,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 def run(args: argparse.Namespace) -> int:
     out = table_outcome(scores=args.scores, names=args.names, has=list(args.has), count=list(args.count),
                         icons=list(args.icons), input=args.input, limit=args.limit, rules=args.rules,
-                        rule=list(args.rule))
+                        rule=list(args.rule), timeout=args.timeout, rlimit=args.rlimit,
+                        progress=not args.json)
     if args.json:
         print_json(out.data)
         return out.code
@@ -52,12 +59,18 @@ def run(args: argparse.Namespace) -> int:
         print(f"impossible: no table of {q.seats} tableaux gives the scores {list(q.scores)} "
               f"under {q.rules.describe()}")
         return 1
-    if a.status == "unknown" or a.witness is None:
+    if a.witness is None:
         print(f"unknown: {a.reason}")
         return 1
     names = [q.seat_name(i) for i in range(q.seats)]
     rows = [[names[i], q.scores[i] if i < len(q.scores) else "-", str(t)] for i, t in enumerate(a.witness)]
     print_table(rows, ["player", "score", "tableau"], title="A witness table:")
+    if not a.finished:
+        # The budget ran out: the witness is a table, the count a lower bound, no fact is proved.
+        print(f"\ntables counted before the budget ran out: {a.count}"
+              + ("" if a.complete else " or more (incomplete)"))
+        print(f"unknown: {a.reason}")
+        return 1
     print(f"\ntables: {a.count}" + ("" if a.complete else " or more (counting stopped at --limit)"))
     for f in a.maki:
         print({"first": f"{names[f.seat]} must have won maki (first place) in every solution",
