@@ -162,6 +162,30 @@ def test_chopsticks_turn_in_either_order() -> None:
     pytest.fail("no chopsticks turn in 200 games")
 
 
+def test_fast_shuffle_is_random_shuffle() -> None:
+    """Game.new's shuffle (raw words in one block) = random.Random(seed).shuffle, then the 64 bits
+    drawn next, seed by seed; the seeds whose shuffle outruns the block take the plain path."""
+    from sushigo.spec import game as G
+
+    base = [c for c in range(len(Card)) for _ in range(OFFICIAL.deck[c])]
+    outran = 0
+    for seed in range(4000):
+        rng = random.Random(seed)
+        want = list(base)
+        rng.shuffle(want)
+        assert G.fast_shuffled_deck(base, seed) == (want, rng.getrandbits(64)), seed
+        words = random.Random(seed)
+        draws = 2  # the policies' seed
+        for i in range(len(base) - 1, 0, -1):
+            draws += 1
+            while words.getrandbits((i + 1).bit_length()) > i:
+                draws += 1
+        outran += draws > G._BLOCK
+    assert outran > 0  # the fallback ran at least once (about 1 seed in 1,000)
+    for n in (2, 3, 50, 200):  # other deck sizes
+        assert G.fast_shuffled_deck(list(range(n)), 9)[0] == G.shuffled_deck_of(list(range(n)), 9)[0]
+
+
 def test_dummy_variant_is_refused() -> None:
     with pytest.raises(InputError, match="dummy-2p"):
         Game.new(2, 1, RULESETS["dummy-2p"])
