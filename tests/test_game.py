@@ -230,3 +230,35 @@ def test_dummy_games_are_not_batched() -> None:
     rules = RULESETS["dummy-2p"]
     for game in fast_random_games(2, 3, 3, rules):
         assert game.totals == play_game(2, game.seed, rules, ["random"]).totals
+
+
+@pytest.mark.parametrize("rules_name", sorted(RULESETS))
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_batch_scorer_is_round_totals(players: int, rules_name: str) -> None:
+    """The batch path's vectorised round scoring = spec.scoring.round_totals, table by table: random
+    tableaux, and tie-heavy ones (maki icon totals drawn from 0..2 so ties for most and for second
+    are common, nigiri on wasabi, large dish counts)."""
+    import numpy as np
+    from sushigo.spec.batch import _Scorer
+    from sushigo.spec.scoring import round_totals
+
+    rules = RULESETS[rules_name]
+    if rules.dummy_2p and players != 2:
+        return
+    most = players * 10
+    scorer = _Scorer(rules, players, most)
+    rng = random.Random(players * 100 + len(rules_name))
+    tables = []
+    for k in range(600):
+        tie_heavy = k % 2 == 0
+        table = []
+        for _ in range(players):
+            counts = [rng.choice((0, 0, 1, 2, 3, 4, 5, 7)) for _ in Token]
+            if tie_heavy:
+                counts[Token.MAKI1], counts[Token.MAKI2], counts[Token.MAKI3] = rng.choice(
+                    ((0, 0, 0), (1, 0, 0), (0, 1, 0), (2, 0, 0), (0, 0, 0)))
+            table.append(counts)
+        tables.append(table)
+    got = scorer.totals(np.array(tables, dtype=np.int8)).tolist()
+    for table, row in zip(tables, got, strict=True):
+        assert row == round_totals(table, rules), table
