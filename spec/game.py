@@ -302,7 +302,10 @@ class _Seats:
         self.no_options = (_NO_OPTIONS,) * players
 
 
-_SEATS: dict[tuple[Ruleset, int], _Seats] = {}
+# Keyed by the ruleset's id and checked by identity (as spec.scoring keys its tables): hashing a
+# Ruleset hashes every field, which costs more than a tenth of a whole game. An entry keeps its
+# Ruleset alive (seats.rules), so no other ruleset can take its id meanwhile.
+_SEATS: dict[tuple[int, int], _Seats] = {}
 
 
 class _Setup:
@@ -375,9 +378,11 @@ class Game:
     @classmethod
     def new(cls, players: int, seed: int, rules: Ruleset = OFFICIAL) -> Game:
         """The position after the first deal of the game ``play_game(players, seed, rules)``."""
-        seats = _SEATS.get((rules, players))
-        if seats is None:
-            seats = _SEATS[(rules, players)] = _Seats(rules, players)
+        seats = _SEATS.get((id(rules), players))
+        if seats is None or seats.rules is not rules:
+            if len(_SEATS) >= 256:
+                _SEATS.clear()
+            seats = _SEATS[(id(rules), players)] = _Seats(rules, players)
         setup = _Setup(seats, seed)
         game = _new(cls)
         game._setup, game.round_index, game.turn, game.over = setup, 0, 0, False
