@@ -214,6 +214,21 @@ def test_batch_path_plays_the_games_of_the_general_path(players: int, rules_name
     assert many == _python_random_games(players, range(1000, 1300), rules, True)
 
 
+@pytest.mark.parametrize("rules_name", sorted(n for n, r in RULESETS.items() if not r.dummy_2p))
+def test_batch_path_under_every_named_ruleset(rules_name: str) -> None:
+    """Every named ruleset, 2..5 players: the batch path = the one-game-at-a-time path on 40 seeds
+    and = play_game on 2 of them (the table above runs more seeds on fewer rulesets)."""
+    from sushigo.spec.executor import _python_random_games, fast_random_games
+
+    rules = RULESETS[rules_name]
+    for players in range(rules.min_players, rules.max_players + 1):
+        fast = fast_random_games(players, 77, 40, rules, tableaux=True)
+        assert fast == _python_random_games(players, range(77, 117), rules, True)
+        for game in fast[:2]:
+            record = play_game(players, game.seed, rules, ["random"])
+            assert (game.totals, game.winners) == (record.totals, record.winners)
+
+
 def test_batch_path_replays_a_game_its_words_cannot_cover(monkeypatch: pytest.MonkeyPatch) -> None:
     """With a word block too short for any shuffle, every game goes to the pure-Python path."""
     import sushigo.spec.batch as B
