@@ -13,6 +13,11 @@ them), the peak of their summed resident set size (shared pages counted in every
 largest single process (``ru_maxrss``), the cases checked, and cases per wall and per CPU second.
 ``--python PATH`` measures another installation's ``sushigo`` (e.g. a checkout of main), for
 a before/after table measured the same way.
+
+``--tasks`` finds what holds the memory: each task of the run (a property or an edge-case
+family) in a process of its own, forked from this one, with its peak resident set (``ru_maxrss``
+from ``os.wait4``) and CPU seconds; the CPU seconds are what ``checks.runner.TASK_SECONDS``
+orders the workers by.
 """
 
 from __future__ import annotations
@@ -107,9 +112,30 @@ def memory_main(argv: list[str]) -> None:
           "target: peak memory at most 300 MB")
 
 
+def tasks_main(argv: list[str]) -> None:
+    budget = R.PROFILES["quick" if "--quick" in argv else "default"]
+    base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    rows = []
+    for name in R.task_names(R.Options(examples=budget)):
+        t0 = time.perf_counter()
+        pid = os.fork()
+        if pid == 0:  # the child runs one task and reports by its exit status
+            out = R.run_one(name, R.Options(examples=budget))
+            os._exit(0 if out.status == "ok" else 1)
+        _, status, usage = os.wait4(pid, 0)
+        rows.append([name, f"{usage.ru_maxrss / 1024:.0f}", f"{usage.ru_utime + usage.ru_stime:.1f}",
+                     f"{time.perf_counter() - t0:.1f}", "ok" if status == 0 else "FAIL"])
+    print(tabulate(rows, headers=["task", "peak RSS MB", "CPU s", "wall s", "result"], disable_numparse=True))
+    print(f"budget {budget} per family; this parent {base:.0f} MB before forking; "
+          f"load average {os.getloadavg()[0]:.1f}")
+
+
 def main(argv: list[str]) -> None:
     if "--memory" in argv:
         memory_main(argv)
+        return
+    if "--tasks" in argv:
+        tasks_main(argv)
         return
     quick = "--quick" in argv
     budget = R.PROFILES["quick" if quick else "default"]

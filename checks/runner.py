@@ -468,6 +468,14 @@ def interrupted(outs: Sequence[Outcome]) -> bool:
     return any(o.status == INCOMPLETE for o in outs)
 
 
+TASK_SECONDS = {
+    "executor-games": 42.0, "solver-best": 26.0, "solver-tableaux": 25.0, "game-totals": 22.0,
+    "edge-maki-ties": 22.0, "round-scores": 17.0, "mixed-readings": 12.0, "turn-machine": 11.0,
+    "edge-pudding-ties": 10.0, "pudding-scores": 7.0, "winners": 7.0, "pick-orders": 7.0,
+    "turn-rules": 6.0, "edge-wasabi-orders": 3.0, "edge-dish-counts": 0.5,
+}
+
+
 def _run_pool(names: Sequence[str], opts: Options, jobs: int, results: dict[str, Outcome]) -> None:
     """Run the tasks on ``jobs`` forked workers, filling ``results`` as they finish.
 
@@ -478,8 +486,9 @@ def _run_pool(names: Sequence[str], opts: Options, jobs: int, results: dict[str,
 
     plain = Options(examples=opts.examples, seed=opts.seed, rulesets=list(opts.rulesets), only=opts.only,
                     edge=opts.edge)
-    # Slow tasks first so the two workers finish together.
-    slow_first = sorted(names, key=lambda n: n not in ("edge-maki-ties", "round-scores", "game-totals"))
+    # Longest first so the two workers finish together (CPU seconds of each task at the default
+    # budget, measured by benchmarks/bench_check.py; an unlisted task counts as short).
+    slow_first = sorted(names, key=lambda n: -TASK_SECONDS.get(n, 0.0))
     # One fresh worker per task (maxtasksperchild=1; forked from this small parent, so starting
     # one is cheap): what a task leaves in memory (Z3 contexts, Hypothesis' caches, a grown heap)
     # dies with it instead of piling up in a long-lived worker. Workers ignore SIGINT.

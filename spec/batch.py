@@ -15,7 +15,8 @@ is reproduced word for word rather than replaced:
 
 The legal turns and what they do come from :class:`spec.game.OptionTable` (legal_turns and
 apply_turn), numbered here by hand pattern so that a whole table of games looks up its options
-with one array index; rounds are scored by :func:`spec.scoring.round_totals`. A game the word
+with one array index; rounds are scored for the whole table at once by ``_Scorer`` (the
+numbers of :mod:`spec.scoring`). A game the word
 block cannot cover (a shuffle with very many rejections) is played by the pure-Python path.
 
 Dummy-2p is not played here (:func:`spec.executor.fast_random_games` sends it to play_game).
@@ -23,6 +24,7 @@ Dummy-2p is not played here (:func:`spec.executor.fast_random_games` sends it to
 
 from __future__ import annotations
 
+import gc
 import random
 from collections.abc import Callable, Sequence
 
@@ -31,7 +33,7 @@ import numpy.typing as npt
 from sushigo.spec.cards import Token
 from sushigo.spec.game import BITS, N_CARDS, N_TOKENS, OptionTable, option_table, pack
 from sushigo.spec.ruleset import Ruleset
-from sushigo.spec.scoring import pudding_points, round_totals, winners
+from sushigo.spec.scoring import dish_points, maki_icons, maki_points, pudding_points, winners
 
 __all__ = ["CHUNK", "batch_games"]
 
@@ -146,7 +148,57 @@ class _Numbered:
         return counts, rows_of
 
 
+class _Scorer:
+    """Round totals of a whole table of games at once, as :func:`spec.scoring.round_totals` gives
+    them, with every number read from spec.scoring's public functions (no rule stated here):
+
+    * dish points: each token's points are a function of its own count (tempura sets, sashimi
+      sets, dumpling steps, nigiri values), read from ``dish_points`` for every count a round can
+      hold, so a tableau's points are one gather and a sum;
+    * maki: icons per token from ``maki_icons``; the shares of a tie for most and for second,
+      per number of tied seats, from ``maki_points`` on tables that have such a tie. A lone
+      leader takes the share of one and the next highest positive total places second; a tie for
+      most shares it and nobody places second; no icons, no points.
+
+    tests/test_game.py holds it to round_totals on random and tie-heavy tables."""
+
+    def __init__(self, rules: Ruleset, players: int, most: int) -> None:
+        table = np.zeros((N_TOKENS, most + 1), dtype=np.int64)
+        for tok in range(N_TOKENS):
+            for k in range(most + 1):
+                counts = [0] * N_TOKENS
+                counts[tok] = k
+                table[tok, k] = sum(dish_points(counts, rules))
+        self.dish = table
+        self.icons = np.array([maki_icons([int(t == tok) for t in range(N_TOKENS)], rules)
+                               for tok in range(N_TOKENS)], dtype=np.int64)
+        first = np.zeros(players + 1, dtype=np.int64)
+        second = np.zeros(players + 1, dtype=np.int64)
+        for n in range(1, players + 1):
+            first[n] = maki_points([1] * n + [0] * (players - n), rules)[0]
+            if n < players:
+                second[n] = maki_points([2] + [1] * n + [0] * (players - 1 - n), rules)[1]
+        self.first, self.second = first, second
+        self.tokens = np.arange(N_TOKENS)
+
+    def totals(self, tabs: I8) -> I64:
+        """Round totals per game and seat of final tableaux ``tabs`` (games, seats, tokens)."""
+        t = tabs.astype(np.int64)
+        points = self.dish[self.tokens, t].sum(axis=2)
+        icons = t @ self.icons
+        top = icons.max(axis=1, keepdims=True)
+        at_top = (icons == top) & (top > 0)
+        n_top = at_top.sum(axis=1, keepdims=True)
+        points += np.where(at_top, self.first[n_top], 0)
+        below = np.where(icons < top, icons, 0)
+        runner = below.max(axis=1, keepdims=True)
+        at_second = (icons == runner) & (runner > 0) & (n_top == 1)
+        points += np.where(at_second, self.second[at_second.sum(axis=1, keepdims=True)], 0)
+        return points
+
+
 _NUMBERED: dict[Ruleset, _Numbered] = {}
+_SCORERS: dict[tuple[Ruleset, int], _Scorer] = {}
 
 
 def _codes(hands: I8, tabs: I8) -> I64:
@@ -216,14 +268,25 @@ def batch_games(
     numbered = _NUMBERED.get(rules)
     if numbered is None:
         numbered = _NUMBERED[rules] = _Numbered(option_table(rules))
+    scorer = _SCORERS.get((rules, players))
+    if scorer is None:
+        scorer = _SCORERS[(rules, players)] = _Scorer(rules, players, players * rules.hand_size(players))
     out: list[Result] = []
-    for k in range(0, len(seeds), CHUNK):
-        out += _chunk(players, list(seeds[k : k + CHUNK]), rules, tableaux, numbered, replay)
+    # The results are many small tuples that all live on: the cyclic collector would scan the
+    # growing heap again and again while they are built, and can find nothing to free.
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        for k in range(0, len(seeds), CHUNK):
+            out += _chunk(players, list(seeds[k : k + CHUNK]), rules, tableaux, numbered, scorer, replay)
+    finally:
+        if was_enabled:
+            gc.enable()
     return out
 
 
 def _chunk(
-    players: int, seeds: list[int], rules: Ruleset, tableaux: bool, numbered: _Numbered,
+    players: int, seeds: list[int], rules: Ruleset, tableaux: bool, numbered: _Numbered, scorer: _Scorer,
     replay: Callable[[int], Result],
 ) -> list[Result]:
     games = len(seeds)
@@ -242,8 +305,8 @@ def _chunk(
     ptr = np.zeros(games, dtype=np.int64)
     eye = np.eye(N_CARDS, dtype=np.int8)
     kept = np.zeros((games, players), dtype=np.int64)
-    round_scores: list[list[tuple[int, ...]]] = [[] for _ in range(games)]
-    round_tabs: list[list[tuple[tuple[int, ...], ...]]] = [[] for _ in range(games)]
+    scores = np.zeros((games, n_rounds, players), dtype=np.int64)
+    final_tabs: list[I8] = []
     for r in range(n_rounds):
         blocks = deck[:, r * players * size : (r + 1) * players * size].reshape(games, players, size)
         hands = eye[blocks.astype(np.int64)].sum(axis=2, dtype=np.int8)  # (games, players, 12)
@@ -263,25 +326,27 @@ def _chunk(
             if off:
                 hands = np.roll(hands, off, axis=1)
         kept += tabs[:, :, _PUD]
-        buf = tabs.astype(np.uint8).tobytes()
-        step = N_TOKENS
-        for g in range(games):
-            base = g * players * step
-            vectors = [buf[base + s * step : base + (s + 1) * step] for s in range(players)]
-            round_scores[g].append(tuple(round_totals(vectors, rules)))
-            if tableaux:
-                round_tabs[g].append(tuple(tuple(v) for v in vectors))
-    out: list[Result] = []
+        scores[:, r] = scorer.totals(tabs)
+        if tableaux:
+            final_tabs.append(tabs)
+    # per game: rounds, puddings, totals before puddings, and (if asked) the tableaux, as lists
+    rounds_of = scores.tolist()
     kept_rows = kept.tolist()
+    sums = scores.sum(axis=1).tolist()
+    tabs_of = np.stack(final_tabs, axis=1).tolist() if tableaux else None
+    pudding_memo: dict[tuple[int, ...], list[int]] = {}
+    out: list[Result] = []
     for g in range(games):
         if short[g]:
             out.append(replay(seeds[g]))
             continue
         puddings = tuple(kept_rows[g])
-        pud = pudding_points(puddings, rules)
-        rs = round_scores[g]
-        totals = tuple(sum(x[s] for x in rs) + pud[s] for s in range(players))
-        out.append((tuple(rs), puddings, totals, tuple(winners(totals, puddings, rules, players)),
-                    tuple(round_tabs[g]) if tableaux else None))
+        pud = pudding_memo.get(puddings)
+        if pud is None:
+            pud = pudding_memo[puddings] = pudding_points(puddings, rules)
+        totals = tuple(a + b for a, b in zip(sums[g], pud, strict=True))
+        out.append((tuple(map(tuple, rounds_of[g])), puddings, totals,
+                    tuple(winners(totals, puddings, rules, players)),
+                    tuple(tuple(map(tuple, rnd)) for rnd in tabs_of[g]) if tabs_of is not None else None))
     return out
 

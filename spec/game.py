@@ -29,6 +29,7 @@ Not covered: the dummy-2p variant (the dummy's turn is chosen by a controller mi
 from __future__ import annotations
 
 import random
+import struct
 from collections.abc import Sequence
 
 from sushigo.spec.cards import Card, Token
@@ -38,7 +39,7 @@ from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import pudding_points, round_totals, winners
 from sushigo.spec.turns import Turn, apply_turn, legal_turns, resolve_turn
 
-__all__ = ["Game", "check_players", "shuffled_deck"]
+__all__ = ["Game", "check_players", "fast_shuffled_deck", "shuffled_deck"]
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
@@ -46,7 +47,6 @@ _PUD_TOKEN = int(Token.PUDDING)
 _CARDS: tuple[Card, ...] = tuple(Card)
 _new = object.__new__
 _setattr = object.__setattr__
-_NO_MEMO: tuple[None, ...] = ()
 
 # ----------------------------------------------------------------- packed vectors and option tables
 # A hand (12 counts) and a tableau (15 token counts) are packed into ints, one byte a field:
@@ -63,24 +63,29 @@ Change = tuple[int, int]  # (change of the packed hand, change of the packed tab
 class Options:
     """The legal turns of one hand pattern in one tableau state, in legal_turns order."""
 
-    __slots__ = ("by_id", "changes", "turns")
+    __slots__ = ("change_of", "changes", "turns")
 
     def __init__(self, turns: tuple[Turn, ...], changes: tuple[Change, ...]) -> None:
         self.turns = turns
         self.changes = changes  # per turn: what it does to the packed hand and tableau
-        # the turns' ids: a driver hands back the very objects legal_actions gave it, and an
-        # int key hashes far faster than a tuple of Pick dataclasses
-        self.by_id = {id(t): i for i, t in enumerate(turns)}
+        # the change of each listed turn by the turn's id: a driver hands back the very objects
+        # legal_actions gave it, and an int key hashes far faster than a tuple of Pick
+        # dataclasses. An id names the listed object and nothing else: the turns live as
+        # long as this entry does, so no other object can carry one of these ids meanwhile.
+        self.change_of: dict[int, Change] = dict(zip(map(id, turns), changes, strict=True))
 
     def find(self, turn: Turn) -> int:
         """The index of ``turn`` (the very object, or an equal one), -1 if it is not listed."""
-        i = self.by_id.get(id(turn))
-        if i is not None and self.turns[i] is turn:
-            return i
+        for i, listed in enumerate(self.turns):
+            if listed is turn:
+                return i
         try:
             return self.turns.index(turn)
         except ValueError:
             return -1
+
+
+_NO_OPTIONS = Options((), ())
 
 
 def pack(counts: Sequence[int]) -> int:
@@ -160,14 +165,7 @@ class OptionTable:
         self._pieces: dict[int, _Pieces] = {}
 
     def __call__(self, hand: int, tab: int) -> Options:
-        # pattern(hand, tab), inlined: this runs once per decision
-        wc = (tab >> WC_SHIFT) & _WC_FIELD
-        x = hand | (hand >> 2)
-        once = (x | (x >> 1)) & _ONES
-        if wc < 256:
-            key = once | ((wc > 0) << _PATTERN_SHIFT)
-        else:
-            key = once | ((x | (hand >> 1)) & (once << 1)) | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
+        key = pattern(hand, tab)
         found = self.by_pattern.get(key)
         return found if found is not None else self._build(key)
 
@@ -237,28 +235,116 @@ def shuffled_deck(rules: Ruleset, seed: int) -> tuple[list[int], int]:
     return deck, rng.getrandbits(64)
 
 
+# A 108-card shuffle draws 159 words for the median seed, more than 192 for one seed in a
+# thousand: those take the plain path (the same result, drawn again).
+_BLOCK = 192
+_SHIFTS = tuple(32 - (i + 1).bit_length() for i in range(1 << 12))
+_WORDS = struct.Struct(f"<{_BLOCK}I").unpack
+
+
+def fast_shuffled_deck(base: Sequence[int], seed: int) -> tuple[list[int], int]:
+    """:func:`shuffled_deck` of the unshuffled deck ``base``, without its per-card calls.
+
+    ``random.shuffle`` asks ``_randbelow(i + 1)`` for i from the top down, and that asks
+    ``getrandbits(k)`` (k = bit length of i + 1) until the value is at most i; for k <= 32,
+    ``getrandbits(k)`` is the generator's next 32-bit word shifted right by ``32 - k``, and
+    ``getrandbits(32 * W)`` gives the next W words, the first one lowest. So the words are
+    drawn in one block and the same loop runs on them; the policies' seed is the next two words
+    (``getrandbits(64)``: first word low). tests/test_game.py compares it with shuffled_deck.
+    """
+    n = len(base)
+    if n > len(_SHIFTS):
+        return shuffled_deck_of(base, seed)
+    words = _WORDS(random.Random(seed).getrandbits(32 * _BLOCK).to_bytes(4 * _BLOCK, "little"))
+    deck = list(base)
+    shifts = _SHIFTS
+    p = 0
+    try:
+        for i in range(n - 1, 0, -1):
+            shift = shifts[i]
+            j = words[p] >> shift
+            p += 1
+            while j > i:
+                j = words[p] >> shift
+                p += 1
+            deck[i], deck[j] = deck[j], deck[i]
+        return deck, words[p] | (words[p + 1] << 32)
+    except IndexError:
+        return shuffled_deck_of(base, seed)
+
+
+def shuffled_deck_of(base: Sequence[int], seed: int) -> tuple[list[int], int]:
+    """The plain shuffle of ``base`` (what :func:`shuffled_deck` does with the ruleset's deck)."""
+    rng = random.Random(seed)
+    deck = list(base)
+    rng.shuffle(deck)
+    return deck, rng.getrandbits(64)
+
+
 # ----------------------------------------------------------------- the game value
 
 
-class _Setup:
-    """What every position of one game shares: the rules, the seats, the deal, the option table."""
+class _Seats:
+    """What every game of one ruleset and player count shares (built once, kept)."""
 
-    __slots__ = ("dealt", "deck", "offsets", "players", "policy_seed", "rules", "seed", "size", "table")
+    __slots__ = ("base", "empty", "no_options", "offsets", "players", "rules", "size", "table")
 
-    def __init__(self, rules: Ruleset, players: int, seed: int) -> None:
-        deck, self.policy_seed = shuffled_deck(rules, seed)
-        self.rules, self.players, self.seed, self.deck = rules, players, seed, tuple(deck)
-        self.size = size = rules.hand_size(players)
+    def __init__(self, rules: Ruleset, players: int) -> None:
+        check_players(rules, players)
+        if rules.dummy_2p:
+            raise InputError("the step API does not play the dummy-2p variant; use play_game for it")
+        self.rules, self.players = rules, players
+        self.size = rules.hand_size(players)
         self.table = option_table(rules)
+        self.base = tuple(c for c in range(N_CARDS) for _ in range(rules.deck[c]))
         self.offsets = tuple(rules.pass_offset(r) % players for r in range(rules.rounds))
-        # every round's packed hands, dealt now: seat s of round r takes the (r * players + s)-th block
-        self.dealt = tuple(
-            tuple(
-                sum(CARD_BIT[c] for c in deck[(r * players + s) * size : (r * players + s + 1) * size])
-                for s in range(players)
+        self.empty = (0,) * players
+        self.no_options = (_NO_OPTIONS,) * players
+
+
+# Keyed by the ruleset's id and checked by identity (as spec.scoring keys its tables): hashing a
+# Ruleset hashes every field, which costs more than a tenth of a whole game. An entry keeps its
+# Ruleset alive (seats.rules), so no other ruleset can take its id meanwhile.
+_SEATS: dict[tuple[int, int], _Seats] = {}
+
+
+class _Setup:
+    """What every position of one game shares: the seats, the seed, the deal."""
+
+    __slots__ = ("dealt", "deck", "policy_seed", "seats", "seed")
+
+    def __init__(self, seats: _Seats, seed: int) -> None:
+        deck, self.policy_seed = fast_shuffled_deck(seats.base, seed)
+        self.seats, self.seed, self.deck = seats, seed, deck
+        self.dealt: list[tuple[int, ...] | None] = [None] * seats.rules.rounds
+
+    def hands(self, round_index: int) -> tuple[int, ...]:
+        """The packed hands of a round: seat s of round r takes the (r * players + s)-th block."""
+        found = self.dealt[round_index]
+        if found is None:
+            players, size, deck, bit = self.seats.players, self.seats.size, self.deck, CARD_BIT
+            first = round_index * players * size
+            found = self.dealt[round_index] = tuple(
+                sum([bit[c] for c in deck[first + s * size : first + (s + 1) * size]]) for s in range(players)
             )
-            for r in range(rules.rounds)
-        )
+        return found
+
+
+def _options_of(table: OptionTable, hands: Sequence[int], tabs: Sequence[int]) -> tuple[Options, ...]:
+    """Each seat's options (OptionTable.__call__ inlined: this runs once per seat and turn)."""
+    get = table.by_pattern.get
+    out = []
+    for hand, tab in zip(hands, tabs, strict=True):
+        wc = (tab >> WC_SHIFT) & _WC_FIELD
+        x = hand | (hand >> 2)
+        once = (x | (x >> 1)) & _ONES
+        if wc < 256:
+            key = once | ((wc > 0) << _PATTERN_SHIFT)
+        else:
+            key = once | ((x | (hand >> 1)) & (once << 1)) | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
+        found = get(key)
+        out.append(found if found is not None else table._build(key))
+    return tuple(out)
 
 
 class Game:
@@ -284,7 +370,7 @@ class Game:
     _tabs: tuple[int, ...]
     _kept: tuple[int, ...]
     _view: tuple[tuple[tuple[int, ...], ...], tuple[int, ...]] | None
-    _opts: list[Options | None] | None
+    _opts: tuple[Options, ...]  # each seat's options, found when the position is made
 
     def __init__(self) -> None:
         raise TypeError("use Game.new(players, seed, rules)")
@@ -292,24 +378,27 @@ class Game:
     @classmethod
     def new(cls, players: int, seed: int, rules: Ruleset = OFFICIAL) -> Game:
         """The position after the first deal of the game ``play_game(players, seed, rules)``."""
-        check_players(rules, players)
-        if rules.dummy_2p:
-            raise InputError("the step API does not play the dummy-2p variant; use play_game for it")
-        setup = _Setup(rules, players, seed)
+        seats = _SEATS.get((id(rules), players))
+        if seats is None or seats.rules is not rules:
+            if len(_SEATS) >= 256:
+                _SEATS.clear()
+            seats = _SEATS[(id(rules), players)] = _Seats(rules, players)
+        setup = _Setup(seats, seed)
         game = _new(cls)
         game._setup, game.round_index, game.turn, game.over = setup, 0, 0, False
-        game.round_scores, game.round_tableaux, game._view, game._opts = (), (), None, None
-        game._kept = game._tabs = (0,) * players
-        game._hands = setup.dealt[0]
+        game.round_scores, game.round_tableaux, game._view = (), (), None
+        game._kept = game._tabs = seats.empty
+        game._hands = setup.hands(0)
+        game._opts = _options_of(seats.table, game._hands, game._tabs)
         return game
 
     @property
     def rules(self) -> Ruleset:
-        return self._setup.rules
+        return self._setup.seats.rules
 
     @property
     def players(self) -> int:
-        return self._setup.players
+        return self._setup.seats.players
 
     @property
     def seed(self) -> int:
@@ -323,10 +412,11 @@ class Game:
     def dealt(self, round_index: int) -> tuple[tuple[Card, ...], ...]:
         """The hands as dealt in a round (seat 0 first), in deal order."""
         setup = self._setup
-        size, first = setup.size, round_index * setup.players
+        size, players = setup.seats.size, setup.seats.players
+        first = round_index * players
         return tuple(
             tuple(_CARDS[c] for c in setup.deck[(first + s) * size : (first + s + 1) * size])
-            for s in range(setup.players)
+            for s in range(players)
         )
 
     def hand(self, seat: int) -> tuple[int, ...]:
@@ -339,15 +429,7 @@ class Game:
 
     def legal_actions(self, seat: int) -> tuple[Turn, ...]:
         """The legal turns of ``seat``, in :func:`spec.turns.legal_turns` order (empty once over)."""
-        if self.over:
-            return ()
-        memo = self._opts
-        if memo is None:
-            memo = self._opts = [None] * self._setup.players
-        found = memo[seat]
-        if found is None:
-            found = memo[seat] = self._setup.table(self._hands[seat], self._tabs[seat])
-        return found.turns
+        return self._opts[seat].turns
 
     def observation(self, seat: int) -> PlayerView:
         """What ``seat`` may know now (its hand, every tableau, puddings, finished rounds)."""
@@ -360,10 +442,11 @@ class Game:
         # field) costs more than a whole decision, so the instance dict is set in one step.
         # tests/test_game.py checks the result equals PlayerView(...) built the usual way.
         obs = _new(PlayerView)
+        seats = self._setup.seats
         _setattr(obs, "__dict__", {
-            "seat": seat, "target": seat, "players": self._setup.players, "round_index": self.round_index,
+            "seat": seat, "target": seat, "players": seats.players, "round_index": self.round_index,
             "turn": self.turn, "hand": tuple(unpack(self._hands[seat], N_CARDS)), "tableaux": view[0],
-            "puddings": view[1], "scores": self.round_scores, "rules": self._setup.rules,
+            "puddings": view[1], "scores": self.round_scores, "rules": seats.rules,
         })
         return obs
 
@@ -373,58 +456,62 @@ class Game:
         Raises IllegalMoveError (naming the round, turn, player and rule) for an illegal turn;
         any legal turn is accepted, also one that legal_actions lists in another order.
         """
-        setup = self._setup
-        players = setup.players
         if self.over:
             raise IllegalMoveError("the game is over; there are no more turns (R-ROUNDS)")
-        if len(actions) != players:
-            raise IllegalMoveError(f"give one turn per player: got {len(actions)} for {players} players")
-        table = setup.table
-        memo = self._opts or _NO_MEMO
-        hands, tabs = list(self._hands), list(self._tabs)
-        for s in range(players):
-            turn = actions[s]
-            found = memo[s] if s < len(memo) else None
-            if found is None:
-                found = table(hands[s], tabs[s])
-            i = found.by_id.get(id(turn))
-            if i is None or found.turns[i] is not turn:
-                i = found.find(turn)
-                if i < 0:
-                    hands[s], tabs[s] = self._unlisted(s, turn)
-                    continue
-            dh, dt = found.changes[i]
-            hands[s] += dh
-            tabs[s] += dt
+        setup = self._setup
+        seats = setup.seats
+        if len(actions) != seats.players:
+            raise IllegalMoveError(
+                f"give one turn per player: got {len(actions)} for {seats.players} players"
+            )
+        hands: list[int] = []
+        tabs: list[int] = []
+        for found, turn, hand, tab in zip(self._opts, actions, self._hands, self._tabs):  # noqa: B905
+            change = found.change_of.get(id(turn))
+            if change is None:  # not a listed object: an equal turn, another order, or illegal
+                hand, tab = self._unlisted(len(hands), found, turn)
+            else:
+                hand += change[0]
+                tab += change[1]
+            hands.append(hand)
+            tabs.append(tab)
         nxt = _new(Game)
-        nxt._setup, nxt._view, nxt._opts, nxt.over = setup, None, None, False
-        if self.turn + 1 < setup.size:
-            off = setup.offsets[self.round_index]
+        nxt._setup, nxt._view, nxt.over = setup, None, False
+        if self.turn + 1 < seats.size:
+            off = seats.offsets[self.round_index]
             nxt.round_index, nxt.turn = self.round_index, self.turn + 1
             nxt.round_scores, nxt.round_tableaux = self.round_scores, self.round_tableaux
             nxt._kept = self._kept
             nxt._hands = tuple(hands[-off:] + hands[:-off]) if off else tuple(hands)
             nxt._tabs = tuple(tabs)
+            nxt._opts = _options_of(seats.table, nxt._hands, nxt._tabs)
             return nxt
         # the hands are empty: score the round, keep the puddings, deal the next round
-        rules = setup.rules
+        rules = seats.rules
         vectors = [unpack(t, N_TOKENS) for t in tabs]
         nxt.round_scores = (*self.round_scores, tuple(round_totals(vectors, rules)))
         nxt.round_tableaux = (*self.round_tableaux, tuple(tuple(v) for v in vectors))
         nxt._kept = tuple(k + v[_PUD_TOKEN] for k, v in zip(self._kept, vectors, strict=True))
-        nxt.turn, nxt._tabs = 0, (0,) * players
+        nxt.turn, nxt._tabs = 0, seats.empty
         if self.round_index + 1 < rules.rounds:
             nxt.round_index = self.round_index + 1
-            nxt._hands = setup.dealt[nxt.round_index]
+            nxt._hands = setup.hands(nxt.round_index)
+            nxt._opts = _options_of(seats.table, nxt._hands, nxt._tabs)
         else:
-            nxt.round_index, nxt.over, nxt._hands = self.round_index, True, (0,) * players
+            nxt.round_index, nxt.over, nxt._hands = self.round_index, True, seats.empty
+            nxt._opts = seats.no_options
         return nxt
 
     def _where(self, seat: int) -> str:
         return f"round {self.round_index + 1}, turn {self.turn + 1}, player {seat}"
 
-    def _unlisted(self, seat: int, turn: Turn) -> tuple[int, int]:
-        """A turn not in the listed options: an equivalent order of a listed one, or illegal."""
+    def _unlisted(self, seat: int, found: Options, turn: Turn) -> tuple[int, int]:
+        """A turn that is not one of the listed objects: an equal one, an equivalent order of a
+        listed one, or illegal. The packed hand and tableau after it."""
+        i = found.find(turn)
+        if i >= 0:
+            dh, dt = found.changes[i]
+            return self._hands[seat] + dh, self._tabs[seat] + dt
         if not turn:
             raise IllegalMoveError(
                 f"{self._where(seat)} took no card; every player takes a card each turn (R-PICK)"

@@ -162,6 +162,30 @@ def test_chopsticks_turn_in_either_order() -> None:
     pytest.fail("no chopsticks turn in 200 games")
 
 
+def test_fast_shuffle_is_random_shuffle() -> None:
+    """Game.new's shuffle (raw words in one block) = random.Random(seed).shuffle, then the 64 bits
+    drawn next, seed by seed; the seeds whose shuffle outruns the block take the plain path."""
+    from sushigo.spec import game as G
+
+    base = [c for c in range(len(Card)) for _ in range(OFFICIAL.deck[c])]
+    outran = 0
+    for seed in range(4000):
+        rng = random.Random(seed)
+        want = list(base)
+        rng.shuffle(want)
+        assert G.fast_shuffled_deck(base, seed) == (want, rng.getrandbits(64)), seed
+        words = random.Random(seed)
+        draws = 2  # the policies' seed
+        for i in range(len(base) - 1, 0, -1):
+            draws += 1
+            while words.getrandbits((i + 1).bit_length()) > i:
+                draws += 1
+        outran += draws > G._BLOCK
+    assert outran > 0  # the fallback ran at least once (about 1 seed in 1,000)
+    for n in (2, 3, 50, 200):  # other deck sizes
+        assert G.fast_shuffled_deck(list(range(n)), 9)[0] == G.shuffled_deck_of(list(range(n)), 9)[0]
+
+
 def test_dummy_variant_is_refused() -> None:
     with pytest.raises(InputError, match="dummy-2p"):
         Game.new(2, 1, RULESETS["dummy-2p"])
@@ -190,6 +214,21 @@ def test_batch_path_plays_the_games_of_the_general_path(players: int, rules_name
     assert many == _python_random_games(players, range(1000, 1300), rules, True)
 
 
+@pytest.mark.parametrize("rules_name", sorted(n for n, r in RULESETS.items() if not r.dummy_2p))
+def test_batch_path_under_every_named_ruleset(rules_name: str) -> None:
+    """Every named ruleset, 2..5 players: the batch path = the one-game-at-a-time path on 40 seeds
+    and = play_game on 2 of them (the table above runs more seeds on fewer rulesets)."""
+    from sushigo.spec.executor import _python_random_games, fast_random_games
+
+    rules = RULESETS[rules_name]
+    for players in range(rules.min_players, rules.max_players + 1):
+        fast = fast_random_games(players, 77, 40, rules, tableaux=True)
+        assert fast == _python_random_games(players, range(77, 117), rules, True)
+        for game in fast[:2]:
+            record = play_game(players, game.seed, rules, ["random"])
+            assert (game.totals, game.winners) == (record.totals, record.winners)
+
+
 def test_batch_path_replays_a_game_its_words_cannot_cover(monkeypatch: pytest.MonkeyPatch) -> None:
     """With a word block too short for any shuffle, every game goes to the pure-Python path."""
     import sushigo.spec.batch as B
@@ -206,3 +245,35 @@ def test_dummy_games_are_not_batched() -> None:
     rules = RULESETS["dummy-2p"]
     for game in fast_random_games(2, 3, 3, rules):
         assert game.totals == play_game(2, game.seed, rules, ["random"]).totals
+
+
+@pytest.mark.parametrize("rules_name", sorted(RULESETS))
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_batch_scorer_is_round_totals(players: int, rules_name: str) -> None:
+    """The batch path's vectorised round scoring = spec.scoring.round_totals, table by table: random
+    tableaux, and tie-heavy ones (maki icon totals drawn from 0..2 so ties for most and for second
+    are common, nigiri on wasabi, large dish counts)."""
+    import numpy as np
+    from sushigo.spec.batch import _Scorer
+    from sushigo.spec.scoring import round_totals
+
+    rules = RULESETS[rules_name]
+    if rules.dummy_2p and players != 2:
+        return
+    most = players * 10
+    scorer = _Scorer(rules, players, most)
+    rng = random.Random(players * 100 + len(rules_name))
+    tables = []
+    for k in range(600):
+        tie_heavy = k % 2 == 0
+        table = []
+        for _ in range(players):
+            counts = [rng.choice((0, 0, 1, 2, 3, 4, 5, 7)) for _ in Token]
+            if tie_heavy:
+                counts[Token.MAKI1], counts[Token.MAKI2], counts[Token.MAKI3] = rng.choice(
+                    ((0, 0, 0), (1, 0, 0), (0, 1, 0), (2, 0, 0), (0, 0, 0)))
+            table.append(counts)
+        tables.append(table)
+    got = scorer.totals(np.array(tables, dtype=np.int8)).tolist()
+    for table, row in zip(tables, got, strict=True):
+        assert row == round_totals(table, rules), table
