@@ -68,7 +68,7 @@ def balance_outcome(
     maxima: bool = True,
     smallest_diff: bool = True,
     timeout: float = DEFAULT_TIMEOUT,
-    progress: Progress | None = None,
+    progress: bool | Progress = False,
 ) -> Outcome:
     """Ruleset ``ruleset`` (with ``rule`` overrides) beside ``vs`` (with ``rule_vs``): the proved
     round and game maxima of ``players`` players (``maxima``), the smallest situation where the two
@@ -76,14 +76,15 @@ def balance_outcome(
     "unknown" with the budget), and over ``games`` games from seeds ``seed, seed+1, ...`` (the
     same seeds for both) with ``policy`` players: per card kind the pick rate and the points per
     card, the score spread and the win shares per seat and per policy, each with its 95% interval.
-    ``progress`` receives one-line messages for a long run. Returns what ``sushigo balance
+    ``progress``: True shows one line on standard error for a long run, a function receives
+    each message instead. Returns what ``sushigo balance
     --json`` prints."""
     from sushigo.api.play import summarise
     from sushigo.solver.balance import difference_rows, figures, summary_rows, tally
     from sushigo.solver.estimates import mean
     from sushigo.spec.executor import resolve_policies
 
-    show = progress or _quiet
+    show = terminal_progress if progress is True else progress or _quiet
     n = _games(games)
     if not (math.isfinite(timeout) and timeout > 0):
         raise InputError(f"--timeout must be a positive number of seconds, got {timeout!r}")
