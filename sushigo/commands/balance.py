@@ -163,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         out = balance_outcome(
             args.ruleset, vs=args.vs, rule=list(args.rule), rule_vs=list(args.rule_vs), games=args.games,
             players=args.players, policy=list(args.policy), seed=args.seed, maxima=not args.no_maxima,
-            smallest_diff=not args.no_diff, timeout=args.timeout, progress=progress)
+            smallest_diff=not args.no_diff, timeout=args.timeout, progress=progress or False)
     finally:
         if progress is not None:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
