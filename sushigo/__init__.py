@@ -14,6 +14,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from sushigo.api.balance import balance as balance
     from sushigo.api.base import ruleset as ruleset
     from sushigo.api.best import best as best
     from sushigo.api.check import check as check
@@ -59,6 +60,7 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "endgame": ("sushigo.api.endgame", "endgame"),
     "puzzle": ("sushigo.api.puzzle", "puzzle"),
     "schema": ("sushigo.api.schema", "schema"),
+    "balance": ("sushigo.api.balance", "balance"),
     # bad input, whatever the command
     "InputError": ("sushigo.spec.errors", "InputError"),
     # rules as values

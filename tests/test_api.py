@@ -82,6 +82,8 @@ CASES: list[Case] = [
      lambda _p: ["endgame", "--hands", "squid / salmon", "--taken", f"{TAKEN0} / {TAKEN1}"]),
     ("puzzle", lambda _p: sushigo.puzzle(show=2, solution=True),
      lambda _p: ["puzzle", "--show", "2", "--solution"]),
+    ("balance", lambda _p: sushigo.balance("maki-first-each", games=30, maxima=False),
+     lambda _p: ["balance", "maki-first-each", "--games", "30", "--no-maxima"]),
 ]
 
 
@@ -140,7 +142,7 @@ def test_every_command_with_json_has_a_function() -> None:
     with_json = {name for name, p in sub.choices.items()  # type: ignore[attr-defined]
                  if any("--json" in a.option_strings for a in p._actions)}
     assert with_json == {"score", "play", "replay", "best", "tableaux", "table", "scoresheet", "diff",
-                         "check", "conform", "endgame", "puzzle", "rules", "schema"}
+                         "check", "conform", "endgame", "puzzle", "rules", "schema", "balance"}
     assert {c[0].split("-")[0] for c in [*CASES, *FRESH]} == with_json
     assert all(callable(getattr(sushigo, name)) for name in with_json)
 

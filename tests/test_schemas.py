@@ -225,6 +225,9 @@ OUTPUT_RUNS: list[tuple[str, ...]] = [
      "--jobs", "1"),
     ("conform", str(ROOT / "examples" / "buggy_adapter.py"), "--examples", "20"),
     ("schema",),
+    ("balance", "maki-first-each", "--games", "20", "--no-maxima"),
+    ("balance", "wasabi-optional", "--players", "2", "--games", "4", "--policy", "greedy", "--no-maxima",
+     "--no-diff"),
 ]
 
 

@@ -1,0 +1,242 @@
+"""The balance report: two rulesets side by side over the same seeded games, with their proved
+maxima and the smallest situation where they differ (issue 17 item 4).
+
+Common random numbers: game ``k`` of both rulesets is the game of seed ``first_seed + k``, so
+both get the same shuffle (when their decks agree) and the players the same random stream. When
+the two rulesets differ only in how tableaux are scored and every player is random, the games
+are the same games (random players never read a score): they are played once and scored under
+both (:func:`same_games`). Otherwise each ruleset plays its own games from the same seeds.
+Either way the difference of two figures is paired game by game (:meth:`Estimate.minus`).
+
+Games come from the executor: the batch path (:func:`spec.executor.fast_random_games`) for
+random players, :func:`spec.executor.play_game` otherwise. Points per card kind follow
+:mod:`spec.attribution`; the intervals :mod:`solver.estimates`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sushigo.solver.estimates import Estimate, mean, quantile, ratio, spread
+from sushigo.spec.attribution import KINDS, card_counts, game_attribution
+from sushigo.spec.cards import Token
+from sushigo.spec.executor import fast_random_games, play_game
+from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.scoring import pudding_points, round_totals, winners
+
+__all__ = ["QUANTILES", "SCORING_ONLY", "Side", "same_games", "tally"]
+
+#: Quantiles of the score spread.
+QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
+
+#: Ruleset fields that only say how finished tableaux score: random players never read them.
+#: A field not listed here (a new one included) is taken to change play, so two rulesets that
+#: differ in it play their own games: slower, never wrong.
+SCORING_ONLY: frozenset[str] = frozenset({
+    "name", "source", "tempura_set", "tempura_points", "sashimi_set", "sashimi_points",
+    "dumpling_points", "nigiri_points", "wasabi_multiplier", "maki_icons", "maki_first_points",
+    "maki_second_points", "pudding_most_points", "pudding_fewest_penalty", "maki_first_tie",
+    "maki_second_tie", "pudding_penalty_rounding", "pudding_all_tied", "pudding_penalty_2p",
+    "winner_tie",
+})
+
+_CHUNK = 2048  # games per call to the batch path (spec.batch.CHUNK): progress between calls
+_PUD = int(Token.PUDDING)
+
+Tableaux = Sequence[Sequence[Sequence[int]]]  # per round, per seat, token counts
+Game = tuple[Tableaux, Sequence[int], Sequence[int], Sequence[int]]  # tableaux, puddings, totals, winners
+
+
+def same_games(a: Ruleset, b: Ruleset, policies: Sequence[str]) -> bool:
+    """Whether ``a`` and ``b`` play exactly the same games from every seed with ``policies``."""
+    if any(p != "random" for p in policies):
+        return False  # a greedy player reads scores
+    return all(getattr(a, f.name) == getattr(b, f.name)
+               for f in dataclasses.fields(Ruleset) if f.name not in SCORING_ONLY)
+
+
+def played(
+    players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[str],
+    tick: Callable[[int], None] = lambda _k: None,
+) -> Iterator[list[Game]]:
+    """Games ``seed .. seed+n-1`` in chunks, each game (tableaux, puddings, totals, winners);
+    ``tick(k)`` after the first k games."""
+    fast = all(p == "random" for p in policies) and not rules.dummy_2p
+    for start in range(seed, seed + n, _CHUNK):
+        count = min(_CHUNK, seed + n - start)
+        chunk: list[Game] = []
+        if fast:
+            for g in fast_random_games(players, start, count, rules, tableaux=True):
+                assert g.tableaux is not None
+                chunk.append((g.tableaux, g.puddings, g.totals, g.winners))
+        else:
+            for s in range(start, start + count):
+                rec = play_game(players, s, rules, policies)
+                chunk.append(([[t.counts for t in rnd.tableaux] for rnd in rec.rounds], rec.puddings,
+                              rec.totals, rec.winners))
+        yield chunk
+        tick(start - seed + count)
+
+
+def rescore(tableaux: Tableaux, puddings: Sequence[int], rules: Ruleset, players: int
+            ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Totals and winners of finished tableaux under ``rules`` (the scorer of spec.scoring)."""
+    seats = len(tableaux[0])
+    pud = pudding_points(puddings, rules)
+    totals = [pud[s] for s in range(seats)]
+    for rnd in tableaux:
+        for s, points in enumerate(round_totals(rnd, rules)):
+            totals[s] += points
+    return tuple(totals), tuple(winners(totals, puddings, rules, players))
+
+
+@dataclass
+class Side:
+    """One ruleset's games, kept as the per-game values its figures are estimated from."""
+
+    rules: Ruleset
+    players: int
+    totals: list[tuple[int, ...]] = field(default_factory=list)  # per game, every seat
+    winners: list[tuple[int, ...]] = field(default_factory=list)
+    points: list[list[float]] = field(default_factory=lambda: [[] for _ in KINDS])  # per kind, per game
+    cards: list[list[int]] = field(default_factory=lambda: [[] for _ in KINDS])
+    _every: list[int] = field(default_factory=list, repr=False)  # cards per game, every kind
+
+    def add(self, tableaux: Tableaux, puddings: Sequence[int], totals: Sequence[int],
+            won: Sequence[int]) -> None:
+        """One game: its players' cards and attributed points per kind (the dummy's are not
+        a player's), its totals and winners. The reference for :meth:`add_many`."""
+        self.totals.append(tuple(totals))
+        self.winners.append(tuple(won))
+        attributed = game_attribution(tableaux, self.rules, puddings)[: self.players]
+        for k in range(len(KINDS)):
+            self.points[k].append(float(sum(row[k] for row in attributed)))
+        held = [0] * len(KINDS)
+        for rnd in tableaux:
+            for counts in rnd[: self.players]:
+                for k, c in enumerate(card_counts(counts)):
+                    held[k] += c
+        for k, c in enumerate(held):
+            self.cards[k].append(c)
+
+    def add_many(self, games: Sequence[Game]) -> None:
+        """Several games at once: :meth:`add` on each, vectorised when numpy is there."""
+        try:
+            from sushigo.solver.balance_arrays import attribute
+        except ImportError:  # no numpy: one game at a time
+            for game in games:
+                self.add(*game)
+            return
+        points, cards = attribute([g[0] for g in games], [g[1] for g in games], self.rules, self.players)
+        for k in range(len(KINDS)):
+            self.points[k] += points[k]
+            self.cards[k] += cards[k]
+        self.totals += [tuple(g[2]) for g in games]
+        self.winners += [tuple(g[3]) for g in games]
+
+    # --- figures ---------------------------------------------------------------------------
+    def player_scores(self) -> list[list[float]]:
+        return [list(t[: self.players]) for t in self.totals]
+
+    def seat_scores(self, seat: int) -> list[float]:
+        return [t[seat] for t in self.totals]
+
+    def win_shares(self, seats: Sequence[int]) -> list[float]:
+        """Per game, the share of the win that went to ``seats`` (a shared win split evenly)."""
+        return [sum(1 / len(w) for s in seats if s in w) if w else 0.0 for w in self.winners]
+
+    def score_mean(self) -> Estimate:
+        return mean([sum(g) / len(g) for g in self.player_scores()])
+
+    def score_sd(self) -> Estimate:
+        return spread(self.player_scores())
+
+    def score_quantiles(self) -> list[Estimate]:
+        scores = self.player_scores()
+        return [quantile(scores, q) for q in QUANTILES]
+
+    def pick_rate(self, k: int) -> Estimate:
+        if len(self._every) != len(self.totals):
+            self._every = [sum(col) for col in zip(*self.cards, strict=True)]
+        return ratio(self.cards[k], self._every)
+
+    def points_per_card(self, k: int) -> Estimate:
+        return ratio(self.points[k], self.cards[k])
+
+    def points_per_game(self, k: int) -> Estimate:
+        """Points the kind brought one player in one game."""
+        return mean([p / self.players for p in self.points[k]])
+
+
+def tally(
+    players: int, seed: int, n: int, a: Ruleset, b: Ruleset, policies: Sequence[str],
+    tick: Callable[[str, int], None] = lambda _what, _k: None,
+) -> tuple[Side, Side, bool]:
+    """Both sides over games ``seed .. seed+n-1``, and whether they played the same games."""
+    side_a, side_b = Side(a, players), Side(b, players)
+    shared = same_games(a, b, policies)
+    for chunk in played(players, seed, n, a, policies, lambda k: tick(a.name, k)):
+        side_a.add_many(chunk)
+        if shared:
+            side_b.add_many([(tab, pud, *rescore(tab, pud, b, players)) for tab, pud, _t, _w in chunk])
+    if not shared:
+        for chunk in played(players, seed, n, b, policies, lambda k: tick(b.name, k)):
+            side_b.add_many(chunk)
+    return side_a, side_b, shared
+
+
+@dataclass(frozen=True)
+class Figures:
+    """Every estimate of one side (computed once: the report and the differences share them)."""
+
+    score_mean: Estimate
+    score_sd: Estimate
+    quantiles: tuple[Estimate, ...]
+    pick_rate: tuple[Estimate, ...]  # per kind
+    points_per_card: tuple[Estimate, ...]
+    points_per_game: tuple[Estimate, ...]
+
+
+def figures(side: Side) -> Figures:
+    kinds = range(len(KINDS))
+    return Figures(
+        side.score_mean(), side.score_sd(), tuple(side.score_quantiles()),
+        tuple(side.pick_rate(k) for k in kinds), tuple(side.points_per_card(k) for k in kinds),
+        tuple(side.points_per_game(k) for k in kinds),
+    )
+
+
+def summary_rows(side: Side, f: Figures) -> dict[str, Any]:
+    """The figures of one side that need no solver, as JSON."""
+    return {
+        "score": {
+            "mean": f.score_mean.as_json(),
+            "sd": f.score_sd.as_json(),
+            "quantiles": [{"q": q, **e.as_json()} for q, e in zip(QUANTILES, f.quantiles, strict=True)],
+        },
+        "kinds": [
+            {"kind": card.label, "cards": sum(side.cards[k]),
+             "pick_rate": f.pick_rate[k].as_json(),
+             "points_per_card": f.points_per_card[k].as_json(),
+             "points_per_game": f.points_per_game[k].as_json()}
+            for k, card in enumerate(KINDS)
+        ],
+    }
+
+
+def difference_rows(a: Figures, b: Figures) -> dict[str, Any]:
+    """``a`` minus ``b`` for every figure but the quantiles, paired game by game."""
+    return {
+        "score_mean": a.score_mean.minus(b.score_mean).as_json(),
+        "score_sd": a.score_sd.minus(b.score_sd).as_json(),
+        "kinds": [
+            {"kind": card.label,
+             "pick_rate": a.pick_rate[k].minus(b.pick_rate[k]).as_json(),
+             "points_per_card": a.points_per_card[k].minus(b.points_per_card[k]).as_json(),
+             "points_per_game": a.points_per_game[k].minus(b.points_per_game[k]).as_json()}
+            for k, card in enumerate(KINDS)
+        ],
+    }

@@ -1,0 +1,187 @@
+"""``sushigo.balance``: two rulesets side by side for a designer: proved maxima, the smallest
+situation where they differ, and per card kind, score spread and win shares over seeded games.
+
+The solvers import z3; they are imported when a question is asked, not with this module."""
+
+from __future__ import annotations
+
+import math
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NamedTuple
+
+from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, tagged
+from sushigo.spec.errors import InputError
+from sushigo.spec.model import budget
+from sushigo.spec.ruleset import Ruleset
+
+FORMAT = "sushigo-balance-result/1"
+DEFAULT_GAMES = 2000
+DEFAULT_TIMEOUT = 20.0  # seconds per solver question (each maximum, the diff)
+MAX_GAMES = 10_000_000
+#: What a card kind's points are (docs/designing.md says the same at length).
+ATTRIBUTION = (
+    "points per card: a set's points go to its kind (tempura, sashimi, dumpling); a nigiri brings "
+    "its face value, a wasabi the extra its nigiri scored; maki placement points are spread over "
+    "the player's maki icons; pudding bonus and penalty go to pudding; chopsticks bring 0"
+)
+INTERVALS = "95% intervals: normal approximation over games (delta method; quantiles: Woodruff)"
+
+Progress = Callable[[str], None]
+
+
+class BalanceDetail(NamedTuple):
+    """What the table and the picture are drawn from."""
+
+    rules: tuple[Ruleset, Ruleset]
+    sides: tuple[Any, Any]  # solver.balance.Side
+    figures: tuple[Any, Any]  # solver.balance.Figures
+
+
+def _games(games: object) -> int:
+    if isinstance(games, bool) or not isinstance(games, int | float) or not math.isfinite(games) \
+            or int(games) != games or not 1 <= games <= MAX_GAMES:
+        raise InputError(f"--games must be a whole number from 1 to {MAX_GAMES}, got {games!r}")
+    return int(games)
+
+
+def _check_players(rules: Ruleset, players: int) -> None:
+    from sushigo.spec.game import check_players
+
+    check_players(rules, players)
+
+
+def _quiet(_message: str) -> None:
+    return None
+
+
+def balance_outcome(
+    ruleset: str = "official",
+    *,
+    vs: str = "official",
+    rule: Rule = None,
+    rule_vs: Rule = None,
+    games: int = DEFAULT_GAMES,
+    players: int | None = None,
+    policy: str | Sequence[str] | None = None,
+    seed: int = 0,
+    maxima: bool = True,
+    smallest_diff: bool = True,
+    timeout: float = DEFAULT_TIMEOUT,
+    progress: bool | Progress = False,
+) -> Outcome:
+    """Ruleset ``ruleset`` (with ``rule`` overrides) beside ``vs`` (with ``rule_vs``): the proved
+    round and game maxima of ``players`` players (``maxima``), the smallest situation where the two
+    differ (``smallest_diff``; each solver question gets ``timeout`` seconds, past which it says
+    "unknown" with the budget), and over ``games`` games from seeds ``seed, seed+1, ...`` (the
+    same seeds for both) with ``policy`` players: per card kind the pick rate and the points per
+    card, the score spread and the win shares per seat and per policy, each with its 95% interval.
+    ``progress``: True shows one line on standard error for a long run, a function receives
+    each message instead. Returns what ``sushigo balance
+    --json`` prints."""
+    from sushigo.api.play import summarise
+    from sushigo.solver.balance import difference_rows, figures, summary_rows, tally
+    from sushigo.solver.estimates import mean
+    from sushigo.spec.executor import resolve_policies
+
+    show = terminal_progress if progress is True else progress or _quiet
+    n = _games(games)
+    if not (math.isfinite(timeout) and timeout > 0):
+        raise InputError(f"--timeout must be a positive number of seconds, got {timeout!r}")
+    a = rules_from_options(ruleset, rule)
+    b = rules_from_options(vs, rule_vs)
+    if a.name == b.name and a != b:
+        b = b.replace(name=b.name + "'")
+    count = players if players is not None else (2 if a.dummy_2p or b.dummy_2p else 4)
+    for rules in (a, b):
+        _check_players(rules, count)
+    policies = resolve_policies(count, as_list(policy))
+
+    side_a, side_b, shared = tally(
+        count, seed, n, a, b, policies,
+        lambda name, k: show(f"{name}: played {k}/{n} games"))
+    fig_a, fig_b = figures(side_a), figures(side_b)
+    sides = []
+    for side, fig in ((side_a, fig_a), (side_b, fig_b)):
+        summary = summarise(count, seed, n, side.rules, policies, False, zip(side.totals, side.winners,
+                                                                             strict=True))
+        for row in summary["seats"]:
+            row["mean_ci95"] = mean(side.seat_scores(row["seat"])).as_json()["ci95"]
+            row["win_share_ci95"] = (mean(side.win_shares([row["seat"]])).as_json()["ci95"]
+                                     if row["win_share"] is not None else None)
+        for row in summary["by_policy"]:
+            mine = row["seats"]
+            means = [sum(t[s] for s in mine) / len(mine) for t in side.totals]
+            row["mean_ci95"] = mean(means).as_json()["ci95"]
+            row["win_share_ci95"] = mean(side.win_shares(mine)).as_json()["ci95"]
+        sides.append({
+            "rules": side.rules.describe(),
+            "readings": side.rules.readings(),
+            "maxima": _maxima(side.rules, count, seed, timeout, show) if maxima else None,
+            **summary_rows(side, fig),
+            "seats": summary["seats"],
+            "by_policy": summary["by_policy"],
+            "games_without_winner": summary["games_without_winner"],
+        })
+    data = tagged(FORMAT, {
+        "games": n,
+        "players": count,
+        "first_seed": seed,
+        "policies": list(policies),
+        "same_games": shared,
+        "attribution": ATTRIBUTION,
+        "intervals": INTERVALS,
+        "ruleset": sides[0],
+        "vs": sides[1],
+        "difference": difference_rows(fig_a, fig_b),
+        "smallest_difference": _smallest(a, b, timeout, show) if smallest_diff else None,
+    })
+    unknown = any(s["maxima"] and any(m["status"] != "optimal" for m in s["maxima"].values()) for s in sides)
+    if data["smallest_difference"] and data["smallest_difference"]["status"] == "unknown":
+        unknown = True
+    return Outcome(data, 1 if unknown else 0, BalanceDetail((a, b), (side_a, side_b), (fig_a, fig_b)))
+
+
+def _stopped() -> None:
+    """A solver stopped by Ctrl-C returns what it had; the report must not go on as if answered."""
+    if budget.stop_requested():
+        raise KeyboardInterrupt
+
+
+def _maxima(rules: Ruleset, players: int, seed: int, timeout: float, show: Progress) -> dict[str, Any]:
+    """The proved best round and best game of one player (solver/alldeals.py), or "unknown"."""
+    from sushigo.solver.alldeals import best_over_deals
+
+    out: dict[str, Any] = {}
+    for kind in ("round", "game"):
+        show(f"{rules.name}: proving the best {kind} of {players} players (budget {timeout:g} s)")
+        res = best_over_deals(players, kind, rules, False, timeout, seed)
+        _stopped()
+        entry: dict[str, Any] = {"score": res.score, "status": res.status}
+        if res.status != "optimal":
+            entry["reason"] = res.reason
+            entry["budget_seconds"] = timeout
+        out[kind] = entry
+    return out
+
+
+def _smallest(a: Ruleset, b: Ruleset, timeout: float, show: Progress) -> dict[str, Any]:
+    """The smallest situation where ``a`` and ``b`` disagree (solver/diff.py), or the proof of none."""
+    from sushigo.solver.diff import diff
+
+    show(f"looking for the smallest situation where {a.name} and {b.name} differ (budget {timeout:g} s)")
+    res = diff(a, b, timeout_ms=int(timeout * 1000), extend=False)
+    _stopped()
+    out: dict[str, Any] = {"status": res.status, "reason": res.reason,
+                           "witness": res.witness.as_json() if res.witness else None}
+    if res.status == "unknown":
+        out["budget_seconds"] = timeout
+    return out
+
+
+def terminal_progress(message: str) -> None:
+    """One line on standard error, rewritten in place (used when it is a terminal)."""
+    print("\r\033[K" + message, end="", file=sys.stderr, flush=True)
+
+
+balance = public(balance_outcome, "balance")

@@ -1,0 +1,183 @@
+"""``sushigo balance``: two rulesets side by side for a designer (issue 17 item 4)."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from typing import Any
+
+from sushigo.common import add_json_arg, budget_seconds, print_json, print_table
+
+ORDER = 75
+HELP = "two rulesets side by side: maxima, smallest difference, per-card value over seeded games"
+
+_PROGRESS_MIN_GAMES = 500
+_EPILOG = """\
+points per card kind: a set's points go to its kind (tempura, sashimi, dumpling); a nigiri
+brings its face value and a wasabi the extra its nigiri scored (0 when unused); a player's maki
+placement points are spread over their maki icons; pudding bonus and penalty go to pudding;
+chopsticks bring 0. Pick rate = cards of the kind / cards taken (players' final tableaux).
+Both rulesets play the same seeds (common random numbers); with random players and rulesets
+that differ only in scoring, the very same games are scored twice. Intervals are 95%, normal
+approximation over games (delta method; quantiles: Woodruff). See docs/designing.md.
+
+examples:
+  sushigo balance maki-first-each --games 20000
+  sushigo balance official --rule winner_tie=none --vs official --no-maxima --plot balance.png
+"""
+
+
+def games_count(text: str) -> int:
+    """argparse type of --games: a whole number of at least 1 (no nan, inf or fractions)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= 1 and value == int(value)):
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of games: "
+                                         "give a whole number of at least 1")
+    return int(value)
+
+
+def register(subparsers: Any) -> None:
+    from sushigo.api.balance import DEFAULT_GAMES, DEFAULT_TIMEOUT
+    from sushigo.spec.policies import POLICIES
+
+    p = subparsers.add_parser(
+        "balance", help=HELP, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Compare RULESET with --vs (default official): the proved best round and game, "
+        "the smallest situation where they differ, and over seeded games per card kind the pick rate "
+        "and points per card, the score spread and the win shares per seat and policy, each with "
+        "its 95% interval.")
+    p.add_argument("ruleset", metavar="RULESET", help="named ruleset (see 'sushigo rules')")
+    p.add_argument("--vs", default="official", metavar="NAME",
+                   help="ruleset to compare with (default official)")
+    p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a rule parameter of RULESET (repeatable)")
+    p.add_argument("--rule-vs", action="append", default=[], metavar="NAME=VALUE",
+                   help="override a rule parameter of --vs (repeatable)")
+    p.add_argument("--games", type=games_count, default=DEFAULT_GAMES, metavar="N",
+                   help=f"games per ruleset (default {DEFAULT_GAMES})")
+    p.add_argument("--players", type=int, default=None, metavar="N",
+                   help="players, 2 to 5 (default 4; 2 under dummy-2p)")
+    p.add_argument("--policy", action="extend", nargs="+", default=[], metavar="NAME",
+                   help=f"policy for every player, or one per seat ({', '.join(POLICIES)}; default random)")
+    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first game (default 0)")
+    p.add_argument("--timeout", type=budget_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
+                   help=f"budget of each solver question (default {DEFAULT_TIMEOUT:g}); past it: unknown")
+    p.add_argument("--no-maxima", action="store_true", help="skip the proved round and game maxima")
+    p.add_argument("--no-diff", action="store_true", help="skip the smallest differing situation")
+    p.add_argument("--plot", metavar="FILE",
+                   help="draw score distributions and points per card (.png or .svg; "
+                   "needs pip install 'sushigo-spec[plot]')")
+    add_json_arg(p)
+    p.set_defaults(func=run)
+
+
+def _ci(est: dict[str, Any], fmt: str) -> str:
+    if est["value"] is None:
+        return "-"
+    text = format(est["value"], fmt)
+    if est["ci95"] is None:
+        return text
+    lo, hi = est["ci95"]
+    return f"{text} [{format(lo, fmt)}, {format(hi, fmt)}]"
+
+
+def _short(ci95: list[float] | None, fmt: str) -> str:
+    return "" if ci95 is None else f" [{format(ci95[0], fmt)}, {format(ci95[1], fmt)}]"
+
+
+def _maximum(m: dict[str, Any] | None) -> str:
+    if m is None:
+        return "-"
+    if m["status"] == "optimal":
+        return str(m["score"])
+    found = "none found" if m["score"] is None else f"{m['score']} found"
+    return f"unknown ({found}, budget {m['budget_seconds']:g} s)"
+
+
+def print_report(data: dict[str, Any]) -> None:
+    a, b = data["ruleset"], data["vs"]
+    how = "the same games scored under both" if data["same_games"] else "the same seeds for both"
+    pol = ", ".join(dict.fromkeys(data["policies"]))
+    print(f"balance: {a['rules']} vs {b['rules']}; {data['games']} games of {data['players']} players "
+          f"({pol}), seeds {data['first_seed']}..{data['first_seed'] + data['games'] - 1}, {how}")
+    if a["maxima"] is not None:
+        rows = [[f"best {kind} (proved)", _maximum(a["maxima"][kind]), _maximum(b["maxima"][kind])]
+                for kind in ("round", "game")]
+        print()
+        print_table(rows, ["maximum, one player", a["rules"], b["rules"]])
+    small = data["smallest_difference"]
+    if small is not None:
+        print()
+        if small["witness"] is not None:
+            print(f"smallest difference: {small['witness']['summary']}")
+        elif small["status"] == "equivalent":
+            print("smallest difference: none (the solver proved the two agree)")
+        else:
+            print(f"smallest difference: {small['status']} ({small['reason']})")
+    d = data["difference"]
+    score_rows = [[name, _ci(a["score"][name], ".2f"), _ci(b["score"][name], ".2f"),
+                   _ci(d[f"score_{name}"], "+.2f")] for name in ("mean", "sd")]
+    for qa, qb in zip(a["score"]["quantiles"], b["score"]["quantiles"], strict=True):
+        score_rows.append([f"q{round(qa['q'] * 100):02d}", _ci(qa, "g"), _ci(qb, "g"), ""])
+    print()
+    print_table(score_rows, ["player score", a["rules"], b["rules"], "difference"])
+    kind_rows = [
+        [ka["kind"], _ci(ka["pick_rate"], ".3f"), _ci(kb["pick_rate"], ".3f"),
+         _ci(ka["points_per_card"], ".2f"), _ci(kb["points_per_card"], ".2f"),
+         _ci(kd["points_per_card"], "+.2f")]
+        for ka, kb, kd in zip(a["kinds"], b["kinds"], d["kinds"], strict=True)
+    ]
+    print()
+    print_table(kind_rows, ["kind", "pick rate", "(vs)", "points/card", "(vs)", "difference"])
+    for side in (a, b):
+        rows = [[f"seat {r['seat']}" if r["win_share"] is not None else "dummy", r["policy"] or "-",
+                 f"{r['mean']:.2f}{_short(r['mean_ci95'], '.2f')}",
+                 "-" if r["win_share"] is None
+                 else f"{r['win_share']:.1%}{_short(r['win_share_ci95'], '.1%')}"]
+                for r in side["seats"]]
+        rows += [[f"policy {r['policy']}", f"{len(r['seats'])} seats",
+                  f"{r['mean']:.2f}{_short(r['mean_ci95'], '.2f')}",
+                  f"{r['win_share']:.1%}{_short(r['win_share_ci95'], '.1%')}"] for r in side["by_policy"]]
+        print()
+        print_table(rows, ["", "policy", "mean score", "win share"], title=f"{side['rules']}:")
+    print()
+    print("[low, high]: 95% interval (normal approximation over games); difference = "
+          f"{a['rules']} - {b['rules']}, paired by seed; a shared win counts 1/k")
+
+
+def run(args: argparse.Namespace) -> int:
+    from sushigo.api.balance import balance_outcome, terminal_progress
+    from sushigo.spec.errors import InputError
+
+    if args.plot:
+        from sushigo.balance_plot import check_plot_target
+
+        check_plot_target(args.plot)
+    show = args.games >= _PROGRESS_MIN_GAMES or not (args.no_maxima and args.no_diff)
+    progress = terminal_progress if show and sys.stderr.isatty() else None
+    try:
+        out = balance_outcome(
+            args.ruleset, vs=args.vs, rule=list(args.rule), rule_vs=list(args.rule_vs), games=args.games,
+            players=args.players, policy=list(args.policy), seed=args.seed, maxima=not args.no_maxima,
+            smallest_diff=not args.no_diff, timeout=args.timeout, progress=progress or False)
+    finally:
+        if progress is not None:
+            print("\r\033[K", end="", file=sys.stderr, flush=True)
+    if args.plot:
+        from sushigo.balance_plot import draw
+
+        try:
+            draw(out.data, out.detail, args.plot)
+        except OSError as exc:
+            raise InputError(f"cannot write the picture to {args.plot!r}: {exc.strerror or exc}") from exc
+    if args.json:
+        print_json(out.data)
+    else:
+        print_report(out.data)
+        if args.plot:
+            print(f"picture: {args.plot}")
+    return out.code
