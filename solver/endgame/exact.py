@@ -123,15 +123,22 @@ class _Exact(_TwoPlayer):
         return 0, d + g0 - g1
 
     def child(self, n: _Node, i: int, j: int) -> tuple[Number, _Node]:
-        """The node after picks ``i`` and ``j`` (the hands change owners) and the points banked on the way."""
+        """The node after picks ``i`` and ``j`` (the hands change owners, dead cards merged) and the points
+        banked on the way."""
         k = i * len(n.ms1) + j
         got = n.kids[k]
         if got is None:
-            m0, m1 = n.ms0[i], n.ms1[j]
-            nt0, nt1, b0, b1 = self.canon.normalise(m1.rest, m0.rest, m0.tab, m1.tab)
-            off, d = self._banked(m0.gain + b0, m1.gain + b1, n.d)
-            got = n.kids[k] = (off, self.node((m1.rest, m0.rest, nt0, nt1, d)))
+            got = n.kids[k] = self._child(n, i, j, merge=True)
         return got
+
+    def _child(self, n: _Node, i: int, j: int, merge: bool) -> tuple[Number, _Node]:
+        m0, m1 = n.ms0[i], n.ms1[j]
+        h0, h1 = m1.rest, m0.rest
+        nt0, nt1, b0, b1 = self.canon.normalise(h0, h1, m0.tab, m1.tab)
+        off, d = self._banked(m0.gain + b0, m1.gain + b1, n.d)
+        if merge:
+            h0, h1 = self.canon.merge_dead(h0, h1, nt0, nt1)
+        return off, self.node((h0, h1, nt0, nt1, d))
 
     # ----------------------------------------------------------------- game value
 
@@ -371,7 +378,7 @@ def solve_two_exact(
         while node.ms0:
             i, j = _heaviest(s.solution(node))
             line.append([node.ms0[i].turn, node.ms1[j].turn])
-            node = s.child(node, i, j)[1]
+            node = s._child(node, i, j, merge=False)[1]  # the real hands: the line names the real cards
         result.line = line
     return result
 
