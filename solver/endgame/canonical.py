@@ -24,10 +24,14 @@ interchangeable with any other dead card. Dead are: pudding when puddings
 are not scored in this search (not the last round, objective not ``win``);
 wasabi when no nigiri is left in either hand; tempura (sashimi) when neither
 player's residue plus every tempura (sashimi) left would score more than the
-residue alone. Dead cards stay dead (residue plus cards left never grows),
-and taking one changes nothing that is scored, so every dead card in the hands
-becomes the one kind that stays dead whatever the counts (pudding, else
-wasabi): the picks among dead cards merge into one, and so do the states.
+residue alone; chopsticks with at most two cards per hand (taken now, it
+could only be used with one card in hand); maki (read by rank) when both
+players have icons and the leader's margin exceeds every icon left. Dead
+cards stay dead (residue plus cards left never grows, nor does the margin
+less the icons left), and taking one changes nothing that is scored, so
+every dead card in the hands becomes the one kind that stays dead whatever
+the counts (pudding, else wasabi): the picks among dead cards merge into
+one, and so do the states.
 
 The two rank readings are checked against :mod:`spec.scoring` for the
 ruleset when the canonical form is built; a ruleset where they do not hold
@@ -47,7 +51,7 @@ from sushigo.spec.scoring import dish_points, maki_points, pudding_points, winne
 _T, _S, _D = int(Token.TEMPURA), int(Token.SASHIMI), int(Token.DUMPLING)
 _W, _C, _P = int(Token.WASABI), int(Token.CHOPSTICKS), int(Token.PUDDING)
 _CT, _CS, _CD = int(Card.TEMPURA), int(Card.SASHIMI), int(Card.DUMPLING)
-_CP, _CW = int(Card.PUDDING), int(Card.WASABI)
+_CP, _CW, _CC = int(Card.PUDDING), int(Card.WASABI), int(Card.CHOPSTICKS)
 _CNIGIRI = tuple(int(c) for c in NIGIRI)
 _M1, _M2, _M3 = int(Token.MAKI1), int(Token.MAKI2), int(Token.MAKI3)
 _MAKI_CARDS = (int(Card.MAKI1), int(Card.MAKI2), int(Card.MAKI3))
@@ -182,6 +186,11 @@ class Canon:
         if rep < 0:
             return h0, h1
         dead = [_CW] if rep == _CP and not nigiri_left else []
+        if sum(h0) <= 2:
+            dead.append(_CC)
+        a, b = t0[_M1], t1[_M1]  # canonical maki: icons as maki1 cards
+        if self.maki_rank and a and b and abs(a - b) >= self._left(h0, h1)[5]:
+            dead.extend(_MAKI_CARDS)
         for card, token in ((_CT, _T), (_CS, _S)):
             pts, left = self.set_points[card], h0[card] + h1[card]
             top = len(pts) - 1
