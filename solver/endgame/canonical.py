@@ -116,6 +116,7 @@ class Canon:
             for card, token, slot in ((_CT, _T, 0), (_CS, _S, 1))
         }
         self._hands: dict[tuple[Hand, Hand], tuple[bool, int, bool, int, int, int, int]] = {}
+        self._merged: dict[tuple[Hand, Hand, Tab, Tab], tuple[Hand, Hand]] = {}
 
     def _left(self, h0: Hand, h1: Hand) -> tuple[bool, int, bool, int, int, int, int]:
         """What the two hands still hold that the rewrites read (cached per pair of hands)."""
@@ -181,6 +182,13 @@ class Canon:
 
         ``t0`` and ``t1`` are canonical tableaux (from :meth:`normalise`) of the same state.
         """
+        key = (h0, h1, t0, t1)
+        got = self._merged.get(key)
+        if got is None:
+            got = self._merged[key] = self._merge_dead(h0, h1, t0, t1)
+        return got
+
+    def _merge_dead(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab) -> tuple[Hand, Hand]:
         nigiri_left = self._left(h0, h1)[3]
         rep = _CP if not self.keep_pudding else _CW if not nigiri_left else -1
         if rep < 0:
