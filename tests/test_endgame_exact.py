@@ -54,6 +54,20 @@ def test_exact_matches_reference(seed: int, k: int, rnd: int, objective: str, ru
     assert _answer(pos, objective, "exact") == _answer(pos, objective, "reference")
 
 
+def _sample_k7() -> list[tuple[int, int, str, str]]:
+    """A second seeded sample at k = 7, where dead cards (pudding, wasabi, tempura, sashimi) merge often."""
+    rng = random.Random(1407)
+    names = ["official", "official", "dutch", "wasabi-optional", "pudding-penalty-2p", "pass-both-ways"]
+    return [(rng.randrange(10**6), rng.choice([1, 3]), rng.choice(["diff", "diff", "own", "win"]),
+             rng.choice(names)) for _ in range(8)]
+
+
+@pytest.mark.parametrize(("seed", "rnd", "objective", "rules"), _sample_k7())
+def test_exact_matches_reference_at_seven_cards(seed: int, rnd: int, objective: str, rules: str) -> None:
+    pos = random_position(seed, 2, 7, get_ruleset(rules), rnd)
+    assert _answer(pos, objective, "exact") == _answer(pos, objective, "reference")
+
+
 def test_default_engine_is_exact_and_engines_are_named() -> None:
     pos = random_position(3, 2, 3, OFFICIAL, 1)
     assert solve_two(pos).to_json() == solve_two_exact(pos).to_json()
@@ -124,6 +138,31 @@ def test_normalise_by_hand() -> None:
     assert n0[int(Token.MAKI2)] == n1[int(Token.MAKI3)] == 0
     # Puddings 2 + 0 against 0 + 1 (difference +1), one pudding left: clipped to +1..+2, kept as +1.
     assert 2 + n0[int(Token.PUDDING)] - n1[int(Token.PUDDING)] == 1
+
+
+def test_dead_cards_merge_by_hand() -> None:
+    # Round 1, objective diff: puddings score only at the end of the last round, so they are dead; no
+    # nigiri is left, so wasabi is dead; one tempura left and no residue cannot make a pair (5 points a
+    # pair), so it is dead. Two sashimi left with a residue of 1 can make a set of 3: alive.
+    canon = Canon(OFFICIAL, "diff", keep_pudding=False, earlier=(0, 0))
+    h0 = _hand(Card.PUDDING, Card.WASABI, Card.SASHIMI)
+    h1 = _hand(Card.TEMPURA, Card.MAKI1, Card.SASHIMI)
+    t0, t1 = _tab(sashimi=1), _tab()
+    m0, m1 = canon.merge_dead(h0, h1, t0, t1)
+    assert m0 == _hand(Card.PUDDING, Card.PUDDING, Card.SASHIMI)
+    assert m1 == _hand(Card.PUDDING, Card.MAKI1, Card.SASHIMI)
+    # Without the residue the two sashimi cannot make a set of 3 either: dead too.
+    assert canon.merge_dead(h0, h1, _tab(), t1)[0] == _hand(Card.PUDDING, Card.PUDDING, Card.PUDDING)
+    # A tempura residue makes the last tempura alive: a pair for its owner.
+    assert canon.merge_dead(h0, h1, _tab(tempura=1), t1)[1] == _hand(Card.TEMPURA, Card.MAKI1, Card.PUDDING)
+    # Last round: puddings score; wasabi (no nigiri left) is the one dead kind that takes the others.
+    last = Canon(OFFICIAL, "diff", keep_pudding=True, earlier=(0, 0))
+    m0, m1 = last.merge_dead(h0, h1, _tab(), t1)
+    assert m0 == _hand(Card.PUDDING, Card.WASABI, Card.WASABI)
+    assert m1 == _hand(Card.WASABI, Card.MAKI1, Card.WASABI)
+    # A nigiri left keeps wasabi alive; with puddings scored too, nothing can stand for the dead cards.
+    h1 = _hand(Card.TEMPURA, Card.EGG, Card.SASHIMI)
+    assert last.merge_dead(h0, h1, _tab(), t1) == (h0, h1)
 
 
 def test_canonical_states_merge() -> None:

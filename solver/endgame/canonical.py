@@ -18,6 +18,21 @@ tableau stops mattering:
   of the pudding difference counts for two players, so only the difference
   (earlier rounds included) clipped to one more than the puddings left is kept.
 
+The hands themselves are rewritten too (:meth:`Canon.merge_dead`): a *dead*
+card, one that can no longer change anybody's points whoever takes it, is
+interchangeable with any other dead card. Dead are: pudding when puddings
+are not scored in this search (not the last round, objective not ``win``);
+wasabi when no nigiri is left in either hand; tempura (sashimi) when neither
+player's residue plus every tempura (sashimi) left would score more than the
+residue alone; chopsticks with at most two cards per hand (taken now, it
+could only be used with one card in hand); maki (read by rank) when both
+players have icons and the leader's margin exceeds every icon left. Dead
+cards stay dead (residue plus cards left never grows, nor does the margin
+less the icons left), and taking one changes nothing that is scored, so
+every dead card in the hands becomes the one kind that stays dead whatever
+the counts (pudding, else wasabi): the picks among dead cards merge into
+one, and so do the states.
+
 The two rank readings are checked against :mod:`spec.scoring` for the
 ruleset when the canonical form is built; a ruleset where they do not hold
 keeps the raw counts. Objective ``own`` also drops the opponent's dishes
@@ -31,12 +46,12 @@ from itertools import product
 from sushigo.solver.endgame.position import Hand, Tab
 from sushigo.spec.cards import NIGIRI, Card, Token
 from sushigo.spec.ruleset import Ruleset
-from sushigo.spec.scoring import maki_points, pudding_points, winners
+from sushigo.spec.scoring import dish_points, maki_points, pudding_points, winners
 
 _T, _S, _D = int(Token.TEMPURA), int(Token.SASHIMI), int(Token.DUMPLING)
 _W, _C, _P = int(Token.WASABI), int(Token.CHOPSTICKS), int(Token.PUDDING)
 _CT, _CS, _CD = int(Card.TEMPURA), int(Card.SASHIMI), int(Card.DUMPLING)
-_CP = int(Card.PUDDING)
+_CP, _CW, _CC = int(Card.PUDDING), int(Card.WASABI), int(Card.CHOPSTICKS)
 _CNIGIRI = tuple(int(c) for c in NIGIRI)
 _M1, _M2, _M3 = int(Token.MAKI1), int(Token.MAKI2), int(Token.MAKI3)
 _MAKI_CARDS = (int(Card.MAKI1), int(Card.MAKI2), int(Card.MAKI3))
@@ -94,7 +109,14 @@ class Canon:
         self.dumpling_points = [table[min(c, len(table) - 1)] for c in range(rules.copies(Card.DUMPLING) + 1)]
         self.sashimi_set = rules.sashimi_set
         self._cache: dict[tuple[Hand, Hand, Tab, Tab], tuple[Tab, Tab, int, int]] = {}
+        # Points of a tempura (sashimi) residue by count, for the dead-card test.
+        self.set_points = {
+            card: [dish_points(tuple(c if t == token else 0 for t in range(len(Token))), rules)[slot]
+                   for c in range(rules.copies(Card(card)) + 1)]
+            for card, token, slot in ((_CT, _T, 0), (_CS, _S, 1))
+        }
         self._hands: dict[tuple[Hand, Hand], tuple[bool, int, bool, int, int, int, int]] = {}
+        self._merged: dict[tuple[Hand, Hand, Tab, Tab], tuple[Hand, Hand]] = {}
 
     def _left(self, h0: Hand, h1: Hand) -> tuple[bool, int, bool, int, int, int, int]:
         """What the two hands still hold that the rewrites read (cached per pair of hands)."""
@@ -154,3 +176,42 @@ class Canon:
         out = (tuple(a0), tuple(a1), b0, b1)
         self._cache[raw] = out
         return out
+
+    def merge_dead(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab) -> tuple[Hand, Hand]:
+        """The two hands with every dead card as one kind (see the module docstring).
+
+        ``t0`` and ``t1`` are canonical tableaux (from :meth:`normalise`) of the same state.
+        """
+        key = (h0, h1, t0, t1)
+        got = self._merged.get(key)
+        if got is None:
+            got = self._merged[key] = self._merge_dead(h0, h1, t0, t1)
+        return got
+
+    def _merge_dead(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab) -> tuple[Hand, Hand]:
+        nigiri_left = self._left(h0, h1)[3]
+        rep = _CP if not self.keep_pudding else _CW if not nigiri_left else -1
+        if rep < 0:
+            return h0, h1
+        dead = [_CW] if rep == _CP and not nigiri_left else []
+        if sum(h0) <= 2:
+            dead.append(_CC)
+        a, b = t0[_M1], t1[_M1]  # canonical maki: icons as maki1 cards
+        if self.maki_rank and a and b and abs(a - b) >= self._left(h0, h1)[5]:
+            dead.extend(_MAKI_CARDS)
+        for card, token in ((_CT, _T), (_CS, _S)):
+            pts, left = self.set_points[card], h0[card] + h1[card]
+            top = len(pts) - 1
+            if left and all(pts[min(c, top)] == pts[r] for r in (t0[token], t1[token])
+                            for c in range(r, r + left + 1)):
+                dead.append(card)
+        if not dead or not any(h[k] for h in (h0, h1) for k in dead):
+            return h0, h1
+        out = []
+        for h in (h0, h1):
+            a = list(h)
+            for k in dead:
+                a[rep] += a[k]
+                a[k] = 0
+            out.append(tuple(a))
+        return out[0], out[1]

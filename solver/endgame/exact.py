@@ -31,8 +31,6 @@ the value, the first-move mix and the line are exactly those of the reference.
 
 from __future__ import annotations
 
-from typing import TypeAlias
-
 from sushigo.solver.endgame.canonical import Canon
 from sushigo.solver.endgame.position import Hand, Position, Tab
 from sushigo.solver.endgame.reference import (
@@ -45,13 +43,13 @@ from sushigo.solver.endgame.reference import (
 )
 from sushigo.solver.endgame.result import EndgameResult, searching
 from sushigo.solver.endgame.state import DEFAULT_MAX_NODES, Move
+from sushigo.solver.endgame.unique import Bound, transpose, unique_mix
 from sushigo.solver.matrixgame import MatrixSolution, Number, solve
 from sushigo.spec.errors import InputError
 from sushigo.spec.turns import Turn
 
 State = tuple[Hand, Hand, Tab, Tab, int]  # player 0's hand, player 1's, their tableaux, banked diff (win)
 _INF = float("inf")
-Bound: TypeAlias = Number | float  # a value, or a bound on one (infinite when unknown)
 
 
 class _Node:
@@ -88,6 +86,8 @@ class _Exact(_TwoPlayer):
             pos.rules, objective, self.gen.keep_pudding, (pos.puddings[0], pos.puddings[1])
         )
         self.table: dict[State, _Node] = {}  # the transposition table, on canonical states
+        # The restricted game (rows, columns, its solution) that the last double oracle ended with.
+        self.restricted: tuple[list[int], list[int], MatrixSolution] | None = None
 
     # ----------------------------------------------------------------- states
 
@@ -123,15 +123,22 @@ class _Exact(_TwoPlayer):
         return 0, d + g0 - g1
 
     def child(self, n: _Node, i: int, j: int) -> tuple[Number, _Node]:
-        """The node after picks ``i`` and ``j`` (the hands change owners) and the points banked on the way."""
+        """The node after picks ``i`` and ``j`` (the hands change owners, dead cards merged) and the points
+        banked on the way."""
         k = i * len(n.ms1) + j
         got = n.kids[k]
         if got is None:
-            m0, m1 = n.ms0[i], n.ms1[j]
-            nt0, nt1, b0, b1 = self.canon.normalise(m1.rest, m0.rest, m0.tab, m1.tab)
-            off, d = self._banked(m0.gain + b0, m1.gain + b1, n.d)
-            got = n.kids[k] = (off, self.node((m1.rest, m0.rest, nt0, nt1, d)))
+            got = n.kids[k] = self._child(n, i, j, merge=True)
         return got
+
+    def _child(self, n: _Node, i: int, j: int, merge: bool) -> tuple[Number, _Node]:
+        m0, m1 = n.ms0[i], n.ms1[j]
+        h0, h1 = m1.rest, m0.rest
+        nt0, nt1, b0, b1 = self.canon.normalise(h0, h1, m0.tab, m1.tab)
+        off, d = self._banked(m0.gain + b0, m1.gain + b1, n.d)
+        if merge:
+            h0, h1 = self.canon.merge_dead(h0, h1, nt0, nt1)
+        return off, self.node((h0, h1, nt0, nt1, d))
 
     # ----------------------------------------------------------------- game value
 
@@ -259,6 +266,7 @@ class _Exact(_TwoPlayer):
             if best_col < 0 and lower >= beta:
                 return lower
             if best_row < 0 and best_col < 0:
+                self.restricted = (rows, cols, sol)
                 return v
             if best_row >= 0:
                 rows.append(best_row)
@@ -268,18 +276,36 @@ class _Exact(_TwoPlayer):
     def solution(self, n: _Node) -> MatrixSolution:
         """Exactly what :func:`solver.matrixgame.solve` returns for the node's whole matrix.
 
-        With a pure saddle point ``solve`` answers the value and the first row
-        whose minimum is the value and the first column whose maximum is: the
-        first row with every cell >= value and the first column with every cell
-        <= value, found with one-sided windows. Without one, the whole matrix.
+        When the double oracle's restricted mixes are the whole game's only
+        optimal ones (:func:`solver.endgame.unique.unique_mix`), ``solve``
+        returns them. Otherwise, unless a side's only optimal mix is mixed (no
+        pure saddle point then), a pure saddle point is looked for: ``solve``
+        answers the value and the first row whose minimum is the value and the
+        first column whose maximum is: the first row with every cell >= value
+        and the first column with every cell <= value, found with one-sided
+        windows. Failing both, the whole matrix.
         """
         v = self.game_value(n)
         assert not isinstance(v, float)  # searched with the whole window: exact
         n0, n1 = len(n.ms0), len(n.ms1)
-        row = next((i for i in range(n0) if all(self.cell(n, i, j, -_INF, v) >= v for j in range(n1))), -1)
-        col = next((j for j in range(n1) if all(self.cell(n, i, j, v, _INF) <= v for i in range(n0))), -1)
-        if row >= 0 and col >= 0:
-            return MatrixSolution(v, _unit(n0, row), _unit(n1, col))
+        # The double oracle's last restricted game, again (its cells are in the table now).
+        self.restricted = None
+        again = self._double_oracle(n, -_INF, _INF)
+        assert again == v and self.restricted is not None
+        rows, cols, sol = self.restricted
+
+        def cell(i: int, j: int, alpha: Bound, beta: Bound) -> Bound:
+            return self.cell(n, i, j, alpha, beta)
+
+        x = unique_mix(cell, n0, v, rows, sol.rows, cols, sol.cols)
+        y = unique_mix(transpose(cell), n1, -v, cols, sol.cols, rows, sol.rows)
+        if x is not None and y is not None:
+            return MatrixSolution(v, x, y)
+        if not any(m is not None and sum(1 for p in m if p) > 1 for m in (x, y)):
+            row = next((i for i in range(n0) if all(cell(i, j, -_INF, v) >= v for j in range(n1))), -1)
+            col = next((j for j in range(n1) if all(cell(i, j, v, _INF) <= v for i in range(n0))), -1)
+            if row >= 0 and col >= 0:
+                return MatrixSolution(v, _unit(n0, row), _unit(n1, col))
         return solve(self.full_matrix(n))
 
     def full_matrix(self, n: _Node) -> list[list[Number]]:
@@ -352,7 +378,7 @@ def solve_two_exact(
         while node.ms0:
             i, j = _heaviest(s.solution(node))
             line.append([node.ms0[i].turn, node.ms1[j].turn])
-            node = s.child(node, i, j)[1]
+            node = s._child(node, i, j, merge=False)[1]  # the real hands: the line names the real cards
         result.line = line
     return result
 

@@ -1,0 +1,86 @@
+"""The uniqueness certificate that lets the fast endgame search skip the root's whole matrix.
+
+Expected values come from the games themselves (rock-paper-scissors and
+matching pennies have one optimal mix each, worked by hand) and from an
+independent check: when a row mix is the only optimal one, :func:`solve`
+must return it whatever order the rows and columns come in.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from fractions import Fraction
+
+import pytest
+from sushigo.solver.endgame.unique import Bound, Cell, rank, transpose, unique_mix
+from sushigo.solver.matrixgame import Number, solve
+
+
+def _cell(matrix: Sequence[Sequence[Number]]) -> Cell:
+    """A fail-soft windowed cell over a known matrix (windows ignored: always exact)."""
+
+    def cell(i: int, j: int, alpha: Bound, beta: Bound) -> Bound:
+        return matrix[i][j]
+
+    return cell
+
+
+Mix = tuple[Number, ...] | None
+
+
+def _unique(matrix: Sequence[Sequence[Number]]) -> tuple[Mix, Mix]:
+    sol = solve(matrix)
+    m, n = len(matrix), len(matrix[0])
+    rows, cols = list(range(m)), list(range(n))
+    cell = _cell(matrix)
+    return (unique_mix(cell, m, sol.value, rows, sol.rows, cols, sol.cols),
+            unique_mix(transpose(cell), n, -sol.value, cols, sol.cols, rows, sol.rows))
+
+
+def test_rank_by_hand() -> None:
+    assert rank([[1, 2], [2, 4]]) == 1
+    assert rank([[1, 2], [3, 4], [1, 1]]) == 2
+    assert rank([[0, 0], [0, 0]]) == 0
+    assert rank([[Fraction(1, 3), 1, 0], [0, 1, 1], [Fraction(1, 3), 2, 1]]) == 2
+
+
+def test_one_optimal_mix_by_hand() -> None:
+    # Rock-paper-scissors: only (1/3, 1/3, 1/3) for both sides; matching pennies: only (1/2, 1/2).
+    third = Fraction(1, 3)
+    assert _unique([[0, -1, 1], [1, 0, -1], [-1, 1, 0]]) == ((third,) * 3, (third,) * 3)
+    half = Fraction(1, 2)
+    assert _unique([[1, -1], [-1, 1]]) == ((half, half), (half, half))
+
+
+def test_duplicate_rows_are_not_unique() -> None:
+    # Rows 0 and 2 are the same: any split of their weight is optimal, so no certificate for rows.
+    x, y = _unique([[1, -1], [-1, 1], [1, -1]])
+    assert x is None and y == (Fraction(1, 2), Fraction(1, 2))
+
+
+def test_restricted_game_with_rows_outside() -> None:
+    # The restricted game is matching pennies on rows 0-1; row 2 earns -1/2 < 0 against (1/2, 1/2)
+    # (strictly worse), so the mix is the only optimal one; row 3 earns exactly 0 and ties, but the
+    # tight system (2 equations, 3 unknowns) then has a line of solutions: not unique.
+    half = Fraction(1, 2)
+    strict = [[1, -1], [-1, 1], [-1, 0]]
+    assert unique_mix(_cell(strict), 3, 0, [0, 1], (half, half), [0, 1], (half, half)) == (half, half, 0)
+    tie = [[1, -1], [-1, 1], [0, 0]]
+    assert unique_mix(_cell(tie), 3, 0, [0, 1], (half, half), [0, 1], (half, half)) is None
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_unique_mix_is_what_solve_returns_in_any_order(seed: int) -> None:
+    rng = random.Random(seed)
+    m, n = rng.randint(2, 4), rng.randint(2, 4)
+    matrix = [[rng.randint(-3, 3) for _ in range(n)] for _ in range(m)]
+    x, y = _unique(matrix)
+    for _ in range(6):
+        pr, pc = rng.sample(range(m), m), rng.sample(range(n), n)
+        sol = solve([[matrix[i][j] for j in pc] for i in pr])
+        assert solve(matrix).value == sol.value
+        if x is not None:
+            assert tuple(sol.rows[pr.index(i)] for i in range(m)) == x
+        if y is not None:
+            assert tuple(sol.cols[pc.index(j)] for j in range(n)) == y
