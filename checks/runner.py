@@ -508,13 +508,13 @@ def run_parallel(opts: Options, jobs: int | Any) -> list[Outcome]:
 
     def done(k: int, answer: dict[str, Any]) -> None:
         results[names[k]] = outcome_from_json(answer)
-        if opts.progress and (where.jobs > 1 or where.cluster):
+        if opts.progress and where.spread:
             opts.progress(f"{len(results)}/{len(names)} done ({names[k]})")
         elif opts.progress and k + 1 < len(names):
             opts.progress(names[k + 1])
 
     try:
-        if opts.progress and names and where.jobs <= 1 and not where.cluster:
+        if opts.progress and names and not where.spread:
             opts.progress(names[0])
         J.run(TASK, tasks, where, done)
     except KeyboardInterrupt:
@@ -540,7 +540,7 @@ def run_mutants_parallel(opts: Options, names: Sequence[str], jobs: int | Any) -
         results[k] = MutantOutcome(d["mutant"], d["pitfall"], d["rule_id"], d["caught_by"], d["ruleset"],
                                    d["case"], d["seconds"], d["complete"])
         if opts.progress and k + 1 < len(chosen):
-            opts.progress(f"mutant {chosen[k + 1].name}" if where.jobs <= 1 and not where.cluster
+            opts.progress(f"mutant {chosen[k + 1].name}" if not where.spread
                           else f"{len(results)}/{len(chosen)} mutants done ({chosen[k].name})")
 
     try:

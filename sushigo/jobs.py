@@ -7,10 +7,13 @@ The payload leaves as JSON text and the answer comes back as JSON text: no Z3 ob
 :func:`ruleset_json`). Answers are returned in task order, whatever order the tasks finished
 in, so what a command prints never depends on the scheduling (docs/scale.md).
 
-Backends: ``--jobs 1`` runs the tasks one by one in this process; ``--jobs N`` on N forked
-worker processes, one fresh process per task (what a task leaves in memory dies with it);
-``--cluster ADDRESS`` on a Dask distributed scheduler; ``--cluster local`` starts a
-``distributed.LocalCluster`` on the loopback address for the run. A stop (SIGINT, SIGTERM)
+Backends: ``jobs=0`` (a command's default where it was serial before) runs the tasks one by
+one in this process; ``--jobs N`` on N forked worker processes, one fresh process per task;
+``--cluster ADDRESS`` on a Dask distributed scheduler, where each task also runs in a process
+forked for it by the worker; ``--cluster local`` starts a ``distributed.LocalCluster`` on the
+loopback address for the run. A fresh process per task is what makes the backends agree: Z3's
+choice among equally good answers (a witness game) depends on what its context already holds,
+so a task must not inherit the terms of the tasks that ran before it. A stop (SIGINT, SIGTERM)
 ends the workers this run started and cancels its tasks on a cluster; the answers that had
 arrived were passed to ``done`` and the stop goes on as :class:`KeyboardInterrupt`.
 """
@@ -53,9 +56,10 @@ class Task:
 
 @dataclass(frozen=True)
 class Runner:
-    """Where tasks run: ``jobs`` local processes, or the Dask scheduler at ``cluster``."""
+    """Where tasks run: ``jobs`` local processes (0: in this process), or the Dask scheduler at
+    ``cluster``."""
 
-    jobs: int = 1
+    jobs: int = 0
     cluster: str | None = None
 
     def describe(self) -> str:
@@ -63,10 +67,17 @@ class Runner:
             return f"a local Dask cluster of {self.jobs} workers"
         if self.cluster:
             return f"the Dask scheduler at {self.cluster}"
+        if self.jobs == 0:
+            return "this process"
         return f"{self.jobs} local process{'es' if self.jobs != 1 else ''}"
 
+    @property
+    def spread(self) -> bool:
+        """Whether the tasks run in processes of their own (not in this process)."""
+        return self.jobs > 0 or self.cluster is not None
 
-def runner(jobs: int | None = None, cluster: str | None = None, default_jobs: int = 1) -> Runner:
+
+def runner(jobs: int | None = None, cluster: str | None = None, default_jobs: int = 0) -> Runner:
     """The runner of ``--jobs`` / ``--cluster``; ``--jobs`` with a scheduler's address is refused
     (that cluster's workers do the work), with ``--cluster local`` it counts the local workers."""
     if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
@@ -101,7 +112,7 @@ def run(function: str, tasks: Sequence[Task], where: Runner, done: Done | None =
     texts = [json.dumps(t.payload, sort_keys=True) for t in tasks]
     if where.cluster:
         _run_dask(function, tasks, texts, order, where, arrived)
-    elif where.jobs <= 1 or len(tasks) <= 1:
+    elif where.jobs == 0:
         from sushigo.spec.model.budget import stop_point
 
         for k in range(len(tasks)):
@@ -122,6 +133,51 @@ def call(function: str, text: str) -> str:
     except errors.SushiGoError as exc:
         answer = {"error": type(exc).__name__, "message": str(exc)}
     return json.dumps(answer, sort_keys=False)
+
+
+def call_forked(function: str, text: str) -> str:
+    """:func:`call` in a child forked for this task alone (on a Dask worker: the worker's own
+    process never runs a task, so every task starts from the same state). The child dies with
+    its parent (a killed worker leaves no task running)."""
+    import signal
+    import traceback
+
+    reader, writer = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: do the task, write the answer, leave at once
+        status = 0
+        try:
+            os.close(reader)
+            _die_with_parent(signal.SIGKILL)
+            try:
+                data = call(function, text)
+            except BaseException:
+                data = json.dumps({"crash": traceback.format_exc()})
+            with os.fdopen(writer, "w", encoding="utf-8") as fh:
+                fh.write(data)
+        except BaseException:
+            status = 1
+        finally:
+            os._exit(status)
+    os.close(writer)
+    with os.fdopen(reader, encoding="utf-8") as fh:
+        data = fh.read()
+    _, status = os.waitpid(pid, 0)
+    if not data:
+        raise RuntimeError(f"the process of task {function} ended without an answer (status {status})")
+    if '"crash"' in data[:10]:
+        raise RuntimeError(json.loads(data)["crash"])
+    return data
+
+
+def _die_with_parent(sig: int) -> None:
+    """Linux: deliver ``sig`` to this process when its parent dies (prctl PR_SET_PDEATHSIG)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL(None, use_errno=True).prctl(1, sig)
+    except (OSError, AttributeError):
+        pass
 
 
 def _unwrap(text: str) -> Any:
@@ -264,7 +320,7 @@ def _run_dask(function: str, tasks: Sequence[Task], texts: Sequence[str], order:
         for rank, k in enumerate(order):
             key = f"sushigo-{run_id}-{k}-{tasks[k].key}"
             index[key] = k
-            futures.append(client.submit(call, function, texts[k], key=key, pure=False,
+            futures.append(client.submit(call_forked, function, texts[k], key=key, pure=False,
                                          priority=len(order) - rank))
         try:
             for future in distributed.as_completed(futures):

@@ -57,7 +57,7 @@ def diff_outcome(
         if a or b or game:
             raise InputError("--matrix compares every named ruleset; give no rulesets and no --game")
         return _matrix(timeout_ms, rlimit, progress, where)
-    if where.jobs > 1 or where.cluster:
+    if where.spread:
         raise InputError("--jobs and --cluster spread the searches of --matrix; one pair is searched here")
     if not a or not b:
         raise InputError("give two rulesets, e.g. 'sushigo diff official french', or use --matrix")
@@ -140,7 +140,7 @@ def _matrix(timeout_ms: int, rlimit: int | None, progress: bool, where: Any) -> 
             print("\r\033[K" + msg, end="", file=sys.stderr, flush=True)
 
     names = list(RULESETS)
-    if where.jobs > 1 or where.cluster:
+    if where.spread:
         cells = _matrix_tasks(names, timeout_ms, rlimit, where, show)
     else:
         cells = matrix(names, timeout_ms=timeout_ms, progress=show, rlimit=rlimit)

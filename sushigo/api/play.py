@@ -80,7 +80,8 @@ def _play_tasks(players: int, seed: int, n: int, rules: Ruleset, policies: Seque
     chunks of :data:`_CHUNK` games each (every game depends on its own seed only)."""
     from sushigo import jobs as J
 
-    per = -(-n // (4 * max(1, where.jobs)))
+    workers = where.jobs if where.cluster in (None, J.LOCAL) else 8  # a cluster's size is not known here
+    per = -(-n // (4 * max(1, workers)))
     per = -(-per // _CHUNK) * _CHUNK
     plain = {"players": players, "rules": J.ruleset_json(rules), "policies": list(policies)}
     tasks = [J.Task(f"games-{s}", {**plain, "seed": s, "games": min(per, seed + n - s)})
@@ -228,7 +229,7 @@ def play_outcome(
             return Outcome(records[0].to_json(), 0, (ruleset, n, policies, records))
         played = [(r.totals, r.winners) for r in records]
         summary = summarise(n, seed, games, ruleset, policies, False, played)
-    elif where.jobs > 1 or where.cluster:
+    elif where.spread:
         answers = _play_tasks(n, seed, games, ruleset, policies, where, progress)
         summary = summarise(n, seed, games, ruleset, policies, False, _merged(answers))
     else:
