@@ -222,6 +222,7 @@ def _run_pool(function: str, texts: Sequence[str], order: Sequence[int], jobs: i
 
     ctx = multiprocessing.get_context("fork")
     pool = ctx.Pool(processes=jobs, initializer=child_signals, maxtasksperchild=1)
+    finished = False
     try:
         pending = {k: pool.apply_async(call, (function, texts[k])) for k in order}
         while pending:
@@ -230,9 +231,15 @@ def _run_pool(function: str, texts: Sequence[str], order: Sequence[int], jobs: i
                 arrived(k, pending.pop(k).get())
             if not ready:
                 next(iter(pending.values())).wait(0.05)
-        pool.close()
+        finished = True
     finally:
-        pool.terminate()
+        if finished:
+            # Let the idle workers leave by themselves: terminating them could catch one just
+            # forked, before it stopped sharing this process's signal wake-up socket, and its
+            # SIGTERM would read here as a stop of the whole run.
+            pool.close()
+        else:
+            pool.terminate()
         pool.join()
 
 

@@ -150,6 +150,7 @@ def endgame_batch_outcome(
     from sushigo.schemas import check_document
     from sushigo.solver.endgame import parse_position
 
+    where = J.runner(jobs, cluster)
     if isinstance(input, str | os.PathLike):
         items = read_batch(os.fspath(input))
     elif isinstance(input, list | tuple):
@@ -158,7 +159,6 @@ def endgame_batch_outcome(
         items = [(pos, f"position {k}") for k, pos in enumerate(input)]
     else:
         raise InputError(f"a batch is a path to a file of positions or a list of positions, got {input!r}")
-    where = J.runner(jobs, cluster)
     tasks = []
     for k, (data, name) in enumerate(items):
         try:
