@@ -276,9 +276,11 @@ def dask_client(address: str, workers: int = 2) -> Iterator[Any]:
     cluster = None
     try:
         if address == LOCAL:
+            # The dashboard on a free port (the default, 8787, may be taken by another cluster);
+            # the workers' own log lines stay quiet (a task's failure reaches us as its error).
             cluster = distributed.LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                               host="127.0.0.1", dashboard_address=None,
-                                               silence_logs=logging.ERROR)
+                                               host="127.0.0.1", dashboard_address=":0",
+                                               silence_logs=logging.CRITICAL)
             client = distributed.Client(cluster)
         else:
             try:
