@@ -12,8 +12,6 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -22,8 +20,9 @@ import pytest
 
 distributed = pytest.importorskip("distributed")
 
+from test_jobs import _run, _untimed, cli  # noqa: E402
+
 from sushigo import jobs as J  # noqa: E402
-from sushigo.cli import main  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -35,35 +34,13 @@ def address() -> Iterator[str]:
         yield cluster.scheduler_address
 
 
-def _run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
-    code = main(list(argv))
-    out, err = capsys.readouterr()
-    return code, out, err
-
-
-def _untimed(doc: Any) -> Any:
-    if isinstance(doc, dict):
-        return {k: _untimed(v) for k, v in doc.items() if k != "seconds"}
-    if isinstance(doc, list):
-        return [_untimed(v) for v in doc]
-    return doc
-
-
-def _cli(*argv: str) -> tuple[int, str, str]:
-    """The command in a process of its own, as a user runs it (a test process may have used Z3
-    already, and the workers it forks would inherit that context: docs/scale.md)."""
-    proc = subprocess.run([sys.executable, "-m", "sushigo", *argv], capture_output=True, text=True,
-                          timeout=600, check=False)
-    return proc.returncode, proc.stdout, proc.stderr
-
-
 def _same_everywhere(capsys: pytest.CaptureFixture[str], address: str, argv: list[str],
                      timed: bool = False) -> dict[str, Any]:
     """Run ``argv --json`` with --jobs 1, --jobs 2 and --cluster ADDRESS; the three outputs must be
     byte-identical (``timed``: once the measured seconds are left out)."""
     outs = []
     for extra in (["--jobs", "1"], ["--jobs", "2"], ["--cluster", address]):
-        code, out, err = _cli(*argv, "--json", *extra)
+        code, out, err = cli(*argv, "--json", *extra)
         assert code == 0, f"{argv + extra}: {err}"
         outs.append(json.dumps(_untimed(json.loads(out))) if timed else out)
     assert outs[0] == outs[1] == outs[2], argv
