@@ -16,8 +16,8 @@ a before/after table measured the same way.
 
 ``--tasks`` finds what holds the memory: each task of the run (a property or an edge-case
 family) in a process of its own, forked from this one, with its peak resident set (``ru_maxrss``
-from ``os.wait4``) and CPU seconds; the CPU seconds are what ``checks.runner.TASK_SECONDS``
-orders the workers by.
+from ``os.wait4``) and CPU seconds; the CPU seconds choose ``checks.runner.SLOW``, the tasks
+started first.
 """
 
 from __future__ import annotations

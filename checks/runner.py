@@ -16,16 +16,19 @@ representative of each group of rulesets that share the relevant readings.
 
 from __future__ import annotations
 
+import contextlib
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+import warnings
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import hypothesis
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
 from hypothesis import strategies as st
+from hypothesis.errors import HypothesisDeprecationWarning
 from hypothesis.stateful import run_state_machine_as_test
 from sushigo.checks import edge_cases as E
 from sushigo.checks import strategies as S
@@ -43,7 +46,6 @@ from sushigo.checks.properties import (
 from sushigo.checks.storage import use_hypothesis_home
 from sushigo.checks.strategies import tableau_of_picks
 from sushigo.spec.cards import Card, Token
-from sushigo.spec.model.budget import child_signals
 from sushigo.spec.ruleset import PARAMETERS, RULESETS, Ruleset
 from sushigo.spec.tableau import Tableau
 
@@ -425,9 +427,64 @@ def run_mutants(opts: Options, names: Sequence[str] = ()) -> list[MutantOutcome]
 
 # --------------------------------------------------------------------------- parallel
 
+#: The task function of one property, and of one mutant (:mod:`sushigo.jobs`: JSON in, JSON out).
+TASK = "sushigo.checks.runner:run_task"
+MUTANT_TASK = "sushigo.checks.runner:run_mutant_task"
+#: Started first, so the workers finish together.
+# Started first so that the workers finish together: the tasks of most CPU seconds at the default
+# budget, as benchmarks/bench_check.py --tasks measured them (executor-games 42 s, solver-best 26,
+# solver-tableaux 25, game-totals 22, edge-maki-ties 22, round-scores 17; the rest 12 or less).
+SLOW = ("executor-games", "solver-best", "solver-tableaux", "game-totals", "edge-maki-ties", "round-scores")
 
-def _task(name: str, opts: Options) -> Outcome:
-    return run_one(name, opts)
+
+def options_json(opts: Options) -> dict[str, Any]:
+    """``opts`` as a task's JSON (progress and stop_early stay with the caller)."""
+    from sushigo.jobs import ruleset_json
+
+    return {"examples": opts.examples, "seed": opts.seed,
+            "rulesets": [ruleset_json(r) for r in opts.rulesets], "only": list(opts.only), "edge": opts.edge}
+
+
+def options_from_json(doc: dict[str, Any]) -> Options:
+    from sushigo.jobs import ruleset_from_json
+
+    return Options(examples=doc["examples"], seed=doc["seed"],
+                   rulesets=[ruleset_from_json(r) for r in doc["rulesets"]], only=tuple(doc["only"]),
+                   edge=doc["edge"])
+
+
+def outcome_from_json(doc: dict[str, Any]) -> Outcome:
+    """The :class:`Outcome` of :meth:`Outcome.as_dict` (``seconds`` as sent, unrounded)."""
+    f = doc["failure"]
+    failure = None if f is None else Failure(
+        f["property"], f["ruleset"], f["case"], f["expected"], f["actual"], f["expected_by"],
+        f["actual_by"], tuple(f["rule_ids"]), f["seed"])
+    return Outcome(doc["property"], doc["family"], doc["description"], doc["rulesets"], doc["examples"],
+                   doc["seconds"], doc["result"], doc["note"], failure)
+
+
+@contextlib.contextmanager
+def _worker_warnings() -> Iterator[None]:
+    """On a Dask worker, the worker's own threads (heartbeats, the event loop) use the ``random``
+    module while a strategy draws, and Hypothesis warns as if the strategy had: the examples do
+    not depend on it (derandomized or seeded per task), so that warning is not shown."""
+    with warnings.catch_warnings():
+        warnings.filterwarnings("ignore", "Do not use the `random` module", HypothesisDeprecationWarning)
+        yield
+
+
+def run_task(doc: dict[str, Any]) -> dict[str, Any]:
+    """One property (or edge-case family) ``doc["name"]`` under ``doc["options"]``: a job's task."""
+    with _worker_warnings():
+        out = run_one(doc["name"], options_from_json(doc["options"]))
+    return {**out.as_dict(), "seconds": out.seconds}
+
+
+def run_mutant_task(doc: dict[str, Any]) -> dict[str, Any]:
+    """One mutant ``doc["name"]`` held against the properties: a job's task."""
+    with _worker_warnings():
+        out = run_mutants(options_from_json(doc["options"]), [doc["name"]])[0]
+    return {**out.as_dict(), "seconds": out.seconds}
 
 
 def task_names(opts: Options) -> list[str]:
@@ -436,26 +493,72 @@ def task_names(opts: Options) -> list[str]:
     return [n for n in names if not opts.only or n in opts.only]
 
 
-def run_parallel(opts: Options, jobs: int) -> list[Outcome]:
-    """Every property (and the edge cases) as its own task on ``jobs`` worker processes.
+def _where(jobs: int | Any) -> Any:
+    from sushigo.jobs import Runner
+
+    return jobs if isinstance(jobs, Runner) else Runner(jobs)
+
+
+def run_parallel(opts: Options, jobs: int | Any) -> list[Outcome]:
+    """Every property (and the edge cases) as its own task on ``jobs`` worker processes (or a
+    :class:`sushigo.jobs.Runner`: local processes or a Dask cluster).
 
     Results are the same as a serial run: each task is deterministic on its own
     (derandomized or seeded per task), so the split does not change the examples.
     """
+    from sushigo import jobs as J
+
     names = task_names(opts)
+    where = _where(jobs)
+    plain = options_json(opts)
+    tasks = [J.Task(n, {"name": n, "options": plain}, slow=n in SLOW) for n in names]
     results: dict[str, Outcome] = {}
+
+    def done(k: int, answer: dict[str, Any]) -> None:
+        results[names[k]] = outcome_from_json(answer)
+        if opts.progress and where.spread:
+            opts.progress(f"{len(results)}/{len(names)} done ({names[k]})")
+        elif opts.progress and k + 1 < len(names):
+            opts.progress(names[k + 1])
+
     try:
-        if jobs <= 1 or len(names) <= 1:
-            for n in names:
-                if opts.progress:
-                    opts.progress(n)
-                results[n] = run_one(n, opts)
-        else:
-            _run_pool(names, opts, jobs, results)
+        if opts.progress and names and not where.spread:
+            opts.progress(names[0])
+        J.run(TASK, tasks, where, done)
     except KeyboardInterrupt:
         # Stopped: the finished rows stand, every other row says it is incomplete (never "ok").
         return [results.get(n) or _incomplete(n) for n in names]
     return [results[n] for n in names]
+
+
+def run_mutants_parallel(opts: Options, names: Sequence[str], jobs: int | Any) -> list[MutantOutcome]:
+    """Every mutant as its own task (as :func:`run_parallel`); a stop leaves the unfinished ones
+    incomplete, never caught or missed."""
+    from sushigo.checks.mutants import MUTANT_BY_NAME, MUTANTS
+
+    from sushigo import jobs as J
+
+    chosen = [MUTANT_BY_NAME[n] for n in names] if names else list(MUTANTS)
+    where = _where(jobs)
+    plain = options_json(opts)
+    tasks = [J.Task(m.name, {"name": m.name, "options": plain}) for m in chosen]
+    results: dict[int, MutantOutcome] = {}
+
+    def done(k: int, d: dict[str, Any]) -> None:
+        results[k] = MutantOutcome(d["mutant"], d["pitfall"], d["rule_id"], d["caught_by"], d["ruleset"],
+                                   d["case"], d["seconds"], d["complete"])
+        if opts.progress and k + 1 < len(chosen):
+            opts.progress(f"mutant {chosen[k + 1].name}" if not where.spread
+                          else f"{len(results)}/{len(chosen)} mutants done ({chosen[k].name})")
+
+    try:
+        if opts.progress and chosen:
+            opts.progress(f"mutant {chosen[0].name}")
+        J.run(MUTANT_TASK, tasks, where, done)
+    except KeyboardInterrupt:
+        pass
+    return [results.get(k) or MutantOutcome(m.name, m.pitfall, m.rule_id, None, "", "", 0.0, complete=False)
+            for k, m in enumerate(chosen)]
 
 
 def _incomplete(name: str) -> Outcome:
@@ -466,45 +569,3 @@ def _incomplete(name: str) -> Outcome:
 
 def interrupted(outs: Sequence[Outcome]) -> bool:
     return any(o.status == INCOMPLETE for o in outs)
-
-
-TASK_SECONDS = {
-    "executor-games": 42.0, "solver-best": 26.0, "solver-tableaux": 25.0, "game-totals": 22.0,
-    "edge-maki-ties": 22.0, "round-scores": 17.0, "mixed-readings": 12.0, "turn-machine": 11.0,
-    "edge-pudding-ties": 10.0, "pudding-scores": 7.0, "winners": 7.0, "pick-orders": 7.0,
-    "turn-rules": 6.0, "edge-wasabi-orders": 3.0, "edge-dish-counts": 0.5,
-}
-
-
-def _run_pool(names: Sequence[str], opts: Options, jobs: int, results: dict[str, Outcome]) -> None:
-    """Run the tasks on ``jobs`` forked workers, filling ``results`` as they finish.
-
-    The workers ignore SIGINT (the parent alone handles a stop); on a stop the parent terminates
-    them and waits for them, so no worker outlives the run.
-    """
-    import multiprocessing
-
-    plain = Options(examples=opts.examples, seed=opts.seed, rulesets=list(opts.rulesets), only=opts.only,
-                    edge=opts.edge)
-    # Longest first so the two workers finish together (CPU seconds of each task at the default
-    # budget, measured by benchmarks/bench_check.py; an unlisted task counts as short).
-    slow_first = sorted(names, key=lambda n: -TASK_SECONDS.get(n, 0.0))
-    # One fresh worker per task (maxtasksperchild=1; forked from this small parent, so starting
-    # one is cheap): what a task leaves in memory (Z3 contexts, Hypothesis' caches, a grown heap)
-    # dies with it instead of piling up in a long-lived worker. Workers ignore SIGINT.
-    ctx = multiprocessing.get_context("fork")
-    pool = ctx.Pool(processes=jobs, initializer=child_signals, maxtasksperchild=1)
-    try:
-        pending = {n: pool.apply_async(_task, (n, plain)) for n in slow_first}
-        while pending:
-            done = [n for n, res in pending.items() if res.ready()]
-            for n in done:
-                results[n] = pending.pop(n).get()
-                if opts.progress:
-                    opts.progress(f"{len(results)}/{len(names)} done ({n})")
-            if not done:
-                next(iter(pending.values())).wait(0.05)
-        pool.close()
-    finally:
-        pool.terminate()
-        pool.join()

@@ -35,6 +35,16 @@ def add_json_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
 
 
+def add_jobs_args(parser: argparse.ArgumentParser,
+                  jobs_help: str = "local worker processes (default 1)") -> None:
+    """``--jobs N`` and ``--cluster ADDRESS``: where the batch work runs (:mod:`sushigo.jobs`)."""
+    parser.add_argument("--jobs", type=positive_int, default=None, metavar="N", help=jobs_help)
+    parser.add_argument("--cluster", default=None, metavar="ADDRESS",
+                        help="run the work on the Dask scheduler at ADDRESS (tcp://HOST:8786), or "
+                        "'local' to start a local Dask cluster (--jobs workers); needs "
+                        "pip install 'sushigo-spec[dask]' (docs/scale.md)")
+
+
 def rules_from_args(args: argparse.Namespace, file_rules: object = None) -> Ruleset:
     """The ruleset: --rules if given, else the document's "rules", else official; then --rule."""
     from sushigo.api.base import rules_from_options

@@ -41,13 +41,21 @@ def best_outcome(
     rules: str | None = None,
     rule: Rule = None,
     progress: bool = False,
+    jobs: int | None = None,
+    cluster: str | None = None,
 ) -> Outcome:
     """The highest score one player can reach, proved: for a puzzle (fixed hands), a recorded
     round (hindsight, the others' picks fixed; a game record needs ``round`` and ``seat``), or,
     with no input, over all deals (``round="all"`` and/or ``game=True``, ``players`` one count).
     ``timeout`` is the z3 budget in seconds; past it the status is "unknown" with the budget.
     ``progress`` shows, over all deals, the best score found and the proved bound as the search
-    narrows, on a terminal's standard error. Returns what ``sushigo best --json`` prints."""
+    narrows, on a terminal's standard error (only when the questions run in this process).
+    Over all deals, each question (kind, player count, best or best losing) is a task on ``jobs``
+    local processes or the Dask scheduler at ``cluster``. Returns what ``sushigo best --json``
+    prints."""
+    from sushigo.jobs import runner
+
+    where = runner(jobs, cluster)
     if round is True:
         round = "all"
     if timeout <= 0:
@@ -64,7 +72,11 @@ def best_outcome(
         if round is not None and game:
             raise InputError("--round and --game ask two questions (the best round, the best game): "
                              "give one, and run the command again for the other")
-        return _alldeals(engine, timeout, round is not None, game, players, seed, rules, rule, progress)
+        return _alldeals(engine, timeout, round is not None, game, players, seed, rules, rule, progress,
+                         where)
+    if where.spread:
+        raise InputError("--jobs and --cluster spread the questions over all deals (--round, --game); "
+                         "one file is answered here")
     if game or players is not None or seed != 0:
         raise InputError("--game, --players and --seed are for the best over all deals; "
                          "give no file with them")
@@ -111,9 +123,47 @@ def _dummy(h: Any) -> Outcome:
     return Outcome(tagged(FORMAT, res.as_json()), 0, BestDetail("dummy", h, res))
 
 
+#: One question over all deals on a worker (:mod:`sushigo.jobs`).
+TASK = "sushigo.api.best:alldeals_task"
+
+
+def alldeals_task(doc: dict[str, Any]) -> dict[str, Any]:
+    """One question over all deals (``best_over_deals``'s arguments as JSON): its answer as JSON."""
+    from sushigo.jobs import ruleset_from_json
+    from sushigo.solver.alldeals import best_over_deals
+
+    res = best_over_deals(doc["players"], doc["kind"], ruleset_from_json(doc["rules"]), doc["losing"],
+                          doc["timeout"], doc["seed"])
+    return {**res.as_json(), "seconds": res.seconds, "record": res.record}
+
+
+def _alldeals_answer(doc: dict[str, Any]) -> Any:
+    """The ``AllDealsResult`` a task sent back as JSON (its tableaux read back from their notation)."""
+    from sushigo.solver.alldeals import AllDealsResult
+    from sushigo.spec.tableau import parse_tableau
+
+    tableaux = tuple(tuple(parse_tableau(t) for t in rnd) for rnd in doc["tableaux"])
+    return AllDealsResult(doc["players"], doc["kind"], doc["losing"], doc["score"], doc["status"],
+                          doc["seconds"], tableaux, tuple(doc["totals"]), doc["record"], doc.get("reason"),
+                          doc["seed"])
+
+
+def _alldeals_tasks(kinds: list[str], counts: list[int], ruleset: Any, timeout: float, seed: int,
+                    where: Any) -> dict[tuple[str, int, bool], Any]:
+    from sushigo import jobs as J
+
+    questions = [(kind, n, losing) for kind in kinds for n in counts for losing in (False, True)]
+    tasks = [J.Task(f"{kind}-{n}-{'losing' if losing else 'best'}",
+                    {"players": n, "kind": kind, "rules": J.ruleset_json(ruleset), "losing": losing,
+                     "timeout": timeout, "seed": seed}, slow=kind == "game")
+             for kind, n, losing in questions]
+    answers = J.run(TASK, tasks, where)
+    return {q: _alldeals_answer(a) for q, a in zip(questions, answers, strict=True)}
+
+
 def _alldeals(
     engine: str, timeout: float, round: bool, game: bool, players: int | None, seed: int,
-    rules: str | None, rule: Rule, progress: bool = False,
+    rules: str | None, rule: Rule, progress: bool = False, where: Any = None,
 ) -> Outcome:
     from sushigo.progress import terminal_progress
     from sushigo.solver.alldeals import best_over_deals
@@ -131,11 +181,16 @@ def _alldeals(
         counts = list(range(ruleset.min_players, ruleset.max_players + 1))
     kinds = [k for k, on in (("round", round), ("game", game)) if on]
     answers, docs = [], []
+    solved = (_alldeals_tasks(kinds, counts, ruleset, timeout, seed, where)
+              if where is not None and where.spread else None)
     for kind in kinds:
         for n in counts:
-            with terminal_progress(progress) as show:
-                best = best_over_deals(n, kind, ruleset, False, timeout, seed, show)
-                lose = best_over_deals(n, kind, ruleset, True, timeout, seed, show)
+            if solved:
+                best, lose = solved[kind, n, False], solved[kind, n, True]
+            else:
+                with terminal_progress(progress) as show:
+                    best = best_over_deals(n, kind, ruleset, False, timeout, seed, show)
+                    lose = best_over_deals(n, kind, ruleset, True, timeout, seed, show)
             answers.append((kind, n, best, lose))
             docs.append({
                 "kind": kind, "players": n,

@@ -9,6 +9,7 @@ import time
 from collections.abc import Sequence
 
 from sushigo.api.base import Outcome, Rule, as_list, override_texts, public, tagged
+from sushigo.jobs import Runner, runner
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-check-result/1"
@@ -28,6 +29,7 @@ def check_outcome(
     only: str | Sequence[str] = (),
     no_edge: bool = False,
     jobs: int | None = None,
+    cluster: str | None = None,
     mutants: bool = False,
     mutant: str | Sequence[str] = (),
     progress: bool = False,
@@ -35,11 +37,13 @@ def check_outcome(
     """Run every property (executor against the Z3 model, Hypothesis-generated) under every named
     ruleset, or ``ruleset`` only; ``examples`` cases per property family (default: ``profile``'s),
     ``seed`` for other examples than the derandomized default, ``only`` some properties,
-    ``jobs`` worker processes. ``rules`` is ``ruleset``'s other name (as the other commands spell
-    it); ``rule`` overrides parameters in every ruleset run (the enumerated edge cases, which are
-    per named ruleset, are then skipped). ``mutants`` plants each known pitfall (``mutant``: only these) and
-    reports which property caught it. Returns what ``sushigo check --json`` prints (exit code 1
-    on a failure or a mutant not caught). ``progress`` shows progress on a terminal's stderr."""
+    ``jobs`` worker processes, or ``cluster`` a Dask scheduler's address ('local': a local Dask
+    cluster of ``jobs`` workers; docs/scale.md). ``rules`` is ``ruleset``'s other name (as the
+    other commands spell it); ``rule`` overrides parameters in every ruleset run (the enumerated
+    edge cases, which are per named ruleset, are then skipped). ``mutants`` plants each known
+    pitfall (``mutant``: only these) and reports which property caught it. Returns what
+    ``sushigo check --json`` prints (exit code 1 on a failure or a mutant not caught).
+    ``progress`` shows progress on a terminal's stderr."""
     import hypothesis
 
     from sushigo.checks import runner as R
@@ -63,15 +67,15 @@ def check_outcome(
             raise InputError(f"unknown property {name!r}; properties: {', '.join(sorted(known))}")
     opts = R.Options(examples=cases, seed=seed, rulesets=rulesets, only=tuple(only), edge=not no_edge,
                      progress=R.terminal_progress(progress))
-    if mutants:
-        return _mutants(opts, as_list(mutant))
-    if mutant:
-        raise InputError("--mutant NAME needs --mutants")
     if jobs is not None and (isinstance(jobs, bool) or jobs < 1):
         raise InputError(f"--jobs must be at least 1, got {jobs!r}")
-    workers = jobs if jobs is not None else min(2, os.cpu_count() or 1)
+    where = runner(jobs, cluster, default_jobs=min(2, os.cpu_count() or 1))
+    if mutants:
+        return _mutants(opts, as_list(mutant), where)
+    if mutant:
+        raise InputError("--mutant NAME needs --mutants")
     t0 = time.perf_counter()
-    outs = R.run_parallel(opts, workers)
+    outs = R.run_parallel(opts, where)
     wall = time.perf_counter() - t0
     failed = [o for o in outs if o.failure]
     stopped = R.interrupted(outs)  # a stopped run is never "ok": rows it did not finish say so
@@ -81,7 +85,7 @@ def check_outcome(
     return Outcome(tagged(FORMAT, data), 1 if failed else 0, (opts, outs, wall))
 
 
-def _mutants(opts: object, names: list[str]) -> Outcome:
+def _mutants(opts: object, names: list[str], where: Runner) -> Outcome:
     from sushigo.checks import runner as R
     from sushigo.checks.mutants import MUTANT_BY_NAME
 
@@ -90,7 +94,7 @@ def _mutants(opts: object, names: list[str]) -> Outcome:
         if name not in MUTANT_BY_NAME:
             raise InputError(f"unknown mutant {name!r}; mutants: {', '.join(MUTANT_BY_NAME)}")
     t0 = time.perf_counter()
-    outs = R.run_mutants(opts, names)
+    outs = R.run_mutants_parallel(opts, names, where)
     wall = time.perf_counter() - t0
     missed = [o for o in outs if o.caught_by is None]
     stopped = not all(o.complete for o in outs)  # an unfinished mutant is never shown as caught

@@ -4,8 +4,10 @@ The solver imports z3; it is imported when a question is asked, not with this mo
 
 from __future__ import annotations
 
+import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from sushigo.api.base import Document, Outcome, Rule, as_list, load_input, override_texts, public, tagged
 from sushigo.spec.errors import InputError
@@ -30,13 +32,16 @@ def diff_outcome(
     rlimit: int | None = None,
     no_extend: bool = False,
     progress: bool = False,
+    jobs: int | None = None,
+    cluster: str | None = None,
 ) -> Outcome:
     """The smallest situation where rulesets ``a`` and ``b`` (with ``rule_a``/``rule_b``
     overrides) give different scores or winners, or the solver's proof that none exists
     ("equivalent"); ``all`` gives one witness per differing reading; ``matrix`` compares every
     pair of named rulesets; ``game`` (a record, dict or path) asks whether that game's scores or
     winner change. ``timeout`` (seconds) and ``rlimit`` bound each query; past them the status is
-    "unknown" (exit code 1). ``progress`` reports the matrix's progress on standard error.
+    "unknown" (exit code 1). ``progress`` reports the matrix's progress on standard error; the
+    matrix's searches run on ``jobs`` local processes or the Dask scheduler at ``cluster``.
     Returns what ``sushigo diff --json`` prints."""
     from sushigo.spec.ruleset import get_ruleset
 
@@ -45,10 +50,15 @@ def diff_outcome(
         raise InputError(f"--timeout must be positive, got {timeout}")
     if rlimit is not None and rlimit <= 0:
         raise InputError(f"--rlimit must be positive, got {rlimit}")
+    from sushigo.jobs import runner
+
+    where = runner(jobs, cluster)
     if matrix:
         if a or b or game:
             raise InputError("--matrix compares every named ruleset; give no rulesets and no --game")
-        return _matrix(timeout_ms, rlimit, progress)
+        return _matrix(timeout_ms, rlimit, progress, where)
+    if where.spread:
+        raise InputError("--jobs and --cluster spread the searches of --matrix; one pair is searched here")
     if not a or not b:
         raise InputError("give two rulesets, e.g. 'sushigo diff official french', or use --matrix")
     rules_a = get_ruleset(a, override_texts(rule_a))
@@ -76,7 +86,52 @@ def diff_outcome(
     return Outcome(tagged(FORMAT, res.as_json()), code, res)
 
 
-def _matrix(timeout_ms: int, rlimit: int | None, progress: bool) -> Outcome:
+#: One search of the matrix on a worker (:mod:`sushigo.jobs`).
+TASK = "sushigo.api.diff:pair_task"
+
+
+def pair_task(doc: dict[str, Any]) -> dict[str, Any]:
+    """Do the readings ``doc["a"]`` and ``doc["b"]`` differ, and how small is the smallest witness:
+    one cell of the matrix (shared by every pair of rulesets with these readings)."""
+    from sushigo.solver.diff import _cached_diff
+
+    def key(readings: dict[str, Any]) -> tuple[tuple[str, Any], ...]:
+        return tuple(sorted(readings.items()))
+
+    res = _cached_diff(key(doc["a"]), key(doc["b"]), doc["timeout_ms"], doc["rlimit"])
+    w = res.witness
+    return {"status": res.status, "players": w.players if w else None, "cards": w.cards if w else None,
+            "kind": w.kind if w else None}
+
+
+def _matrix_tasks(names: list[str], timeout_ms: int, rlimit: int | None, where: Any,
+                  show: Callable[[str], None]) -> list[Any]:
+    """The matrix with each distinct pair of readings searched as a task (as the serial
+    :func:`sushigo.solver.diff.matrix` shares them), cells in its order."""
+    import itertools
+
+    from sushigo import jobs as J
+    from sushigo.solver.diff import MatrixCell
+    from sushigo.spec.ruleset import RULESETS
+
+    pairs = list(itertools.combinations(names, 2))
+    keys: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+    for x, y in pairs:
+        ra, rb = sorted((RULESETS[x].readings(), RULESETS[y].readings()), key=lambda r: sorted(r.items()))
+        keys.setdefault(json.dumps([ra, rb], sort_keys=True), (ra, rb))
+    order = list(keys)
+    tasks = [J.Task(f"pair-{k}", {"a": ra, "b": rb, "timeout_ms": timeout_ms, "rlimit": rlimit})
+             for k, (ra, rb) in enumerate(keys.values())]
+    answers = J.run(TASK, tasks, where, lambda k, _a: show(f"[{k + 1}/{len(tasks)}] searched"))
+    cells = []
+    for x, y in pairs:
+        ra, rb = sorted((RULESETS[x].readings(), RULESETS[y].readings()), key=lambda r: sorted(r.items()))
+        a = answers[order.index(json.dumps([ra, rb], sort_keys=True))]
+        cells.append(MatrixCell(x, y, a["status"], a["players"], a["cards"], a["kind"]))
+    return cells
+
+
+def _matrix(timeout_ms: int, rlimit: int | None, progress: bool, where: Any) -> Outcome:
     from sushigo.solver.diff import matrix
     from sushigo.spec.ruleset import RULESETS
 
@@ -85,7 +140,10 @@ def _matrix(timeout_ms: int, rlimit: int | None, progress: bool) -> Outcome:
             print("\r\033[K" + msg, end="", file=sys.stderr, flush=True)
 
     names = list(RULESETS)
-    cells = matrix(names, timeout_ms=timeout_ms, progress=show, rlimit=rlimit)
+    if where.spread:
+        cells = _matrix_tasks(names, timeout_ms, rlimit, where, show)
+    else:
+        cells = matrix(names, timeout_ms=timeout_ms, progress=show, rlimit=rlimit)
     if progress:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     data = {"format": "sushigo-diff-matrix/1", "pairs": [c.as_json() for c in cells]}

@@ -4,6 +4,9 @@ The solver is imported when a position is solved, not with this module (start-up
 
 from __future__ import annotations
 
+import os
+from typing import Any
+
 from sushigo.api.base import Document, Outcome, Rule, load_input, public, rules_from_options, tagged
 from sushigo.spec.errors import InputError
 
@@ -40,13 +43,7 @@ def endgame_outcome(
     ``certify`` proves each first pick's guarantee with Z3 (2 players, up to 3 turns). Past
     ``max_nodes`` states or ``time_limit`` seconds the status is "unknown" (exit code 1).
     Returns what ``sushigo endgame --json`` prints."""
-    from sushigo.solver.endgame import (
-        Certificate,
-        certify_guarantee,
-        parse_position,
-        parse_position_text,
-        solve_position,
-    )
+    from sushigo.solver.endgame import parse_position, parse_position_text
 
     if input is not None and hands is not None:
         raise InputError("give either a position file or --hands, not both")
@@ -59,6 +56,12 @@ def endgame_outcome(
     else:
         raise InputError("give a position (a JSON file or '-') or --hands \"...\" (see --help)")
     pos = parse_position(data, rules_from_options(rules, rule, file_rules))
+    _check_options(pos, objective, policy, max_nodes, certify, time_limit)
+    return _solve(pos, objective, policy, max_nodes, certify, time_limit)
+
+
+def _check_options(pos: Any, objective: str | None, policy: str | None, max_nodes: int, certify: bool,
+                   time_limit: float) -> None:
     if max_nodes < 1 or time_limit <= 0:
         raise InputError("--max-nodes and --time-limit must be positive")
     if certify:
@@ -68,6 +71,12 @@ def endgame_outcome(
             )
         if objective not in (None, "diff", "own"):
             raise InputError("--certify covers the diff and own objectives")
+
+
+def _solve(pos: Any, objective: str | None, policy: str | None, max_nodes: int, certify: bool,
+           time_limit: float) -> Outcome:
+    from sushigo.solver.endgame import Certificate, certify_guarantee, solve_position
+
     result = solve_position(pos, objective, policy, max_nodes, time_limit)
     certs: list[Certificate] = []
     if certify and result.status == "solved":
@@ -80,4 +89,93 @@ def endgame_outcome(
     return Outcome(tagged(FORMAT, out), 0 if ok else 1, (result, certs))
 
 
+# --------------------------------------------------------------------------- many positions
+
+BATCH_FORMAT = "sushigo-endgame-batch/1"
+#: The task of one position on a worker (:mod:`sushigo.jobs`).
+TASK = "sushigo.api.endgame:position_task"
+
+
+def read_batch(path: str) -> list[tuple[Any, str]]:
+    """The positions of a batch file ('-': standard input): a JSON list of positions, or JSON
+    Lines (one position a line; blank lines skipped). Each comes with the name error messages
+    give it: ``position K`` (K counted from 0, in input order), plus the line in JSON Lines."""
+    from sushigo.schemas.loader import decode, parse, read_bytes
+
+    raw, where = read_bytes(path)
+    text = decode(raw, where)
+    lines = [(n, line) for n, line in enumerate(text.splitlines(), start=1) if line.strip()]
+    if not lines:
+        raise InputError(f"{where} holds no position: give a JSON list of positions or one position a line")
+    if text.lstrip().startswith("["):
+        value = parse(text, where)
+        if not isinstance(value, list) or not value:
+            raise InputError(f"{where}: a batch is a non-empty JSON list of positions")
+        return [(pos, f"position {k}") for k, pos in enumerate(value)]
+    return [(parse(line, f"{where} line {n} (position {k})"), f"position {k} (line {n})")
+            for k, (n, line) in enumerate(lines)]
+
+
+def position_task(doc: dict[str, Any]) -> dict[str, Any]:
+    """One position of a batch, solved on a worker: what ``sushigo endgame --json`` prints for it,
+    and its exit code."""
+    from sushigo.jobs import ruleset_from_json
+    from sushigo.solver.endgame import parse_position
+
+    pos = parse_position(doc["position"], ruleset_from_json(doc["rules"]))
+    out = _solve(pos, doc["objective"], doc["policy"], doc["max_nodes"], doc["certify"], doc["time_limit"])
+    return {"answer": out.data, "code": out.code}
+
+
+def endgame_batch_outcome(
+    input: Document,
+    *,
+    objective: str | None = None,
+    policy: str | None = None,
+    max_nodes: int = DEFAULT_MAX_NODES,
+    certify: bool = False,
+    time_limit: float = DEFAULT_TIME_LIMIT,
+    rules: str | None = None,
+    rule: Rule = None,
+    jobs: int | None = None,
+    cluster: str | None = None,
+) -> Outcome:
+    """Solve many positions (``input``: a path to a JSON list of positions or to JSON Lines, '-'
+    for standard input, or a list of position dicts), each as ``sushigo endgame`` would with the
+    same options; on ``jobs`` local processes or the Dask scheduler at ``cluster``. Every position
+    is checked before any is solved (a bad one: one line naming its index). Returns what
+    ``sushigo endgame --batch FILE --json`` prints: the answers in input order (exit code 1 if
+    any is not solved or not certified)."""
+    from sushigo import jobs as J
+    from sushigo.schemas import check_document
+    from sushigo.solver.endgame import parse_position
+
+    where = J.runner(jobs, cluster)
+    if isinstance(input, str | os.PathLike):
+        items = read_batch(os.fspath(input))
+    elif isinstance(input, list | tuple):
+        if not input:
+            raise InputError("a batch needs at least one position")
+        items = [(pos, f"position {k}") for k, pos in enumerate(input)]
+    else:
+        raise InputError(f"a batch is a path to a file of positions or a list of positions, got {input!r}")
+    tasks = []
+    for k, (data, name) in enumerate(items):
+        try:
+            check_document(data, "position", name)
+            file_rules = data.get("rules") if isinstance(data, dict) else None
+            ruleset = rules_from_options(rules, rule, file_rules)
+            _check_options(parse_position(data, ruleset), objective, policy, max_nodes, certify, time_limit)
+        except InputError as exc:
+            text = str(exc)
+            raise type(exc)(text if text.startswith(name) else f"{name}: {text}") from None
+        tasks.append(J.Task(f"position-{k}", {
+            "position": data, "rules": J.ruleset_json(ruleset), "objective": objective, "policy": policy,
+            "max_nodes": max_nodes, "certify": certify, "time_limit": time_limit}))
+    answers = J.run(TASK, tasks, where)
+    data = {"format": BATCH_FORMAT, "positions": len(answers), "answers": [a["answer"] for a in answers]}
+    return Outcome(data, max(a["code"] for a in answers), answers)
+
+
 endgame = public(endgame_outcome, "endgame")
+endgame_batch = public(endgame_batch_outcome, "endgame_batch")

@@ -36,6 +36,69 @@ def _games(
                 yield rec.totals, rec.winners
 
 
+#: The task of a run of games on a worker (:mod:`sushigo.jobs`).
+TASK = "sushigo.api.play:games_task"
+
+
+def games_task(doc: dict[str, Any]) -> dict[str, Any]:
+    """Games ``doc["seed"]`` .. ``+ doc["games"] - 1`` as a job's task: per seat how many games
+    ended on each total, and the winners of each game in order, one character a game (the bit
+    mask of the winning seats): all :func:`summarise` needs, in a small JSON document."""
+    from sushigo.jobs import ruleset_from_json
+
+    rules = ruleset_from_json(doc["rules"])
+    counts: list[dict[int, int]] = [{} for _ in range(rules.seats(doc["players"]))]
+    masks = []
+    for totals, winners in _games(doc["players"], doc["seed"], doc["games"], rules, doc["policies"]):
+        for s, total in enumerate(totals):
+            counts[s][total] = counts[s].get(total, 0) + 1
+        masks.append(chr(_MASK_BASE + sum(1 << w for w in winners)))
+    return {"totals": [sorted(c.items()) for c in counts], "winners": "".join(masks)}
+
+
+_MASK_BASE = 48  # printable characters: masks of up to 6 seats stay below 127
+
+
+def _merged(answers: Sequence[dict[str, Any]]) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
+    """(totals, winners) per game for :func:`summarise`, rebuilt from :func:`games_task`'s answers.
+
+    The winners come in game order, so shared wins add up in the same order as a serial run's;
+    each seat's totals come grouped by value rather than in game order, which changes none of
+    the statistics (mean, spread, min and max of whole numbers do not depend on the order: the
+    mean is a correctly rounded sum, the spread an exact sum of squares)."""
+    seats = len(answers[0]["totals"]) if answers else 0
+    totals = [iter([t for a in answers for t, k in a["totals"][s] for _ in range(k)]) for s in range(seats)]
+    for a in answers:
+        for ch in a["winners"]:
+            mask = ord(ch) - _MASK_BASE
+            yield tuple(next(it) for it in totals), tuple(s for s in range(seats) if mask >> s & 1)
+
+
+def _play_tasks(players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[str], where: Any,
+                progress: bool) -> list[dict[str, Any]]:
+    """``n`` games as tasks on ``where`` (:mod:`sushigo.jobs`): a few tasks per worker, whole
+    chunks of :data:`_CHUNK` games each (every game depends on its own seed only)."""
+    from sushigo import jobs as J
+
+    workers = where.jobs if where.cluster in (None, J.LOCAL) else 8  # a cluster's size is not known here
+    per = -(-n // (4 * max(1, workers)))
+    per = -(-per // _CHUNK) * _CHUNK
+    plain = {"players": players, "rules": J.ruleset_json(rules), "policies": list(policies)}
+    tasks = [J.Task(f"games-{s}", {**plain, "seed": s, "games": min(per, seed + n - s)})
+             for s in range(seed, seed + n, per)]
+    played = [0]
+
+    def done(k: int, answer: dict[str, Any]) -> None:
+        played[0] += len(answer["winners"])
+        if progress:
+            print(f"\rplayed {played[0]}/{n} games", end="", file=sys.stderr, flush=True)
+
+    answers = J.run(TASK, tasks, where, done)
+    if progress:
+        print("\r" + " " * 50 + "\r", end="", file=sys.stderr, flush=True)
+    return answers
+
+
 def summarise(
     players: int,
     seed: int,
@@ -133,13 +196,19 @@ def play_outcome(
     rules: str = "official",
     rule: Rule = None,
     progress: bool = False,
+    jobs: int | None = None,
+    cluster: str | None = None,
 ) -> Outcome:
     """Play ``games`` games from seeds ``seed``, ``seed+1``, ... with ``players`` players (default 4;
     2 under dummy-2p) and ``policy`` (one name for every seat, or one per seat; default random).
     ``record`` writes the game records to this file ('-': standard output). Returns what ``sushigo
     play --json`` prints: one game's record (``"format": "sushigo-record/1"``), or for several
     games the mean and spread of scores and win shares per seat and per policy. ``progress``
-    shows a counter on standard error for long runs."""
+    shows a counter on standard error for long runs. Many games without records run on ``jobs``
+    local processes or on the Dask scheduler at ``cluster`` (docs/scale.md); the summary is the
+    same however they ran."""
+    from sushigo.jobs import runner
+
     ruleset = rules_from_options(rules, rule)
     n = players if players is not None else (2 if ruleset.dummy_2p else 4)
     if isinstance(n, bool) or not ruleset.min_players <= n <= ruleset.max_players:
@@ -149,6 +218,7 @@ def play_outcome(
     if games < 1:
         raise InputError(f"--games must be at least 1, got {games}")
     policies = resolve_policies(n, as_list(policy))
+    where = runner(jobs, cluster)
     records: list[GameRecord] = []
     if games == 1 or record:
         # records are only kept when asked for: a record file, or the one game's table
@@ -159,6 +229,9 @@ def play_outcome(
             return Outcome(records[0].to_json(), 0, (ruleset, n, policies, records))
         played = [(r.totals, r.winners) for r in records]
         summary = summarise(n, seed, games, ruleset, policies, False, played)
+    elif where.spread:
+        answers = _play_tasks(n, seed, games, ruleset, policies, where, progress)
+        summary = summarise(n, seed, games, ruleset, policies, False, _merged(answers))
     else:
         summary = summarise(n, seed, games, ruleset, policies, progress)
     return Outcome(tagged(FORMAT, summary), 0, (ruleset, n, policies, records))

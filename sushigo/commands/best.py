@@ -7,7 +7,14 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sushigo.api.best import DEFAULT_TIMEOUT, ENGINES, STATUS_OPTIMAL, BestDetail, best_outcome
-from sushigo.common import add_json_arg, add_rules_args, budget_seconds, print_json, print_table
+from sushigo.common import (
+    add_jobs_args,
+    add_json_arg,
+    add_rules_args,
+    budget_seconds,
+    print_json,
+    print_table,
+)
 
 if TYPE_CHECKING:
     from sushigo.solver.best_dummy import DummyHindsight
@@ -62,6 +69,7 @@ def register(subparsers: Any) -> None:
                         help="over all deals: seed of the local search that starts the losing-game "
                         "question (default 0; recorded in the output)")
     add_rules_args(parser, default=None)
+    add_jobs_args(parser, "over all deals: local worker processes, one question each (default 1)")
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
@@ -69,7 +77,8 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     out = best_outcome(args.input, engine=args.engine, timeout=args.timeout, seat=args.seat,
                        round=args.round, game=args.game, players=args.players, seed=args.seed,
-                       rules=args.rules, rule=list(args.rule), progress=not args.json)
+                       rules=args.rules, rule=list(args.rule), progress=not args.json,
+                       jobs=args.jobs, cluster=args.cluster)
     if args.json:
         print_json(out.data)
         return out.code

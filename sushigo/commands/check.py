@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from sushigo.api.check import PROFILES, check_outcome
-from sushigo.common import add_json_arg, positive_int, print_json, print_table
+from sushigo.common import add_jobs_args, add_json_arg, print_json, print_table
 
 ORDER = 80
 HELP = "cross-check the executor against the Z3 model (Hypothesis), or run the mutants"
@@ -53,8 +53,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--only", action="append", default=[], metavar="PROPERTY",
                         help="run only this property (repeatable); see the table for names")
     parser.add_argument("--no-edge", action="store_true", help="skip the enumerated edge cases")
-    parser.add_argument("--jobs", type=positive_int, default=None, metavar="N",
-                        help="worker processes (default: 2 if the machine has 2 cores, else 1)")
+    add_jobs_args(parser, "worker processes (default: 2 if the machine has 2 cores, else 1)")
     parser.add_argument("--mutants", action="store_true",
                         help="run the checks against each planted pitfall; each must be caught")
     parser.add_argument("--mutant", action="append", default=[], metavar="NAME",
@@ -71,6 +70,7 @@ def _clear_progress(args: argparse.Namespace) -> None:
 def run(args: argparse.Namespace) -> int:
     out = check_outcome(examples=args.examples, profile=args.profile, seed=args.seed, ruleset=args.ruleset,
                         rule=list(args.rule), only=list(args.only), no_edge=args.no_edge, jobs=args.jobs,
+                        cluster=args.cluster,
                         mutants=args.mutants,
                         mutant=list(args.mutant), progress=not args.json)
     _clear_progress(args)

@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from sushigo.api.diff import DEFAULT_TIMEOUT, diff_outcome
-from sushigo.common import add_json_arg, budget_count, budget_seconds, print_json, print_table
+from sushigo.common import add_jobs_args, add_json_arg, budget_count, budget_seconds, print_json, print_table
 
 if TYPE_CHECKING:
     from sushigo.solver.diff import DiffResult, GameDiff, MatrixCell, Witness
@@ -59,6 +59,7 @@ def register(subparsers: Any) -> None:
                         help="z3 resource limit per query (machine-independent budget); past it 'unknown'")
     parser.add_argument("--no-extend", action="store_true",
                         help="skip extending a table witness to a full legal game")
+    add_jobs_args(parser, "with --matrix: local worker processes (default 1)")
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
@@ -67,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     out = diff_outcome(args.a, args.b, rule_a=list(args.rule_a), rule_b=list(args.rule_b), all=args.all,
                        matrix=args.matrix, game=args.game, players=args.players, timeout=args.timeout,
                        rlimit=args.rlimit, no_extend=args.no_extend,
-                       progress=args.matrix and sys.stderr.isatty() and not args.json)
+                       progress=args.matrix and sys.stderr.isatty() and not args.json,
+                       jobs=args.jobs, cluster=args.cluster)
     if args.json:
         print_json(out.data)
     elif args.matrix:

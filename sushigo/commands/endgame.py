@@ -5,8 +5,24 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from sushigo.api.endgame import DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT, OBJECTIVES, POLICIES, endgame_outcome
-from sushigo.common import add_json_arg, add_rules_args, budget_count, budget_seconds, print_json, print_table
+from sushigo.api.endgame import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_TIME_LIMIT,
+    OBJECTIVES,
+    POLICIES,
+    endgame_batch_outcome,
+    endgame_outcome,
+)
+from sushigo.common import (
+    add_jobs_args,
+    add_json_arg,
+    add_rules_args,
+    budget_count,
+    budget_seconds,
+    print_json,
+    print_table,
+)
+from sushigo.spec.errors import InputError
 
 if TYPE_CHECKING:
     from sushigo.solver.endgame import EndgameResult
@@ -58,7 +74,11 @@ def register(subparsers: Any) -> None:
                         "guarantee with Z3")
     parser.add_argument("--time-limit", type=budget_seconds, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                         help="search time limit (default 300); when reached the answer is unknown")
+    parser.add_argument("--batch", metavar="FILE|-",
+                        help="solve every position of FILE (a JSON list of positions, or JSON Lines: one "
+                        "a line) with these options; one row (--json: one answer) per position, in order")
     add_rules_args(parser, default=None)
+    add_jobs_args(parser, "with --batch: local worker processes (default 1)")
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
@@ -114,7 +134,41 @@ def show(result: EndgameResult) -> None:
     print_table(line_rows, heads, title="principal line:")
 
 
+def run_batch(args: argparse.Namespace) -> int:
+    """``--batch FILE``: one row per position, in input order."""
+    if args.position is not None or args.hands is not None:
+        raise InputError("--batch FILE reads the positions from FILE: give no position and no --hands")
+    out = endgame_batch_outcome(args.batch, objective=args.objective, policy=args.policy,
+                                max_nodes=args.max_nodes, certify=args.certify, time_limit=args.time_limit,
+                                rules=args.rules, rule=list(args.rule), jobs=args.jobs, cluster=args.cluster)
+    if args.json:
+        print_json(out.data)
+        return out.code
+    rows = []
+    for k, a in enumerate(out.data["answers"]):
+        best = [f"{' '.join(m['pick'])} ({m['p']:g})" if m["p"] != 1 else " ".join(m["pick"])
+                for m in a["mix"]]
+        certified = {f.get("certified") for f in a["first_picks"]} - {None}
+        rows.append([k, a["players"], a["rules"], a["objective"], a["status"],
+                     "-" if a["value"] is None else f"{a['value']:g}", ", ".join(best) or "-", a["nodes"],
+                     "/".join(sorted(certified)) or "-"])
+    heads = ["position", "players", "rules", "objective", "status", "value", "best first pick", "states"]
+    if args.certify:
+        heads.append("Z3")
+    else:
+        rows = [r[:-1] for r in rows]
+    solved = sum(a["status"] == "solved" for a in out.data["answers"])
+    print_table(rows, heads)
+    print(f"\n{solved} of {len(rows)} positions solved")
+    return out.code
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.batch is not None:
+        return run_batch(args)
+    if args.jobs is not None or args.cluster is not None:
+        raise InputError("--jobs and --cluster spread the positions of --batch FILE; one position "
+                         "is solved here")
     out = endgame_outcome(args.position, hands=args.hands, taken=args.taken, round=args.round,
                           puddings=args.puddings, scores=args.scores, objective=args.objective,
                           policy=args.policy, max_nodes=args.max_nodes, certify=args.certify,

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
+from sushigo.common import add_jobs_args, add_json_arg, add_rules_args, print_json, print_table
 
 if TYPE_CHECKING:
     from sushigo.spec.record import GameRecord
@@ -50,6 +50,7 @@ def register(subparsers: Any) -> None:
     p.add_argument("--record", metavar="FILE",
                    help="write the game record as JSON (a list of records with --games > 1); - for stdout")
     add_rules_args(p)
+    add_jobs_args(p, "with --games: local worker processes (default 1)")
     add_json_arg(p)
     p.set_defaults(func=run)
 
@@ -98,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
 
     progress = args.games >= _PROGRESS_MIN_GAMES and sys.stderr.isatty()
     out = play_outcome(players=args.players, seed=args.seed, games=args.games, policy=list(args.policy),
-                       record=args.record, rules=args.rules, rule=list(args.rule), progress=progress)
+                       record=args.record, rules=args.rules, rule=list(args.rule), progress=progress,
+                       jobs=args.jobs, cluster=args.cluster)
     if args.record == "-":
         return out.code
     rules, players, policies, records = out.detail

@@ -108,8 +108,13 @@ def formats(name: str) -> tuple[str, ...]:
 
 
 def schema_of_tag(tag: str) -> str | None:
-    """The schema whose documents carry exactly this format tag."""
-    return next((n for n in names() if _own_tags(_load(n)) == [tag]), None)
+    """The schema whose documents carry exactly this format tag (else the one schema whose
+    documents may carry it among others: an output with more than one form)."""
+    exact = next((n for n in names() if _own_tags(_load(n)) == [tag]), None)
+    if exact is not None:
+        return exact
+    some = [n for n in names() if tag in _own_tags(_load(n))]
+    return some[0] if len(some) == 1 else None
 
 
 def info(name: str) -> SchemaInfo:
