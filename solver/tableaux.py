@@ -23,7 +23,7 @@ from functools import lru_cache
 
 import z3
 from sushigo.spec.cards import MAKI, Card, Token, parse_card, parse_token
-from sushigo.spec.errors import InputError, NotationError
+from sushigo.spec.errors import InputError, NotationError, Unsettled
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, dish_terms, icons_term, size_term, tableau_vars
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
@@ -42,13 +42,11 @@ FILLER: tuple[Token, ...] = (
 DEFAULT_RLIMIT = 50_000_000
 
 
-class SolverUnknown(Exception):
+class SolverUnknown(Unsettled):
     """Z3 gave up within its budget: the answer is unknown, never read as yes or no."""
 
     def __init__(self, reason: str, budget: str) -> None:
-        super().__init__(f"unknown: {reason} (budget {budget})")
-        self.reason = reason
-        self.budget = budget
+        super().__init__(f"unknown: {reason} (budget {budget})", reason, budget)
 
 
 def check(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef, budget: str = "") -> bool:

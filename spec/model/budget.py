@@ -31,6 +31,8 @@ from dataclasses import dataclass
 from types import FrameType
 from typing import Any
 
+from sushigo.spec.errors import Unsettled
+
 
 #: A check without a budget of its own gets this one (a few seconds on the slowest CI box).
 DEFAULT_TIMEOUT_MS = 60_000
@@ -84,11 +86,11 @@ class Answer:
         return self.status == "unsat"
 
 
-class UnknownAnswer(Exception):
+class UnknownAnswer(Unsettled):
     """A question the solver could not settle within its budget: never read as sat or unsat."""
 
     def __init__(self, answer: Answer) -> None:
-        super().__init__(f"solver answered unknown: {answer.reason}")
+        super().__init__(f"solver answered unknown: {answer.reason}", answer.reason)
         self.answer = answer
 
 

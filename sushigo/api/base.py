@@ -11,7 +11,7 @@ import os
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
-from sushigo.spec.errors import InputError, SushiGoError
+from sushigo.spec.errors import InputError, SushiGoError, Unsettled
 
 if TYPE_CHECKING:
     from sushigo.spec.ruleset import Ruleset
@@ -49,7 +49,7 @@ def at_boundary(run: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     the message the CLI prints (a notation, rules or illegal-move error becomes its cause)."""
     try:
         return run(*args, **kwargs)
-    except InputError:
+    except (InputError, Unsettled):  # an unknown answer is not bad input
         raise
     except SushiGoError as exc:
         raise InputError(str(exc)) from exc

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from sushigo.api.base import Document, Outcome, Rule, load_input, public, rules_from_options, tagged
+from sushigo.spec.answer import Verdict, combine, verdict_of, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-best-result/1"
@@ -98,15 +99,17 @@ def best_outcome(
 
 def _answer(form: str, question: Any, res: Any) -> Outcome:
     code = 0 if res.status == STATUS_OPTIMAL else 1
-    return Outcome(tagged(FORMAT, res.as_json()), code, BestDetail(form, question, res))
+    data = with_outcome(tagged(FORMAT, res.as_json()), verdict_of(res.status))
+    return Outcome(data, code, BestDetail(form, question, res))
 
 
 def _dummy(h: Any) -> Outcome:
     """Form 2 under dummy-2p: always the exhaustive search (``engine`` and ``timeout`` unused)."""
     from sushigo.solver.best_dummy import solve_dummy_hindsight
 
-    res = solve_dummy_hindsight(h)
-    return Outcome(tagged(FORMAT, res.as_json()), 0, BestDetail("dummy", h, res))
+    res = solve_dummy_hindsight(h)  # exhaustive: every line of play searched, so proved
+    data = with_outcome(tagged(FORMAT, res.as_json()), Verdict.PROVED)
+    return Outcome(data, 0, BestDetail("dummy", h, res))
 
 
 def _alldeals(
@@ -138,12 +141,14 @@ def _alldeals(
                 "best": _alldeals_json(best, timeout), "best_losing": _alldeals_json(lose, timeout),
             })
     all_optimal = all(b.status == lo.status == STATUS_OPTIMAL for _k, _n, b, lo in answers)
-    data = tagged(FORMAT, {"rules": ruleset.describe(), "seed": seed, "results": docs})
+    verdict = combine(verdict_of(r.status) for _k, _n, b, lo in answers for r in (b, lo))
+    data = with_outcome(tagged(FORMAT, {"rules": ruleset.describe(), "seed": seed, "results": docs}), verdict)
     return Outcome(data, 0 if all_optimal else 1, BestDetail("alldeals", ruleset, answers))
 
 
 def _alldeals_json(res: Any, budget: float) -> dict[str, Any]:
     out: dict[str, Any] = res.as_json()
+    out["outcome"] = verdict_of(res.status).value
     out["seconds"] = round(res.seconds, 3)
     if res.status != STATUS_OPTIMAL:
         out["budget_seconds"] = budget

@@ -5,6 +5,7 @@ The solver is imported when a position is solved, not with this module (start-up
 from __future__ import annotations
 
 from sushigo.api.base import Document, Outcome, Rule, load_input, public, rules_from_options, tagged
+from sushigo.spec.answer import combine, verdict_of, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-endgame-result/1"
@@ -77,7 +78,8 @@ def endgame_outcome(
     for entry, cert in zip(out["first_picks"], certs, strict=False):
         entry["certified"] = cert.status
     ok = result.status == "solved" and all(c.status == "proved" for c in certs)
-    return Outcome(tagged(FORMAT, out), 0 if ok else 1, (result, certs))
+    verdict = combine([verdict_of(result.status), *(verdict_of(c.status) for c in certs)])
+    return Outcome(with_outcome(tagged(FORMAT, out), verdict), 0 if ok else 1, (result, certs))
 
 
 endgame = public(endgame_outcome, "endgame")

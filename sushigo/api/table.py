@@ -58,7 +58,10 @@ def table_outcome(
         q = query_from_options(rules_from_options(rules, rule), points, seat_names, as_list(has),
                                as_list(count), as_list(icons))
     a = solve(q, limit=limit)
-    return Outcome(tagged(FORMAT, answer_json(q, a)), 0 if a.status == "possible" else 1, (q, a))
+    from sushigo.spec.answer import verdict_of, with_outcome
+
+    data = with_outcome(tagged(FORMAT, answer_json(q, a)), verdict_of(a.status))
+    return Outcome(data, 0 if a.status == "possible" else 1, (q, a))
 
 
 table = public(table_outcome, "table")

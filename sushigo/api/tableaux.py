@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, tagged
+from sushigo.spec.answer import Verdict, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-tableaux-result/1"
@@ -61,29 +62,30 @@ def tableaux_outcome(
                              "sushigo tableaux --cards K --count --all-scores")
         counts = score_counts(cards, maki_points, ruleset, filters)
         data_all: dict[str, Any] = {"cards": cards, "counts": {str(s): n for s, n in counts.items()}}
-        return Outcome(tagged(FORMAT, data_all), 0, (ruleset, counts))
+        return Outcome(with_outcome(tagged(FORMAT, data_all), Verdict.PROVED), 0, (ruleset, counts))
     try:
         if unreachable:
             hi, missing = T.unreachable(cards, maki_points, ruleset, filters)
             data: dict[str, Any] = {"cards": cards, "maximum": hi, "unreachable": missing}
-            return Outcome(tagged(FORMAT, data), 0, (ruleset, hi, missing))
+            return Outcome(with_outcome(tagged(FORMAT, data), Verdict.PROVED), 0, (ruleset, hi, missing))
         if score is None:
             raise InputError("give --score S (or --unreachable)")
         if facts:
             result = T.facts(score, cards, maki_points, ruleset, filters)
             if result is None:
-                return Outcome(tagged(FORMAT, {"count": 0, "facts": None}), 1, (ruleset, None))
+                return Outcome(with_outcome(tagged(FORMAT, {"count": 0, "facts": None}), Verdict.IMPOSSIBLE), 1,
+                               (ruleset, None))
             data = {"facts": [{"token": f.token.label, "min": f.low, "max": f.high} for f in result]}
-            return Outcome(tagged(FORMAT, data), 0, (ruleset, result))
+            return Outcome(with_outcome(tagged(FORMAT, data), Verdict.PROVED), 0, (ruleset, result))
         if count:
             n = count_score(score, cards, maki_points, ruleset, filters)
-            return Outcome(tagged(FORMAT, {"count": n}), 0, (ruleset, n))
+            return Outcome(with_outcome(tagged(FORMAT, {"count": n}), Verdict.PROVED), 0, (ruleset, n))
         e = T.enumerate_tableaux(score, cards, maki_points, ruleset, filters, limit=limit)
         data = {"count": e.count, "tableaux": [str(t) for t in e.tableaux]}
-        return Outcome(tagged(FORMAT, data), 0, (ruleset, e))
+        return Outcome(with_outcome(tagged(FORMAT, data), Verdict.PROVED), 0, (ruleset, e))
     except T.SolverUnknown as exc:
         data = {"status": "unknown", "reason": exc.reason, "budget": exc.budget}
-        return Outcome(tagged(FORMAT, data), 1, (ruleset, exc))
+        return Outcome(with_outcome(tagged(FORMAT, data), Verdict.UNKNOWN), 1, (ruleset, exc))
 
 
 tableaux = public(tableaux_outcome, "tableaux")
