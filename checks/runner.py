@@ -19,7 +19,8 @@ from __future__ import annotations
 import math
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,7 +44,8 @@ from sushigo.checks.properties import (
 from sushigo.checks.storage import use_hypothesis_home
 from sushigo.checks.strategies import tableau_of_picks
 from sushigo.spec.cards import Card, Token
-from sushigo.spec.model.budget import child_signals
+from sushigo.spec.errors import Unsettled
+from sushigo.spec.model.budget import Budget, ceiling, child_signals
 from sushigo.spec.ruleset import RULESETS, Ruleset
 from sushigo.spec.tableau import Tableau
 
@@ -95,13 +97,14 @@ class Outcome:
     seconds: float = 0.0
     status: str = "ok"  # ok | FAIL | skipped | incomplete
     note: str = ""
+    unknown: int = 0  # cases the solver could not settle within its budget: not compared
     failure: Failure | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "property": self.prop, "family": self.family, "description": self.description,
             "rulesets": self.rulesets, "examples": self.examples, "seconds": round(self.seconds, 3),
-            "result": self.status, "note": self.note,
+            "result": self.status, "note": self.note, "unknown": self.unknown,
             "failure": self.failure.as_dict() if self.failure else None,
         }
 
@@ -114,6 +117,8 @@ class Options:
     only: Sequence[str] = ()
     edge: bool = True
     stop_early: bool = False  # stop at the first failing property (mutant runs)
+    budget: Budget | None = None  # --timeout/--rlimit: the most any one Z3 call may spend
+    deadline: float | None = None  # --timeout: wall-clock end of the whole run (time.time())
     progress: Callable[[str], None] | None = None
 
 
@@ -134,18 +139,45 @@ def _failure(prop: str, rules: Ruleset, exc: Mismatch, seed: int | None) -> Fail
                    exc.actual_by, exc.rule_ids, _seed_text(seed))
 
 
-def _body(prop: Property, rules: Ruleset, counter: list[int]) -> Callable[[Any], None]:
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.time() >= deadline
+
+
+@contextmanager
+def _bounded(opts: Options) -> Iterator[None]:
+    """The run's budget on every Z3 call of this process (a worker process enters it too)."""
+    if opts.budget is None:
+        yield
+        return
+    with ceiling(opts.budget):
+        yield
+
+
+def _body(prop: Property, rules: Ruleset, counter: list[int], deadline: float | None = None
+          ) -> Callable[[Any], None]:
     steps = prop.extra.get("count") == "steps"
 
     def body(cases: list[Any]) -> None:
         for case in cases:
-            prop.check(case, rules)
+            if _past(deadline):  # the run's time is up: the rest are unknown, not compared
+                counter[1] += 1
+                continue
+            try:
+                prop.check(case, rules)
+            except Unsettled:  # the solver's budget ran out: this case is unknown, not a mismatch
+                counter[1] += 1
+                continue
             counter[0] += _STEPS[0] if steps else 1
 
     return body
 
 
 def run_given(prop: Property, opts: Options) -> Outcome:
+    with _bounded(opts):
+        return _run_given(prop, opts)
+
+
+def _run_given(prop: Property, opts: Options) -> Outcome:
     out = Outcome(prop.name, prop.family, prop.description)
     missing = prop.missing()
     if missing:
@@ -161,8 +193,11 @@ def run_given(prop: Property, opts: Options) -> Outcome:
         if rules.dummy_2p and "no_dummy" in prop.extra:
             skipped.append(f"{rules.name}: {prop.extra['no_dummy']}")
             continue
-        counter = [0]
-        body = _body(prop, rules, counter)
+        counter = [0, 0]  # cases compared, cases the solver (or the run's time) left unknown
+        body = _body(prop, rules, counter, opts.deadline)
+        if _past(opts.deadline):  # the run's time is up: this ruleset's cases are unknown
+            out.unknown += per
+            continue
 
         try:
             if prop.kind == "machine":
@@ -191,6 +226,9 @@ def run_given(prop: Property, opts: Options) -> Outcome:
         except Mismatch as exc:
             out.failure = _failure(prop.name, rules, exc, opts.seed)
             out.status = "FAIL"
+        except Unsettled as exc:  # a machine run the solver could not settle: unknown, not a failure
+            counter[1] += 1
+            skipped.append(f"{rules.name}: unknown ({exc})")
         except Exception as exc:  # a crash in the code under test is a failure, never a traceback
             out.failure = Failure(prop.name, rules.name, "(see error)", "no error",
                                   f"{type(exc).__name__}: {exc}", "rules", "executor", (),
@@ -199,11 +237,15 @@ def run_given(prop: Property, opts: Options) -> Outcome:
         finally:
             release_models()
         out.examples += counter[0]
+        out.unknown += counter[1]
         out.rulesets += 1
         if out.failure:
             break
     if skipped:
         out.note = "; ".join(skipped)
+    if out.unknown:
+        unsettled = f"{out.unknown} cases unknown within the solver's budget (not compared)"
+        out.note = "; ".join([*skipped, unsettled])
     if prop.extra.get("once"):
         out.note = "readings drawn per case (any combination)"
     out.seconds = time.perf_counter() - t0
@@ -216,6 +258,13 @@ def run_given(prop: Property, opts: Options) -> Outcome:
 def _edge_outcome(name: str, description: str, params: Sequence[str], opts: Options,
                   cases: Callable[[Ruleset], list[E.EdgeCase]],
                   run: Callable[[E.EdgeCase, Ruleset], None]) -> Outcome:
+    with _bounded(opts):
+        return _edge_run(name, description, params, opts, cases, run)
+
+
+def _edge_run(name: str, description: str, params: Sequence[str], opts: Options,
+              cases: Callable[[Ruleset], list[E.EdgeCase]],
+              run: Callable[[E.EdgeCase, Ruleset], None]) -> Outcome:
     out = Outcome(name, "edge cases", description)
     t0 = time.perf_counter()
     chosen = {r.name for r in opts.rulesets}
@@ -225,7 +274,17 @@ def _edge_outcome(name: str, description: str, params: Sequence[str], opts: Opti
         if not covered:
             continue
         rep = RULESETS[covered[0]] if covered[0] in RULESETS else rules
-        for case in cases(rep):
+        if _past(opts.deadline):  # the run's time is up: this group is not enumerated
+            out.unknown += 1
+            out.rulesets += len(covered)
+            continue
+        group = cases(rep)
+        if any(c.unknown for c in group):
+            E.forget_unknown()  # cached cases the run's budget left open: not kept for later runs
+        for case in group:
+            if case.unknown or _past(opts.deadline):  # out of budget: never read as impossible
+                out.unknown += 1
+                continue
             if case.value is None:
                 impossible.add((case.seats, case.structure))
                 continue
@@ -380,7 +439,8 @@ def _ordered(names: Sequence[str]) -> list[str]:
 
 def run_one(name: str, opts: Options) -> Outcome:
     if name in EDGE_NAMES:
-        sub = Options(examples=opts.examples, seed=opts.seed, rulesets=opts.rulesets, only=(name,))
+        sub = Options(examples=opts.examples, seed=opts.seed, rulesets=opts.rulesets, only=(name,),
+                      budget=opts.budget, deadline=opts.deadline)
         return run_edges(sub)[0]
     prop = next(p for p in all_properties() if p.name == name)
     return run_given(prop, opts)
@@ -472,7 +532,7 @@ def _run_pool(names: Sequence[str], opts: Options, jobs: int, results: dict[str,
     import multiprocessing
 
     plain = Options(examples=opts.examples, seed=opts.seed, rulesets=list(opts.rulesets), only=opts.only,
-                    edge=opts.edge)
+                    edge=opts.edge, budget=opts.budget, deadline=opts.deadline)
     # Slow tasks first so the two workers finish together.
     slow_first = sorted(names, key=lambda n: n not in ("edge-maki-ties", "round-scores", "game-totals"))
     # One fresh worker per task (maxtasksperchild=1; forked from this small parent, so starting

@@ -15,11 +15,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3
-
 from sushigo.solver.tableaux import SolverUnknown, without_tokens
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.document import check_format
 from sushigo.spec.errors import InputError
+from sushigo.spec.model.budget import Budget, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, round_terms, size_term, tableau_vars
 from sushigo.spec.record import rules_fields
@@ -156,10 +156,10 @@ class TableAnswer:
 
 
 def _check(s: z3.Solver, *assumptions: z3.BoolRef) -> bool:
-    r = s.check(*assumptions)
-    if r == z3.unknown:
+    answer = decide(s, Budget(None, DEFAULT_RLIMIT), assumptions)  # the solver's own timeout stays
+    if answer.unknown:
         raise SolverUnknown(s.reason_unknown(), f"rlimit {DEFAULT_RLIMIT} per call")
-    return bool(r == z3.sat)
+    return answer.sat
 
 
 def solve(q: TableQuery, limit: int = 20, timeout_ms: int = DEFAULT_TIMEOUT_MS) -> TableAnswer:

@@ -24,6 +24,7 @@ from functools import lru_cache
 import z3
 from sushigo.spec.cards import MAKI, Card, Token, parse_card, parse_token
 from sushigo.spec.errors import InputError, NotationError, Unsettled
+from sushigo.spec.model.budget import Budget, current_ceiling, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, dish_terms, icons_term, size_term, tableau_vars
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
@@ -49,12 +50,17 @@ class SolverUnknown(Unsettled):
         super().__init__(f"unknown: {reason} (budget {budget})", reason, budget)
 
 
+#: Each check of the enumeration (a command's ``--timeout``/``--rlimit`` lower it, see
+#: :func:`sushigo.spec.model.budget.ceiling`).
+CHECK_BUDGET = Budget(rlimit=DEFAULT_RLIMIT)
+
+
 def check(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef, budget: str = "") -> bool:
     """True for sat, False for unsat; an unknown raises :class:`SolverUnknown`."""
-    r = s.check(*assumptions)
-    if r == z3.unknown:
-        raise SolverUnknown(s.reason_unknown(), budget or f"rlimit {DEFAULT_RLIMIT}")
-    return bool(r == z3.sat)
+    answer = decide(s, CHECK_BUDGET, assumptions)
+    if answer.unknown:
+        raise SolverUnknown(s.reason_unknown(), budget or CHECK_BUDGET.within(current_ceiling()).describe())
+    return answer.sat
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from sushigo.spec.errors import RulesError
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """The three answers a question can have."""
 
     PROVED = "proved"  # with the witness, or the optimum and its certificate

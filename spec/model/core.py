@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import z3
+from sushigo.spec.model.budget import Budget, decide
 
 
 @dataclass
@@ -139,7 +140,6 @@ def minimal_core(m: Model, hard: Sequence[z3.BoolRef], timeout_ms: builtins.int,
     ``total_ms``. A budget that runs out makes the answer "unknown", never a guess.
     """
     s = z3.Solver()
-    s.set("rlimit", rlimit)
     lits: list[z3.BoolRef] = []
     for k, (rid, label, cs) in enumerate(m.groups):
         lits.append(z3.Bool(f"{rid}|{label or k}|{k}"))
@@ -152,8 +152,7 @@ def minimal_core(m: Model, hard: Sequence[z3.BoolRef], timeout_ms: builtins.int,
         left = builtins.int((deadline - time.monotonic()) * 1000)
         if left <= 0:
             return "deadline"
-        s.set("timeout", min(timeout_ms, left))
-        return str(s.check(*assumed))
+        return decide(s, Budget(min(timeout_ms, left), rlimit), assumed).status
 
     res = check(lits)
     if res == "sat":

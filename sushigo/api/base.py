@@ -5,15 +5,17 @@ Only the standard library and light spec modules are imported here (start-up tim
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
 from sushigo.spec.errors import InputError, SushiGoError, Unsettled
 
 if TYPE_CHECKING:
+    from sushigo.spec.model.budget import Budget
     from sushigo.spec.ruleset import Ruleset
 
 P = ParamSpec("P")
@@ -35,6 +37,34 @@ class Outcome(NamedTuple):
     data: Any
     code: int = 0
     detail: Any = None
+
+
+def budget_of(timeout: float | None = None, rlimit: int | None = None) -> Budget | None:
+    """``--timeout`` seconds and ``--rlimit`` units as one :class:`Budget` (``None`` if neither)."""
+    from sushigo.spec.model.budget import Budget
+
+    if timeout is not None and (isinstance(timeout, bool) or not timeout > 0 or timeout != timeout):
+        raise InputError(f"--timeout must be a positive number of seconds, got {timeout!r}")
+    if rlimit is not None and (isinstance(rlimit, bool) or not isinstance(rlimit, int) or rlimit < 1):
+        raise InputError(f"--rlimit must be a whole number of at least 1, got {rlimit!r}")
+    if timeout is None and rlimit is None:
+        return None
+    return Budget(None if timeout is None else max(1, int(timeout * 1000)), rlimit)
+
+
+@contextlib.contextmanager
+def solver_budget(timeout: float | None = None, rlimit: int | None = None) -> Iterator[None]:
+    """While inside, every Z3 call runs within ``timeout`` seconds and ``rlimit`` Z3 resource
+    units at most (``--timeout``/``--rlimit``; ``None``: the solver's own budget). A call that
+    runs out answers unknown, never a guess."""
+    from sushigo.spec.model.budget import ceiling
+
+    budget = budget_of(timeout, rlimit)
+    if budget is None:
+        yield
+        return
+    with ceiling(budget):
+        yield
 
 
 def tagged(fmt: str, data: Mapping[str, Any]) -> dict[str, Any]:

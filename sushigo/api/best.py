@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from sushigo.api.base import Document, Outcome, Rule, load_input, public, rules_from_options, tagged
+from sushigo.api.base import (
+    Document,
+    Outcome,
+    Rule,
+    load_input,
+    public,
+    rules_from_options,
+    solver_budget,
+    tagged,
+)
 from sushigo.spec.answer import Verdict, combine, verdict_of, with_outcome
 from sushigo.spec.errors import InputError
 
@@ -41,12 +50,23 @@ def best_outcome(
     seed: int = 0,
     rules: str | None = None,
     rule: Rule = None,
+    rlimit: int | None = None,
 ) -> Outcome:
     """The highest score one player can reach, proved: for a puzzle (fixed hands), a recorded
     round (hindsight, the others' picks fixed; a game record needs ``round`` and ``seat``), or,
     with no input, over all deals (``round="all"`` and/or ``game=True``, ``players`` one count).
-    ``timeout`` is the z3 budget in seconds; past it the status is "unknown" with the budget.
+    ``timeout`` is the z3 budget in seconds; past it the status is "unknown" with the budget;
+    ``rlimit`` caps each Z3 call's resource units (an answer that does not depend on load).
     Returns what ``sushigo best --json`` prints."""
+    with solver_budget(None, rlimit):  # the timeout is the search's own deadline
+        return _best(input, engine, timeout, seat, round, game, players, seed, rules, rule)
+
+
+def _best(
+    input: Document | None, engine: str, timeout: float, seat: int | None,
+    round: int | str | bool | None, game: bool, players: int | None, seed: int,
+    rules: str | None, rule: Rule,
+) -> Outcome:
     if round is True:
         round = "all"
     if timeout <= 0:

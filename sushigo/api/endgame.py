@@ -4,7 +4,16 @@ The solver is imported when a position is solved, not with this module (start-up
 
 from __future__ import annotations
 
-from sushigo.api.base import Document, Outcome, Rule, load_input, public, rules_from_options, tagged
+from sushigo.api.base import (
+    Document,
+    Outcome,
+    Rule,
+    load_input,
+    public,
+    rules_from_options,
+    solver_budget,
+    tagged,
+)
 from sushigo.spec.answer import combine, verdict_of, with_outcome
 from sushigo.spec.errors import InputError
 
@@ -33,13 +42,15 @@ def endgame_outcome(
     time_limit: float = DEFAULT_TIME_LIMIT,
     rules: str | None = None,
     rule: Rule = None,
+    rlimit: int | None = None,
 ) -> Outcome:
     """Solve the rest of a round exactly: the position as JSON (``input``, a dict or a path) or in
     the text form (``hands="squid tempura / egg wasabi"``, ``taken``, ``round``, ``puddings``,
     ``scores``). Two players: a zero-sum game (``objective`` diff, own or win); three to five:
     player 0's paranoid guarantee, or the best reply when the others follow ``policy``.
-    ``certify`` proves each first pick's guarantee with Z3 (2 players, up to 3 turns). Past
-    ``max_nodes`` states or ``time_limit`` seconds the status is "unknown" (exit code 1).
+    ``certify`` proves each first pick's guarantee with Z3 (2 players, up to 3 turns; each Z3
+    call within ``time_limit`` seconds and ``rlimit`` resource units). Past ``max_nodes``
+    states or ``time_limit`` seconds the status is "unknown" (exit code 1).
     Returns what ``sushigo endgame --json`` prints."""
     from sushigo.solver.endgame import (
         Certificate,
@@ -72,8 +83,9 @@ def endgame_outcome(
     result = solve_position(pos, objective, policy, max_nodes, time_limit)
     certs: list[Certificate] = []
     if certify and result.status == "solved":
-        certs = [certify_guarantee(pos, pv.turn, int(pv.guarantee), result.objective)
-                 for pv in result.first_picks]
+        with solver_budget(time_limit, rlimit):
+            certs = [certify_guarantee(pos, pv.turn, int(pv.guarantee), result.objective)
+                     for pv in result.first_picks]
     out = result.to_json()
     for entry, cert in zip(out["first_picks"], certs, strict=False):
         entry["certified"] = cert.status

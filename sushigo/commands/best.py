@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from sushigo.api.best import DEFAULT_TIMEOUT, ENGINES, STATUS_OPTIMAL, BestDetail, best_outcome
-from sushigo.common import add_json_arg, add_rules_args, budget_seconds, print_json, print_table
+from sushigo.common import add_json_arg, add_rules_args, budget_count, budget_seconds, print_json, print_table
 
 if TYPE_CHECKING:
     from sushigo.solver.best_dummy import DummyHindsight
@@ -49,6 +49,8 @@ def register(subparsers: Any) -> None:
                         help="z3 (certified, default) or search (exhaustive dynamic programme)")
     parser.add_argument("--timeout", type=budget_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help="z3 budget (default %(default)s); past it the answer is 'unknown'")
+    parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
+                        help="Z3 resource units each call may spend (machine-independent)")
     parser.add_argument("--seat", type=int, metavar="K", help="seat (0-based) of a game record")
     parser.add_argument("--round", nargs="?", const="all", default=None, metavar="R",
                         help="with a game record: the round (from 1); alone: best round score over "
@@ -67,7 +69,7 @@ def register(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     out = best_outcome(args.input, engine=args.engine, timeout=args.timeout, seat=args.seat,
                        round=args.round, game=args.game, players=args.players, seed=args.seed,
-                       rules=args.rules, rule=list(args.rule))
+                       rules=args.rules, rule=list(args.rule), rlimit=args.rlimit)
     if args.json:
         print_json(out.data)
         return out.code

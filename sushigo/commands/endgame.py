@@ -56,8 +56,11 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--certify", action="store_true",
                         help="2 players, up to 3 turns left, diff/own: prove each first pick's "
                         "guarantee with Z3")
-    parser.add_argument("--time-limit", type=budget_seconds, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+    parser.add_argument("--timeout", "--time-limit", dest="time_limit", type=budget_seconds,
+                        default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                         help="search time limit (default 300); when reached the answer is unknown")
+    parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
+                        help="with --certify: Z3 resource units each call may spend")
     add_rules_args(parser, default=None)
     add_json_arg(parser)
     parser.set_defaults(func=run)
@@ -118,7 +121,8 @@ def run(args: argparse.Namespace) -> int:
     out = endgame_outcome(args.position, hands=args.hands, taken=args.taken, round=args.round,
                           puddings=args.puddings, scores=args.scores, objective=args.objective,
                           policy=args.policy, max_nodes=args.max_nodes, certify=args.certify,
-                          time_limit=args.time_limit, rules=args.rules, rule=list(args.rule))
+                          time_limit=args.time_limit, rules=args.rules, rule=list(args.rule),
+                          rlimit=args.rlimit)
     if args.json:
         print_json(out.data)
         return out.code
