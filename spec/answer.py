@@ -49,6 +49,9 @@ STATUS_WORDS: Mapping[str, Verdict] = {
     "found": Verdict.PROVED,
     # diff: the two rulesets cannot be compared (another player count, another deck)
     "not-applicable": Verdict.IMPOSSIBLE,
+    # conform: the target agreed on every case, or a fault was found (a witness either way)
+    "conforms": Verdict.PROVED,
+    "faults": Verdict.PROVED,
 }
 
 

@@ -6,9 +6,11 @@ Only the standard library and light spec modules are imported here (start-up tim
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import os
+import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
@@ -53,13 +55,16 @@ def budget_of(timeout: float | None = None, rlimit: int | None = None) -> Budget
 
 
 @contextlib.contextmanager
-def solver_budget(timeout: float | None = None, rlimit: int | None = None) -> Iterator[None]:
+def solver_budget(timeout: float | None = None, rlimit: int | None = None,
+                  whole: float | None = None) -> Iterator[None]:
     """While inside, every Z3 call runs within ``timeout`` seconds and ``rlimit`` Z3 resource
-    units at most (``--timeout``/``--rlimit``; ``None``: the solver's own budget). A call that
-    runs out answers unknown, never a guess."""
-    from sushigo.spec.model.budget import ceiling
+    units at most (``--timeout``/``--rlimit``; ``None``: the solver's own budget), and none after
+    ``whole`` seconds from now. A call that runs out answers unknown, never a guess."""
+    from sushigo.spec.model.budget import Budget, ceiling
 
     budget = budget_of(timeout, rlimit)
+    if whole is not None:
+        budget = dataclasses.replace(budget or Budget(None, None), deadline=time.time() + whole)
     if budget is None:
         yield
         return

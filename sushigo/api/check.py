@@ -92,7 +92,7 @@ def check_outcome(
             "interrupted": stopped, "hypothesis": hypothesis.__version__}
     unsettled = stopped or any(o.unknown for o in outs)
     data = with_outcome(tagged(FORMAT, data), Verdict.UNKNOWN if unsettled else Verdict.PROVED)
-    return Outcome(data, 1 if failed else 0, (opts, outs, wall))
+    return Outcome(data, 1 if failed or unsettled else 0, (opts, outs, wall))
 
 
 def _mutants(opts: object, names: list[str]) -> Outcome:
