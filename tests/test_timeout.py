@@ -76,8 +76,9 @@ def test_tableaux(workdir: Path) -> None:
     if doc["outcome"] == "unknown":
         assert doc["status"] == "unknown" and "budget" in doc
         return
-    from sushigo.api.tableaux import tableaux
     from sushigo.spec.ruleset import OFFICIAL
+
+    from sushigo.api.tableaux import tableaux
 
     # the count by generating functions (no Z3); each listed tableau re-scored by the plain
     # scorer: 10 cards, 40 dish points (no maki points were asked for)
