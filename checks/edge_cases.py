@@ -74,13 +74,14 @@ def _hand(rules: Ruleset, seats: int) -> int:
 
 
 #: Each structure's question (a few milliseconds; the wall clock is a safety net).
-EDGE_BUDGET = Budget(timeout_ms=5000)
+EDGE_TIMEOUT_MS = 5000
 
 
 def _solve_structures(m: Model, values: Sequence[Any], structures: Sequence[Structure]
                       ) -> Iterator[tuple[Structure, bool, Any]]:
     """For each structure and zero flag: the solver's model or None (unsat / unknown with reason)."""
     s = m.solver()
+    s.set("timeout", EDGE_TIMEOUT_MS)
     for structure in structures:
         for zero in (False, True):
             s.push()
@@ -91,7 +92,7 @@ def _solve_structures(m: Model, values: Sequence[Any], structures: Sequence[Stru
                 s.add(values[a[0]] > values[b[0]])
             low = values[structure[-1][0]]
             s.add(low == 0 if zero else low > 0)
-            res = decide(s, EDGE_BUDGET).status
+            res = decide(s, Budget.kept()).status
             yield structure, zero, (s.model() if res == "sat" else res)
             s.pop()
 

@@ -416,7 +416,7 @@ def smallest_table(
         s = q.model.solver(timeout_ms=timeout_ms, rlimit=rlimit)
         assert isinstance(s, z3.Solver)
         bound = sum(_hand_caps(rulesets, players, q.seats))
-        budget = Budget(timeout_ms, rlimit)
+        budget = Budget.kept()  # the solver's own timeout_ms and rlimit
         r = decide(s, budget).status
         if r == "unsat":
             proofs.append(Proof(players, bound, "unsat", "z3", "every table within the hand sizes and deck"))
@@ -467,7 +467,7 @@ def extend_to_game(
     for i, t in enumerate(tableaux):
         for tok in Token:
             s.add(q.model.vars[f"t0_s{i}_{_TOKEN_VAR[tok]}"] >= t.counts[int(tok)])
-    r = decide(s, Budget(timeout_ms, rlimit)).status
+    r = decide(s, Budget.kept()).status  # built with timeout_ms and rlimit
     if r != "sat":
         return {"status": "unknown" if r == "unknown" else "impossible",
                 "reason": s.reason_unknown() if r == "unknown" else

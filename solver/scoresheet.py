@@ -332,7 +332,7 @@ def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int 
         plain = sm.model.solver(timeout_ms=timeout_ms, rlimit=max(1, rlimit // share))
         plain.set("random_seed", attempt)
         plain.add(*[c for _, c in sm.cells])
-        r = decide(plain, Budget(timeout_ms, max(1, rlimit // share))).as_z3()
+        r = decide(plain, Budget.kept()).as_z3()  # built with its share of the budget
         if r == z3.sat:
             witness = _witness(sm, plain.model())
             _rescore(sheet, witness)
@@ -454,10 +454,9 @@ def _staged(sheet: Sheet, order: Sequence[int], slack: int | None, seed: int, ti
         elif last and sheet.totals is not None:
             if any(sum(rw[i] for rw in sheet.rounds) != v for i, v in enumerate(sheet.totals)):
                 return None
-        boost = rlimit * (LAST_BOOST if last else 1)
-        s = m.solver(timeout_ms=timeout_ms, rlimit=boost)
+        s = m.solver(timeout_ms=timeout_ms, rlimit=rlimit * (LAST_BOOST if last else 1))
         s.set("random_seed", seed)
-        if not decide(s, Budget(timeout_ms, boost)).sat:
+        if not decide(s, Budget.kept()).sat:  # built with timeout_ms and boost
             return None
         mdl = s.model()
         tabs = tuple(Tableau(tuple(mdl.eval(v, model_completion=True).as_long() for v in t)) for t in row)
@@ -494,7 +493,7 @@ def _rows_plausible(sheet: Sheet, timeout_ms: int, rlimit: int) -> bool:
     deck = [rules.copies(c) for c in Card]
     for r in range(len(sheet.rounds)):
         m, _ = _round_model(sheet, r, deck)
-        if not decide(m.solver(timeout_ms=timeout_ms, rlimit=rlimit), Budget(timeout_ms, rlimit)).sat:
+        if not decide(m.solver(timeout_ms=timeout_ms, rlimit=rlimit), Budget.kept()).sat:
             return False
     if sheet.pudding is not None:
         n = len(sheet.players)
@@ -598,7 +597,7 @@ def round_maximum(rules: Ruleset, players: int) -> int:
     opt = m.solver(optimize=True, timeout_ms=DEFAULT_TIMEOUT_MS)
     assert isinstance(opt, z3.Optimize)
     h = opt.maximize(terms[0]["total"])
-    if not decide(opt, Budget(DEFAULT_TIMEOUT_MS, None)).sat:  # wall clock only, as before
+    if not decide(opt, Budget.kept()).sat:  # built with DEFAULT_TIMEOUT_MS
         raise SolverUnknown("no round maximum found", f"timeout {DEFAULT_TIMEOUT_MS} ms")
     return int(h.value().as_long())
 

@@ -156,7 +156,7 @@ class TableAnswer:
 
 
 def _check(s: z3.Solver, *assumptions: z3.BoolRef) -> bool:
-    answer = decide(s, Budget(None, DEFAULT_RLIMIT), assumptions)  # the solver's own timeout stays
+    answer = decide(s, Budget.kept(), assumptions)  # built with its timeout and DEFAULT_RLIMIT
     if answer.unknown:
         raise SolverUnknown(s.reason_unknown(), f"rlimit {DEFAULT_RLIMIT} per call")
     return answer.sat

@@ -50,16 +50,17 @@ class SolverUnknown(Unsettled):
         super().__init__(f"unknown: {reason} (budget {budget})", reason, budget)
 
 
-#: Each check of the enumeration (a command's ``--timeout``/``--rlimit`` lower it, see
-#: :func:`sushigo.spec.model.budget.ceiling`).
-CHECK_BUDGET = Budget(rlimit=DEFAULT_RLIMIT)
+#: Each check of the enumeration: the solvers are built with ``DEFAULT_RLIMIT`` (a command's
+#: ``--timeout``/``--rlimit`` lower it, see :func:`sushigo.spec.model.budget.ceiling`).
+CHECK_BUDGET = Budget.kept()
 
 
 def check(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef, budget: str = "") -> bool:
     """True for sat, False for unsat; an unknown raises :class:`SolverUnknown`."""
     answer = decide(s, CHECK_BUDGET, assumptions)
     if answer.unknown:
-        raise SolverUnknown(s.reason_unknown(), budget or CHECK_BUDGET.within(current_ceiling()).describe())
+        limit = Budget(None, DEFAULT_RLIMIT).within(current_ceiling())
+        raise SolverUnknown(s.reason_unknown(), budget or limit.describe())
     return answer.sat
 
 

@@ -70,6 +70,13 @@ class Budget:
         if self.rlimit is not None:
             s.set("rlimit", max(1, int(self.rlimit)))
 
+    @classmethod
+    def kept(cls) -> Budget:
+        """The budget a solver was built with (``Model.solver(timeout_ms=, rlimit=)``), left as it
+        is: setting a parameter again, even to the same value, changes Z3's search (another
+        witness, another enumeration order), so a call on a configured solver sets nothing."""
+        return cls(None, None)
+
     def within(self, other: Budget | None) -> Budget:
         """Each limit the smaller of this budget's and ``other``'s (``None`` is no limit)."""
         if other is None:

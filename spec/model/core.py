@@ -140,6 +140,7 @@ def minimal_core(m: Model, hard: Sequence[z3.BoolRef], timeout_ms: builtins.int,
     ``total_ms``. A budget that runs out makes the answer "unknown", never a guess.
     """
     s = z3.Solver()
+    s.set("rlimit", rlimit)
     lits: list[z3.BoolRef] = []
     for k, (rid, label, cs) in enumerate(m.groups):
         lits.append(z3.Bool(f"{rid}|{label or k}|{k}"))
@@ -152,7 +153,7 @@ def minimal_core(m: Model, hard: Sequence[z3.BoolRef], timeout_ms: builtins.int,
         left = builtins.int((deadline - time.monotonic()) * 1000)
         if left <= 0:
             return "deadline"
-        return decide(s, Budget(min(timeout_ms, left), rlimit), assumed).status
+        return decide(s, Budget(min(timeout_ms, left), None), assumed).status  # rlimit set above
 
     res = check(lits)
     if res == "sat":
