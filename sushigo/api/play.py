@@ -3,38 +3,17 @@
 from __future__ import annotations
 
 import json
-import statistics
 import sys
-import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, tagged
 from sushigo.spec.errors import InputError
-from sushigo.spec.executor import fast_random_games, play_game, resolve_policies
+from sushigo.spec.executor import play_game, resolve_policies
 from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import Ruleset
 
 FORMAT = "sushigo-play-result/1"
-
-_CHUNK = 500
-
-
-def _games(
-    players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[str]
-) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """(totals, winners) per game, in chunks so progress can be shown."""
-    fast = all(p == "random" for p in policies) and not rules.dummy_2p
-    for start in range(seed, seed + n, _CHUNK):
-        count = min(_CHUNK, seed + n - start)
-        if fast:
-            for g in fast_random_games(players, start, count, rules):
-                yield g.totals, g.winners
-        else:
-            for s in range(start, start + count):
-                rec = play_game(players, s, rules, policies)
-                yield rec.totals, rec.winners
-
 
 def summarise(
     players: int,
@@ -45,68 +24,21 @@ def summarise(
     progress: bool,
     results: Iterable[tuple[tuple[int, ...], tuple[int, ...]]] | None = None,
 ) -> dict[str, Any]:
-    """Mean, spread and win shares over ``n`` games (played here unless ``results`` are given)."""
-    seats = rules.seats(players)
-    if results is None:
-        results = _games(players, seed, n, rules, policies)
-    scores: list[list[int]] = [[] for _ in range(seats)]
-    wins = [0.0] * seats
-    no_winner = 0
-    t0 = time.monotonic()
-    last = t0
-    for k, (totals, winners) in enumerate(results, start=1):
-        for s in range(seats):
-            scores[s].append(totals[s])
-        if winners:
-            for w in winners:
-                wins[w] += 1 / len(winners)  # a shared win is split evenly
-        else:
-            no_winner += 1
-        now = time.monotonic()
-        if progress and now - last > 0.2:
-            last = now
-            rate = k / (now - t0)
-            print(f"\rplayed {k}/{n} games ({rate:.0f}/s)", end="", file=sys.stderr, flush=True)
-    if progress:
-        print("\r" + " " * 50 + "\r", end="", file=sys.stderr, flush=True)
-    seat_rows = []
-    for s in range(seats):
-        xs = scores[s]
-        seat_rows.append(
-            {
-                "seat": s,
-                "policy": policies[s] if s < players else None,
-                "mean": statistics.fmean(xs),
-                "stdev": statistics.pstdev(xs),
-                "min": min(xs),
-                "max": max(xs),
-                "win_share": wins[s] / n if s < players else None,
-            }
-        )
-    by_policy = []
-    for name in dict.fromkeys(policies):
-        mine = [s for s in range(players) if policies[s] == name]
-        xs = [x for s in mine for x in scores[s]]
-        by_policy.append(
-            {
-                "policy": name,
-                "seats": mine,
-                "mean": statistics.fmean(xs),
-                "stdev": statistics.pstdev(xs),
-                "win_share": sum(wins[s] for s in mine) / n,
-            }
-        )
-    return {
-        "games": n,
-        "players": players,
-        "first_seed": seed,
-        "rules": rules.name,
-        "readings": rules.readings(),
-        "policies": list(policies),
-        "seats": seat_rows,
-        "by_policy": by_policy,
-        "games_without_winner": no_winner,
-    }
+    """:func:`sushigo.spec.stats.summarise`, with ``progress`` shown on standard error."""
+    from sushigo.spec import stats
+
+    if not progress:
+        return stats.summarise(players, seed, n, rules, policies, results)
+    last = [0.0]
+
+    def show(k: int, seconds: float) -> None:
+        if seconds - last[0] > 0.2:
+            last[0] = seconds
+            print(f"\rplayed {k}/{n} games ({k / seconds:.0f}/s)", end="", file=sys.stderr, flush=True)
+
+    summary = stats.summarise(players, seed, n, rules, policies, results, show)
+    print("\r" + " " * 50 + "\r", end="", file=sys.stderr, flush=True)
+    return summary
 
 
 def write_records(path: str, records: list[GameRecord]) -> None:
