@@ -4,31 +4,21 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, tagged
 from sushigo.spec.errors import InputError
 from sushigo.spec.executor import play_game, resolve_policies
 from sushigo.spec.record import GameRecord
-from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.stats import summarise
 
 FORMAT = "sushigo-play-result/1"
 
-def summarise(
-    players: int,
-    seed: int,
-    n: int,
-    rules: Ruleset,
-    policies: Sequence[str],
-    progress: bool,
-    results: Iterable[tuple[tuple[int, ...], tuple[int, ...]]] | None = None,
-) -> dict[str, Any]:
-    """:func:`sushigo.spec.stats.summarise`, with ``progress`` shown on standard error."""
-    from sushigo.spec import stats
 
-    if not progress:
-        return stats.summarise(players, seed, n, rules, policies, results)
+
+def _progress(n: int) -> Callable[[int, float], None]:
+    """Games played so far, on standard error (at most five times a second)."""
     last = [0.0]
 
     def show(k: int, seconds: float) -> None:
@@ -36,9 +26,7 @@ def summarise(
             last[0] = seconds
             print(f"\rplayed {k}/{n} games ({k / seconds:.0f}/s)", end="", file=sys.stderr, flush=True)
 
-    summary = stats.summarise(players, seed, n, rules, policies, results, show)
-    print("\r" + " " * 50 + "\r", end="", file=sys.stderr, flush=True)
-    return summary
+    return show
 
 
 def write_records(path: str, records: list[GameRecord]) -> None:
@@ -90,9 +78,11 @@ def play_outcome(
         if games == 1:
             return Outcome(records[0].to_json(), 0, (ruleset, n, policies, records))
         played = [(r.totals, r.winners) for r in records]
-        summary = summarise(n, seed, games, ruleset, policies, False, played)
+        summary = summarise(n, seed, games, ruleset, policies, played)
     else:
-        summary = summarise(n, seed, games, ruleset, policies, progress)
+        summary = summarise(n, seed, games, ruleset, policies, None, _progress(games) if progress else None)
+        if progress:
+            print("\r" + " " * 50 + "\r", end="", file=sys.stderr, flush=True)
     return Outcome(tagged(FORMAT, summary), 0, (ruleset, n, policies, records))
 
 
