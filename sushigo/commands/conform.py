@@ -53,10 +53,11 @@ def register(subparsers: Any) -> None:
                         "is reported as timed out and the target restarted")
     parser.add_argument("--memory-limit", default=str(DEFAULT_LIMITS["memory_limit"]), metavar="MB",
                         help="address-space limit of the target's process (default %(default)s; 0: none)")
-    parser.add_argument("--timeout", "--time-limit", dest="time_limit",
-                        default=str(DEFAULT_LIMITS["time_limit"]), metavar="SECONDS",
-                        help="time limit of the whole run (default %(default)s); past it "
-                        "the verdict is 'unknown' unless faults were found")
+    parser.add_argument("--time-limit", default=str(DEFAULT_LIMITS["time_limit"]), metavar="SECONDS",
+                        help="time limit of the whole run (default %(default)s); past it the verdict is "
+                        "'unknown' unless faults were found")
+    parser.add_argument("--timeout", dest="time_limit", default=str(DEFAULT_LIMITS["time_limit"]),
+                        metavar="SECONDS", help="the same as --time-limit")
     parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
                         help="Z3 resource units each call (naming a fault's rule ids) may spend")
     add_json_arg(parser)

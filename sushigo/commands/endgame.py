@@ -56,9 +56,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--certify", action="store_true",
                         help="2 players, up to 3 turns left, diff/own: prove each first pick's "
                         "guarantee with Z3")
-    parser.add_argument("--timeout", "--time-limit", dest="time_limit", type=budget_seconds,
-                        default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
+    parser.add_argument("--time-limit", type=budget_seconds, default=DEFAULT_TIME_LIMIT, metavar="SECONDS",
                         help="search time limit (default 300); when reached the answer is unknown")
+    parser.add_argument("--timeout", dest="time_limit", type=budget_seconds, default=DEFAULT_TIME_LIMIT,
+                        metavar="SECONDS", help="the same as --time-limit")
     parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
                         help="with --certify: Z3 resource units each call may spend")
     add_rules_args(parser, default=None)
