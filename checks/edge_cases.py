@@ -22,6 +22,7 @@ from functools import lru_cache
 from typing import Any
 
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.model.budget import Budget, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import icons_term
 from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, RULESETS, Ruleset
@@ -60,6 +61,7 @@ class EdgeCase:
     seats: int
     value: tuple[Tableau, ...] | tuple[int, ...] | None  # witness; None when the deck cannot realise it
     why: str = ""
+    unknown: bool = False  # the solver ran out of its budget: neither a witness nor impossible
 
     def tableaux(self) -> tuple[Tableau, ...]:
         """The witness tableaux of a round case (maki or dish)."""
@@ -71,11 +73,15 @@ def _hand(rules: Ruleset, seats: int) -> int:
     return rules.hand_size(seats - 1 if rules.dummy_2p else seats)
 
 
+#: Each structure's question (a few milliseconds; the wall clock is a safety net).
+EDGE_TIMEOUT_MS = 5000
+
+
 def _solve_structures(m: Model, values: Sequence[Any], structures: Sequence[Structure]
                       ) -> Iterator[tuple[Structure, bool, Any]]:
     """For each structure and zero flag: the solver's model or None (unsat / unknown with reason)."""
     s = m.solver()
-    s.set("timeout", 5000)
+    s.set("timeout", EDGE_TIMEOUT_MS)
     for structure in structures:
         for zero in (False, True):
             s.push()
@@ -86,9 +92,15 @@ def _solve_structures(m: Model, values: Sequence[Any], structures: Sequence[Stru
                 s.add(values[a[0]] > values[b[0]])
             low = values[structure[-1][0]]
             s.add(low == 0 if zero else low > 0)
-            res = str(s.check())
+            res = decide(s, Budget.kept()).status
             yield structure, zero, (s.model() if res == "sat" else res)
             s.pop()
+
+
+def forget_unknown() -> None:
+    """Drop the cached cases (some were left unknown by a budget: a later run asks again)."""
+    maki_cases.cache_clear()
+    pudding_cases.cache_clear()
 
 
 @lru_cache(maxsize=16)
@@ -109,7 +121,8 @@ def maki_cases(seats: int, rules: Ruleset = OFFICIAL) -> tuple[EdgeCase, ...]:
     out = []
     for structure, zero, mdl in _solve_structures(m, icons, weak_orders(seats)):
         if isinstance(mdl, str):
-            out.append(EdgeCase("maki", describe(structure, zero), seats, None, f"solver: {mdl}"))
+            out.append(EdgeCase("maki", describe(structure, zero), seats, None, f"solver: {mdl}",
+                                unknown=mdl == "unknown"))
             continue
         tabs = []
         for vec in counts:
@@ -131,7 +144,8 @@ def pudding_cases(seats: int, rules: Ruleset = OFFICIAL) -> tuple[EdgeCase, ...]
     for structure, zero, mdl in _solve_structures(m, puds, weak_orders(seats)):
         if isinstance(mdl, str):
             why = "the deck's puddings cannot realise it" if mdl == "unsat" else f"solver: {mdl}"
-            out.append(EdgeCase("pudding", describe(structure, zero), seats, None, why))
+            out.append(EdgeCase("pudding", describe(structure, zero), seats, None, why,
+                                unknown=mdl == "unknown"))
             continue
         vals = tuple(mdl.eval(p, model_completion=True).as_long() for p in puds)
         out.append(EdgeCase("pudding", describe(structure, zero), seats, vals))

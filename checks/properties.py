@@ -27,10 +27,17 @@ import sushigo.spec.turns as turns
 from hypothesis import strategies as st
 from sushigo.checks import strategies as S
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
-from sushigo.spec.errors import IllegalMoveError
+from sushigo.spec.errors import IllegalMoveError, SushiGoError
 from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
 from sushigo.spec.model.core import Core, Model, core_rule_ids, minimal_core
-from sushigo.spec.model.scoring import icons_term, maki_terms, pudding_terms, round_terms, tableau_vars, winner_terms
+from sushigo.spec.model.scoring import (
+    icons_term,
+    maki_terms,
+    pudding_terms,
+    round_terms,
+    tableau_vars,
+    winner_terms,
+)
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.tableau import Tableau, format_tableau
 
@@ -39,7 +46,7 @@ _NOT_RULES = ("FACT", "CLAIM", "R-DOMAIN")
 _MAKI_TOKENS = (Token.MAKI1, Token.MAKI2, Token.MAKI3)
 
 
-class Mismatch(AssertionError):
+class Mismatch(SushiGoError, AssertionError):
     """The two sides disagree on one case."""
 
     def __init__(self, case: str, expected: object, actual: object, rule_ids: Sequence[str],
@@ -53,7 +60,7 @@ class Mismatch(AssertionError):
         self.actual_by = actual_by
 
 
-class Unavailable(Exception):
+class Unavailable(SushiGoError):
     """A module the property needs has not been written (yet)."""
 
 
@@ -588,6 +595,8 @@ def check_executor_game(case: GameCase, rules: Ruleset) -> None:
     if res.status == "unknown":
         raise UnknownAnswer(Answer("unknown", res.reason))
     core = F.check(gm.model, F.record_facts(gm, record, tableaux=True, scores=True, end=True), track=True)
+    if core.status == "unknown":  # the explanation ran out of budget: still never a mismatch
+        raise UnknownAnswer(Answer("unknown", core.reason))
     labels = [lab.split("|")[1] for lab in core.core_labels if lab.startswith("FACT|")]
     raise Mismatch(where, f"the model's turn constraints ({res.status})",
                    f"record breaks them at {', '.join(labels[:4]) or '?'}",

@@ -17,11 +17,13 @@ representative of each group of rulesets that share the relevant readings.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import math
 import sys
 import time
 import warnings
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -46,6 +48,8 @@ from sushigo.checks.properties import (
 from sushigo.checks.storage import use_hypothesis_home
 from sushigo.checks.strategies import tableau_of_picks
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.errors import Unsettled
+from sushigo.spec.model.budget import Budget, ceiling
 from sushigo.spec.ruleset import PARAMETERS, RULESETS, Ruleset
 from sushigo.spec.tableau import Tableau
 
@@ -97,13 +101,14 @@ class Outcome:
     seconds: float = 0.0
     status: str = "ok"  # ok | FAIL | skipped | incomplete
     note: str = ""
+    unknown: int = 0  # cases the solver could not settle within its budget: not compared
     failure: Failure | None = None
 
     def as_dict(self) -> dict[str, Any]:
         return {
             "property": self.prop, "family": self.family, "description": self.description,
             "rulesets": self.rulesets, "examples": self.examples, "seconds": round(self.seconds, 3),
-            "result": self.status, "note": self.note,
+            "result": self.status, "note": self.note, "unknown": self.unknown,
             "failure": self.failure.as_dict() if self.failure else None,
         }
 
@@ -116,6 +121,8 @@ class Options:
     only: Sequence[str] = ()
     edge: bool = True
     stop_early: bool = False  # stop at the first failing property (mutant runs)
+    budget: Budget | None = None  # --timeout/--rlimit: the most any one Z3 call may spend
+    deadline: float | None = None  # --timeout: wall-clock end of the whole run (time.time())
     progress: Callable[[str], None] | None = None
 
 
@@ -136,9 +143,48 @@ def _failure(prop: str, rules: Ruleset, exc: Mismatch, seed: int | None) -> Fail
                    exc.actual_by, exc.rule_ids, _seed_text(seed))
 
 
-def _body(prop: Property, rules: Ruleset, counter: list[int]) -> Callable[[Any], None]:
-    steps = prop.extra.get("count") == "steps"
+def _past(deadline: float | None) -> bool:
+    return deadline is not None and time.time() >= deadline
 
+
+@contextmanager
+def _bounded(opts: Options) -> Iterator[None]:
+    """The run's budget on every Z3 call of this process (a worker process enters it too)."""
+    if opts.budget is None:
+        yield
+        return
+    with ceiling(opts.budget):
+        yield
+
+
+class _Settled:
+    """A property whose check leaves out a case the solver could not settle (or one past the
+    run's deadline): counted as unknown, never as compared, never as a mismatch."""
+
+    def __init__(self, prop: Property, counter: list[int], deadline: float | None, steps: bool) -> None:
+        self.prop, self.counter, self.deadline, self.steps = prop, counter, deadline, steps
+
+    def check(self, case: Any, rules: Ruleset) -> None:
+        try:
+            if not _past(self.deadline):
+                self.prop.check(case, rules)
+                return
+        except Unsettled:
+            pass
+        self.counter[1] += 1
+        if self.steps:  # the body adds the steps this case ran: none
+            _STEPS[0] = 0
+        else:  # the body adds one compared case: take it back
+            self.counter[0] -= 1
+
+
+def _body(prop: Property, rules: Ruleset, counter: list[int], deadline: float | None = None
+          ) -> Callable[[Any], None]:
+    steps = prop.extra.get("count") == "steps"
+    prop = _Settled(prop, counter, deadline, steps)  # type: ignore[assignment]
+
+    # Hypothesis derives a derandomized run's cases from this function's source: keep it as
+    # it is, or every case (and the counts the docs show) changes.
     def body(cases: list[Any]) -> None:
         for case in cases:
             prop.check(case, rules)
@@ -148,6 +194,11 @@ def _body(prop: Property, rules: Ruleset, counter: list[int]) -> Callable[[Any],
 
 
 def run_given(prop: Property, opts: Options) -> Outcome:
+    with _bounded(opts):
+        return _run_given(prop, opts)
+
+
+def _run_given(prop: Property, opts: Options) -> Outcome:
     out = Outcome(prop.name, prop.family, prop.description)
     missing = prop.missing()
     if missing:
@@ -163,8 +214,11 @@ def run_given(prop: Property, opts: Options) -> Outcome:
         if rules.dummy_2p and "no_dummy" in prop.extra:
             skipped.append(f"{rules.name}: {prop.extra['no_dummy']}")
             continue
-        counter = [0]
-        body = _body(prop, rules, counter)
+        counter = [0, 0]  # cases compared, cases the solver (or the run's time) left unknown
+        body = _body(prop, rules, counter, opts.deadline)
+        if _past(opts.deadline):  # the run's time is up: this ruleset's cases are unknown
+            out.unknown += per
+            continue
 
         try:
             if prop.kind == "machine":
@@ -193,6 +247,9 @@ def run_given(prop: Property, opts: Options) -> Outcome:
         except Mismatch as exc:
             out.failure = _failure(prop.name, rules, exc, opts.seed)
             out.status = "FAIL"
+        except Unsettled as exc:  # a machine run the solver could not settle: unknown, not a failure
+            counter[1] += 1
+            skipped.append(f"{rules.name}: unknown ({exc})")
         except Exception as exc:  # a crash in the code under test is a failure, never a traceback
             out.failure = Failure(prop.name, rules.name, "(see error)", "no error",
                                   f"{type(exc).__name__}: {exc}", "rules", "executor", (),
@@ -201,11 +258,15 @@ def run_given(prop: Property, opts: Options) -> Outcome:
         finally:
             release_models()
         out.examples += counter[0]
+        out.unknown += counter[1]
         out.rulesets += 1
         if out.failure:
             break
     if skipped:
         out.note = "; ".join(skipped)
+    if out.unknown:
+        unsettled = f"{out.unknown} cases unknown within the solver's budget (not compared)"
+        out.note = "; ".join([*skipped, unsettled])
     if prop.extra.get("once"):
         out.note = "readings drawn per case (any combination)"
     out.seconds = time.perf_counter() - t0
@@ -218,6 +279,13 @@ def run_given(prop: Property, opts: Options) -> Outcome:
 def _edge_outcome(name: str, description: str, params: Sequence[str], opts: Options,
                   cases: Callable[[Ruleset], list[E.EdgeCase]],
                   run: Callable[[E.EdgeCase, Ruleset], None]) -> Outcome:
+    with _bounded(opts):
+        return _edge_run(name, description, params, opts, cases, run)
+
+
+def _edge_run(name: str, description: str, params: Sequence[str], opts: Options,
+              cases: Callable[[Ruleset], list[E.EdgeCase]],
+              run: Callable[[E.EdgeCase, Ruleset], None]) -> Outcome:
     out = Outcome(name, "edge cases", description)
     t0 = time.perf_counter()
     chosen = {r.name for r in opts.rulesets}
@@ -227,7 +295,17 @@ def _edge_outcome(name: str, description: str, params: Sequence[str], opts: Opti
         if not covered:
             continue
         rep = RULESETS[covered[0]] if covered[0] in RULESETS else rules
-        for case in cases(rep):
+        if _past(opts.deadline):  # the run's time is up: this group is not enumerated
+            out.unknown += 1
+            out.rulesets += len(covered)
+            continue
+        group = cases(rep)
+        if any(c.unknown for c in group):
+            E.forget_unknown()  # cached cases the run's budget left open: not kept for later runs
+        for case in group:
+            if case.unknown or _past(opts.deadline):  # out of budget: never read as impossible
+                out.unknown += 1
+                continue
             if case.value is None:
                 impossible.add((case.seats, case.structure))
                 continue
@@ -387,7 +465,8 @@ def _ordered(names: Sequence[str]) -> list[str]:
 
 def run_one(name: str, opts: Options) -> Outcome:
     if name in EDGE_NAMES:
-        sub = Options(examples=opts.examples, seed=opts.seed, rulesets=opts.rulesets, only=(name,))
+        sub = Options(examples=opts.examples, seed=opts.seed, rulesets=opts.rulesets, only=(name,),
+                      budget=opts.budget, deadline=opts.deadline)
         return run_edges(sub)[0]
     prop = next(p for p in all_properties() if p.name == name)
     return run_given(prop, opts)
@@ -441,8 +520,10 @@ def options_json(opts: Options) -> dict[str, Any]:
     """``opts`` as a task's JSON (progress and stop_early stay with the caller)."""
     from sushigo.jobs import ruleset_json
 
+    budget = None if opts.budget is None else dataclasses.asdict(opts.budget)
     return {"examples": opts.examples, "seed": opts.seed,
-            "rulesets": [ruleset_json(r) for r in opts.rulesets], "only": list(opts.only), "edge": opts.edge}
+            "rulesets": [ruleset_json(r) for r in opts.rulesets], "only": list(opts.only), "edge": opts.edge,
+            "budget": budget, "deadline": opts.deadline}
 
 
 def options_from_json(doc: dict[str, Any]) -> Options:
@@ -450,7 +531,8 @@ def options_from_json(doc: dict[str, Any]) -> Options:
 
     return Options(examples=doc["examples"], seed=doc["seed"],
                    rulesets=[ruleset_from_json(r) for r in doc["rulesets"]], only=tuple(doc["only"]),
-                   edge=doc["edge"])
+                   edge=doc["edge"], budget=None if doc["budget"] is None else Budget(**doc["budget"]),
+                   deadline=doc["deadline"])
 
 
 def outcome_from_json(doc: dict[str, Any]) -> Outcome:
@@ -460,7 +542,7 @@ def outcome_from_json(doc: dict[str, Any]) -> Outcome:
         f["property"], f["ruleset"], f["case"], f["expected"], f["actual"], f["expected_by"],
         f["actual_by"], tuple(f["rule_ids"]), f["seed"])
     return Outcome(doc["property"], doc["family"], doc["description"], doc["rulesets"], doc["examples"],
-                   doc["seconds"], doc["result"], doc["note"], failure)
+                   doc["seconds"], doc["result"], doc["note"], unknown=doc["unknown"], failure=failure)
 
 
 @contextlib.contextmanager

@@ -61,7 +61,6 @@ from fractions import Fraction
 from typing import Any
 
 import z3
-
 from sushigo.solver.alldeals_search import anneal
 from sushigo.solver.search import STATUS_OPTIMAL, STATUS_UNKNOWN
 from sushigo.spec.cards import Card, Token
@@ -375,6 +374,12 @@ def upper_bound(
     return rules.rounds * per_round + rules.pudding_most_points
 
 
+def _seconds(left: float) -> budget.Budget:
+    """A wall-clock budget of ``left`` seconds (no resource limit: the search's own deadline
+    bounds it; a command's ``--rlimit`` still applies through :func:`budget.ceiling`)."""
+    return budget.Budget(max(1, int(left * 1000)), None)
+
+
 def _solver(m: Model) -> z3.Solver:
     """A solver for the model's groups. The model is linear integer arithmetic throughout; the
     QF_LIA solver answers the same questions; within 60 s it narrowed the open 3-player losing-game
@@ -416,8 +421,7 @@ def _maximise(
             left = min(deadline, climb_until) - time.perf_counter()
             if left <= 0:
                 break
-            climb.set("timeout", max(1, int(left * 1000)))
-            r = climb.check()
+            r = budget.decide(climb, _seconds(left)).as_z3()
             if r == z3.sat:
                 model = climb.model()
                 best = model.eval(total, model_completion=True).as_long()
@@ -513,10 +517,9 @@ def _ask(
                 s.add(cube.translate(ctx))
             local_tabs = [[[v.translate(ctx) for v in seat] for seat in rnd] for rnd in tabs]
             local_total = total.translate(ctx)
-            s.set("timeout", max(1, int(left * 1000)))
             running[k] = ctx
             keep.append((ctx, s, local_tabs, local_total))
-        r = s.check()
+        r = budget.decide(s, _seconds(left)).as_z3()
         with lock:
             running.pop(k, None)
             if settled.is_set():  # another answer came first (and may have interrupted this one)
@@ -594,8 +597,7 @@ def _improve(
             solver.add([v == n for r, i in hoods[k]
                         for v, n in zip(tabs[r][i], game[r][i].counts, strict=True)])
             solver.add(totals[0] >= value + 1)
-            solver.set("timeout", max(1, int(min(_HOOD_SECONDS, left) * 1000)))
-            if solver.check() == z3.sat:
+            if budget.decide(solver, _seconds(min(_HOOD_SECONDS, left))).sat:
                 model = solver.model()
                 value = model.eval(totals[0], model_completion=True).as_long()
                 game = _read_tableaux(model, tabs)

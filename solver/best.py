@@ -62,7 +62,7 @@ from sushigo.solver.search import (
 )
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
-from sushigo.spec.model.budget import decide
+from sushigo.spec.model.budget import Budget, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
@@ -296,14 +296,13 @@ def certify(
         left = deadline - time.perf_counter()
         if left <= 0:
             return STATUS_UNKNOWN, best_model, best, "time budget exhausted"
-        s.set("timeout", max(1, int(left * 1000)))
-        r = s.check()
-        if r == z3.sat:
+        answer = decide(s, Budget(max(1, int(left * 1000)), None))  # the deadline bounds it
+        if answer.sat:
             best_model = s.model()
             best = _value(best_model, total)
             # The unsat answer to this bound is the certificate that best is the maximum.
             s.add(_at_least(pm.objective, best + 1))
-        elif r == z3.unsat:
+        elif answer.unsat:
             if best is None:
                 return STATUS_UNKNOWN, None, None, "no legal pick sequence (the input is inconsistent)"
             return STATUS_OPTIMAL, best_model, best, None

@@ -49,9 +49,9 @@ from functools import lru_cache
 from typing import Any, assert_never
 
 import z3
-
 from sushigo.spec.cards import NIGIRI, Card, Token
 from sushigo.spec.errors import InputError, SushiGoError
+from sushigo.spec.model.budget import Budget, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import (
     card_count_terms,
@@ -392,11 +392,11 @@ class _TableSearch:
     unknown: str = ""
 
 
-def _check(s: z3.Solver, extra: z3.BoolRef) -> z3.CheckSatResult:
+def _check(s: z3.Solver, extra: z3.BoolRef, budget: Budget) -> str:
     s.push()
     s.add(extra)
-    r = s.check()
-    if r != z3.sat:
+    r = decide(s, budget).status
+    if r != "sat":
         s.pop()
     return r
 
@@ -420,22 +420,23 @@ def smallest_table(
         s = q.model.solver(timeout_ms=timeout_ms, rlimit=rlimit)
         assert isinstance(s, z3.Solver)
         bound = sum(_hand_caps(rulesets, players, q.seats))
-        r = s.check()
-        if r == z3.unsat:
+        budget = Budget.kept()  # the solver's own timeout_ms and rlimit
+        r = decide(s, budget).status
+        if r == "unsat":
             proofs.append(Proof(players, bound, "unsat", "z3", "every table within the hand sizes and deck"))
             continue
-        if r == z3.unknown:
+        if r == "unknown":
             return _TableSearch(None, players, -1, tuple(proofs),
                                 f"z3 returned unknown ({s.reason_unknown()}) at {players} players")
         for c in range(0, bound + 1):
-            r = _check(s, q.cards <= c)
-            if r == z3.sat:
+            r = _check(s, q.cards <= c, budget)
+            if r == "sat":
                 tabs = _tableaux_from(s.model(), q.tableaux)
                 s.pop()
                 if c > 0:
                     proofs.append(Proof(players, c - 1, "unsat", "z3", "fewer cards"))
                 return _TableSearch(tuple(tabs), players, c, tuple(proofs))
-            if r == z3.unknown:
+            if r == "unknown":
                 return _TableSearch(None, players, -1, tuple(proofs),
                                     f"z3 returned unknown ({s.reason_unknown()}) at {players} players, "
                                     f"{c} cards")
@@ -470,10 +471,10 @@ def extend_to_game(
     for i, t in enumerate(tableaux):
         for tok in Token:
             s.add(q.model.vars[f"t0_s{i}_{_TOKEN_VAR[tok]}"] >= t.counts[int(tok)])
-    r = s.check()
-    if r != z3.sat:
-        return {"status": "unknown" if r == z3.unknown else "impossible",
-                "reason": s.reason_unknown() if r == z3.unknown else
+    r = decide(s, Budget.kept()).status  # built with timeout_ms and rlimit
+    if r != "sat":
+        return {"status": "unknown" if r == "unknown" else "impossible",
+                "reason": s.reason_unknown() if r == "unknown" else
                 "no full game keeps the difference with this table in round 1"}
     model = s.model()
     seats = q.seats

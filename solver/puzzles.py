@@ -30,6 +30,7 @@ from sushigo.solver.endgame import (
     random_position,
     solve_two,
 )
+from sushigo.solver.endgame.state import BudgetExceeded
 from sushigo.spec.errors import InputError
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.turns import format_turn
@@ -137,12 +138,16 @@ def get_puzzle(number: int, puzzles: list[Puzzle] | None = None) -> Puzzle:
     )
 
 
-def verify(p: Puzzle, rules: Ruleset | None = None) -> list[str]:
+def verify(p: Puzzle, rules: Ruleset | None = None, time_limit: float | None = None) -> list[str]:
     """Problems with a stored puzzle, re-solved from its position and regenerated from its seed.
-    Under other ``rules`` than its own, re-solved only: is it still a puzzle, with the same answer?"""
+    Under other ``rules`` than its own, re-solved only: is it still a puzzle, with the same answer?
+    A re-solve that does not finish within ``time_limit`` seconds raises :class:`BudgetExceeded`
+    (unknown: neither confirmed nor a problem)."""
     problems = []
     pos = parse_position(p.position, rules)
-    res = solve_two(pos, "diff")
+    res = solve_two(pos, "diff", time_limit=time_limit)
+    if res.status != "solved":
+        raise BudgetExceeded(f"puzzle {p.id}: {res.reason or 'not solved'}")
     why = judge(pos, res)
     if why is not None:
         problems.append(f"puzzle {p.id}: not a puzzle: {why}")

@@ -24,11 +24,11 @@ from functools import lru_cache
 from typing import Any
 
 import z3
-
 from sushigo.solver.tableaux import SolverUnknown
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.document import check_format
 from sushigo.spec.errors import InputError
+from sushigo.spec.model.budget import Budget, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, pudding_terms, round_terms, size_term, tableau_vars
 from sushigo.spec.record import record_from_tableaux, rules_fields
@@ -297,9 +297,7 @@ class _Tracked:
         self.s = s
 
     def check(self, lits: Sequence[z3.BoolRef], rlimit: int | None = None) -> z3.CheckSatResult:
-        self.s.set("timeout", self.timeout_ms)
-        self.s.set("rlimit", rlimit or self.rlimit)
-        return self.s.check(*lits)
+        return decide(self.s, Budget(self.timeout_ms, rlimit or self.rlimit), lits).as_z3()
 
 
 def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT) -> Verdict:
@@ -332,7 +330,7 @@ def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int 
         plain = sm.model.solver(timeout_ms=timeout_ms, rlimit=max(1, rlimit // share))
         plain.set("random_seed", attempt)
         plain.add(*[c for _, c in sm.cells])
-        r = plain.check()
+        r = decide(plain, Budget.kept()).as_z3()  # built with its share of the budget
         if r == z3.sat:
             witness = _witness(sm, plain.model())
             _rescore(sheet, witness)
@@ -456,7 +454,7 @@ def _staged(sheet: Sheet, order: Sequence[int], slack: int | None, seed: int, ti
                 return None
         s = m.solver(timeout_ms=timeout_ms, rlimit=rlimit * (LAST_BOOST if last else 1))
         s.set("random_seed", seed)
-        if s.check() != z3.sat:
+        if not decide(s, Budget.kept()).sat:  # built with timeout_ms and boost
             return None
         mdl = s.model()
         tabs = tuple(Tableau(tuple(mdl.eval(v, model_completion=True).as_long() for v in t)) for t in row)
@@ -493,7 +491,7 @@ def _rows_plausible(sheet: Sheet, timeout_ms: int, rlimit: int) -> bool:
     deck = [rules.copies(c) for c in Card]
     for r in range(len(sheet.rounds)):
         m, _ = _round_model(sheet, r, deck)
-        if m.solver(timeout_ms=timeout_ms, rlimit=rlimit).check() != z3.sat:
+        if not decide(m.solver(timeout_ms=timeout_ms, rlimit=rlimit), Budget.kept()).sat:
             return False
     if sheet.pudding is not None:
         n = len(sheet.players)
@@ -597,7 +595,7 @@ def round_maximum(rules: Ruleset, players: int) -> int:
     opt = m.solver(optimize=True, timeout_ms=DEFAULT_TIMEOUT_MS)
     assert isinstance(opt, z3.Optimize)
     h = opt.maximize(terms[0]["total"])
-    if opt.check() != z3.sat:
+    if not decide(opt, Budget.kept()).sat:  # built with DEFAULT_TIMEOUT_MS
         raise SolverUnknown("no round maximum found", f"timeout {DEFAULT_TIMEOUT_MS} ms")
     return int(h.value().as_long())
 

@@ -559,6 +559,24 @@ def replay_round(h: Hindsight, mine: Sequence[Turn]) -> tuple[list[list[int]], l
     return tabs, round_totals(tabs, rules)
 
 
+def seat_view(h: Hindsight, picks: Sequence[Turn]) -> tuple[list[list[int]], list[int]]:
+    """The hands the seat holds and its running score along ``picks`` (the others as recorded):
+    the rows ``sushigo best`` shows for a recorded round."""
+    tabs_end, _ = replay_round(h, picks)
+    icons = [maki_icons(tabs_end[i], h.rules) for i in range(h.seats) if i != h.seat]
+    piles = [list(d) for d in h.deal]
+    tabs = [[0] * len(Token) for _ in range(h.seats)]
+    hands, running = [], []
+    for t in range(len(picks)):
+        for i in range(h.seats):
+            pile = piles[h.pile_at(i, t)]
+            if i == h.seat:
+                hands.append(list(pile))
+            apply_turn(pile, tabs[i], picks[t] if i == h.seat else h.picks[i][t], h.rules)
+        running.append(tableau_score(tabs[h.seat], icons, h.rules))
+    return hands, running
+
+
 def hindsight_problem(h: Hindsight) -> tuple[list[TurnSpec], list[OtherPick], list[int]]:
     """The seat's turns (piles net of the other seats), the others' picks to keep possible,
     and the other seats' maki icon totals (fixed by their recorded picks)."""

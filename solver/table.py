@@ -20,7 +20,6 @@ from types import FrameType
 from typing import Any
 
 import z3
-
 from sushigo.solver.tableaux import SolverUnknown, without_tokens
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.document import check_format

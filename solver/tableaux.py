@@ -23,7 +23,8 @@ from functools import lru_cache
 
 import z3
 from sushigo.spec.cards import MAKI, Card, Token, parse_card, parse_token
-from sushigo.spec.errors import InputError, NotationError
+from sushigo.spec.errors import InputError, NotationError, Unsettled
+from sushigo.spec.model.budget import Budget, current_ceiling, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import (
     card_count_terms,
@@ -49,21 +50,25 @@ FILLER: tuple[Token, ...] = (
 DEFAULT_RLIMIT = 50_000_000
 
 
-class SolverUnknown(Exception):
+class SolverUnknown(Unsettled):
     """Z3 gave up within its budget: the answer is unknown, never read as yes or no."""
 
     def __init__(self, reason: str, budget: str) -> None:
-        super().__init__(f"unknown: {reason} (budget {budget})")
-        self.reason = reason
-        self.budget = budget
+        super().__init__(f"unknown: {reason} (budget {budget})", reason, budget)
+
+
+#: Each check of the enumeration: the solvers are built with ``DEFAULT_RLIMIT`` (a command's
+#: ``--timeout``/``--rlimit`` lower it, see :func:`sushigo.spec.model.budget.ceiling`).
+CHECK_BUDGET = Budget.kept()
 
 
 def check(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef, budget: str = "") -> bool:
     """True for sat, False for unsat; an unknown raises :class:`SolverUnknown`."""
-    r = s.check(*assumptions)
-    if r == z3.unknown:
-        raise SolverUnknown(s.reason_unknown(), budget or f"rlimit {DEFAULT_RLIMIT}")
-    return bool(r == z3.sat)
+    answer = decide(s, CHECK_BUDGET, assumptions)
+    if answer.unknown:
+        limit = Budget(None, DEFAULT_RLIMIT).within(current_ceiling())
+        raise SolverUnknown(s.reason_unknown(), budget or limit.describe())
+    return answer.sat
 
 
 @dataclass(frozen=True)

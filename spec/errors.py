@@ -21,3 +21,14 @@ class RulesError(SushiGoError, ValueError):
 
 class IllegalMoveError(SushiGoError, ValueError):
     """A pick or game step the rules do not allow."""
+
+
+class Unsettled(SushiGoError):
+    """A question not settled within its budget: the answer is unknown, never read as yes or no.
+
+    ``reason`` says why (Z3's reason, or which limit ran out); ``budget`` what was spent."""
+
+    def __init__(self, message: str, reason: str = "", budget: str = "") -> None:
+        super().__init__(message)
+        self.reason = reason or message
+        self.budget = budget

@@ -52,7 +52,7 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from sushigo.spec.cards import Card, Token
-from sushigo.spec.errors import IllegalMoveError, InputError
+from sushigo.spec.errors import IllegalMoveError, InputError, SushiGoError
 from sushigo.spec.game import CARD_BIT, Game, check_players, option_table, pattern, shuffled_deck
 from sushigo.spec.policies import POLICIES, PlayerView, Policy
 from sushigo.spec.record import GameRecord, RoundRecord, record_from_json
@@ -187,7 +187,7 @@ def _who(seat: int, players: int) -> str:
     return "the dummy" if seat >= players else f"player {seat}"
 
 
-class _StepError(Exception):
+class _StepError(SushiGoError):
     """A record step that breaks the rules (message complete, rule id in parentheses)."""
 
 

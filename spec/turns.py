@@ -54,7 +54,26 @@ class Pick:
         return f"{self.card.label}:{'wasabi' if self.wasabi else 'plain'}"
 
 
-Turn = tuple[Pick, ...]
+class Turn(tuple[Pick, ...]):
+    """One turn: one pick, or two with chopsticks. A tuple of :class:`Pick` (code that indexes,
+    iterates or compares bare tuples keeps working: ``Turn(t) == t``) with a text form that
+    round-trips like :class:`~sushigo.spec.tableau.Tableau`'s: ``Turn.parse(str(t)) == t``."""
+
+    __slots__ = ()
+
+    def __new__(cls, picks: Iterable[Pick] = ()) -> Turn:
+        return super().__new__(cls, tuple(picks))
+
+    @classmethod
+    def parse(cls, value: str | Sequence[str]) -> Turn:
+        """From text (``"wasabi squid"``) or JSON (``["wasabi", "squid"]``); see :func:`parse_turn`."""
+        return parse_turn(value)
+
+    def __str__(self) -> str:
+        return " ".join(str(p) for p in self)
+
+    def __repr__(self) -> str:
+        return f"Turn.parse({str(self)!r})"
 
 
 def parse_pick(text: str) -> Pick:
@@ -80,7 +99,7 @@ def parse_turn(value: str | Sequence[str]) -> Turn:
     for item in items:
         if not isinstance(item, str):
             raise NotationError(f"a pick must be a card name string, got {item!r}")
-    return tuple(parse_pick(i) for i in items)
+    return Turn(parse_pick(i) for i in items)
 
 
 def format_turn(turn: Turn) -> list[str]:
@@ -214,7 +233,7 @@ def legal_turns(
                     for p2 in variants(c2, free1):
                         turns.append((p1, p2))
     if not dedupe:
-        return turns
+        return [Turn(t) for t in turns]
     seen: set[tuple[tuple[Token, ...], bool]] = set()
     out: list[Turn] = []
     for turn in turns:
@@ -222,5 +241,5 @@ def legal_turns(
         key = (tuple(sorted(res.tokens)), res.chopsticks)
         if key not in seen:
             seen.add(key)
-            out.append(turn)
+            out.append(Turn(turn))
     return out

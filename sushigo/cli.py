@@ -17,10 +17,11 @@ from types import ModuleType
 from typing import Any
 
 import sushigo.commands
-from sushigo.spec.errors import SushiGoError
+from sushigo.spec.errors import SushiGoError, Unsettled
 from sushigo.spec.model import budget
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
+EXIT_UNKNOWN = EXIT_NO  # "unknown" is not an answer: exit 1, like a "no"
 EXIT_SIGNAL_BASE = 128  # the shell's convention: 130 for SIGINT, 143 for SIGTERM
 
 
@@ -131,6 +132,9 @@ def _run(args: argparse.Namespace) -> int:
     try:
         code: int = args.func(args)
         return code
+    except Unsettled as exc:  # the budget ran out where the command has no "unknown" answer of its own
+        print(f"sushigo {args.command}: unknown: {' '.join(str(exc).split())}", file=sys.stderr)
+        return EXIT_UNKNOWN
     except SushiGoError as exc:
         print(f"sushigo {args.command}: error: {' '.join(str(exc).split())}", file=sys.stderr)
         return EXIT_BAD_INPUT

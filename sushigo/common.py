@@ -94,6 +94,15 @@ def budget_count(text: str) -> int:
     return int(_budget(text, int, MAX_BUDGET_COUNT, "a whole number"))
 
 
+def add_budget_args(parser: argparse.ArgumentParser) -> None:
+    """``--timeout SECONDS`` and ``--rlimit N``: the most any one Z3 call may spend (default: the
+    solver's own budget); past it the answer is unknown."""
+    parser.add_argument("--timeout", type=budget_seconds, default=None, metavar="SECONDS",
+                        help="wall-clock seconds each Z3 call may spend; past it the answer is unknown")
+    parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
+                        help="Z3 resource units each call may spend (machine-independent)")
+
+
 def positive_int(text: str) -> int:
     """argparse type of a count of at least 1 (workers, players)."""
     try:

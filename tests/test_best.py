@@ -319,8 +319,8 @@ def test_cli_puzzle_json(tmp_path: object, capsys: pytest.CaptureFixture[str]) -
         assert code == 0
         doc = json.loads(out)
         # wasabi, then squid on it: 9 (tempura pair needs both turns: 5).
-        assert doc == {"format": "sushigo-best-result/1", "score": 9, "picks": [["wasabi"], ["squid"]],
-                       "status": "optimal"}
+        assert doc == {"format": "sushigo-best-result/1", "outcome": "proved", "score": 9,
+                       "picks": [["wasabi"], ["squid"]], "status": "optimal"}
     code, out, _ = run_cli(["best", str(path)], capsys)
     assert code == 0 and "best score 9 (optimal; proved: 10 is unreachable" in out
 

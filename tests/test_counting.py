@@ -130,7 +130,7 @@ def test_bad_input_raises_input_error() -> None:
 def test_cli_all_scores_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tableaux", "--cards", "2", "--count", "--all-scores", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
-    assert data == {"format": "sushigo-tableaux-result/1", "cards": 2,
+    assert data == {"format": "sushigo-tableaux-result/1", "outcome": "proved", "cards": 2,
                     "counts": {str(s): n for s, n in brute_counts(2).items()}}
 
 

@@ -109,10 +109,11 @@ def test_other_ruleset_same_dish_scoring() -> None:
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tableaux", "--score", "9", "--cards", "2", "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {
-        "format": "sushigo-tableaux-result/1", "count": 1, "tableaux": ["wasabi+squid"]
+        "format": "sushigo-tableaux-result/1", "outcome": "proved", "count": 1, "tableaux": ["wasabi+squid"]
     }
     assert main(["tableaux", "--score", "0", "--cards", "1", "--count", "--json"]) == 0
-    assert json.loads(capsys.readouterr().out) == {"format": "sushigo-tableaux-result/1", "count": 8}
+    assert json.loads(capsys.readouterr().out) == {"format": "sushigo-tableaux-result/1", "outcome": "proved",
+                                                   "count": 8}
 
 
 def test_cli_text_and_errors(capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,6 +11,7 @@ from sushigo.solver.endgame.position import N_CARDS, Position
 from sushigo.solver.endgame.state import _CHOP, _PUD, _WAS
 from sushigo.spec.cards import NIGIRI, STACKS, Card
 from sushigo.spec.errors import InputError
+from sushigo.spec.model.budget import Budget, decide
 from sushigo.spec.turns import Turn
 
 
@@ -210,11 +211,10 @@ def certify_guarantee(
 
     def check(statement: Any) -> bool | None:
         s = z3.Solver()
-        s.set("rlimit", rlimit)
         s.add(*m.constraints())
         s.add(statement)
-        r = s.check()
-        return None if r == z3.unknown else r == z3.sat
+        answer = decide(s, Budget(rlimit=rlimit))
+        return None if answer.unknown else answer.sat
 
     def statement(ok: Any, mover_exists: bool) -> Any:
         return game(start_hands[0], start_hands[1], start_tabs[0], start_tabs[1], first_opt, ok, mover_exists)

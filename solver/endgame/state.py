@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from sushigo.solver.endgame.position import N_TOKENS, Hand, Tab
 from sushigo.solver.reduce import reduce_tableau
 from sushigo.spec.cards import Token
+from sushigo.spec.errors import Unsettled
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.turns import Turn, apply_turn, legal_turns
 
@@ -21,7 +22,7 @@ DEFAULT_MAX_NODES = 2_000_000
 
 
 
-class BudgetExceeded(Exception):
+class BudgetExceeded(Unsettled):
     """The node budget ran out; the answer is unknown."""
 
 

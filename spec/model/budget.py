@@ -24,13 +24,16 @@ import signal
 import socket
 import sys
 import threading
+import time
 import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import FrameType
 from typing import Any
 
+from sushigo.spec.answer import Verdict, verdict_of
+from sushigo.spec.errors import Unsettled
 
 #: A check without a budget of its own gets this one (a few seconds on the slowest CI box).
 DEFAULT_TIMEOUT_MS = 60_000
@@ -41,10 +44,14 @@ STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 @dataclass(frozen=True)
 class Budget:
-    """How long one Z3 call may run: wall-clock ``timeout_ms`` and machine-independent ``rlimit``."""
+    """How long one Z3 call may run: wall-clock ``timeout_ms`` and machine-independent ``rlimit``;
+    ``deadline`` (``time.time()``) ends a whole run (a call after it answers unknown at once);
+    ``nodes`` bounds a search's states (the endgame searches read it)."""
 
     timeout_ms: int | None = DEFAULT_TIMEOUT_MS
     rlimit: int | None = DEFAULT_RLIMIT
+    deadline: float | None = None
+    nodes: int | None = None
 
     def describe(self) -> str:
         parts = []
@@ -52,6 +59,8 @@ class Budget:
             parts.append(f"timeout {self.timeout_ms} ms")
         if self.rlimit is not None:
             parts.append(f"rlimit {self.rlimit}")
+        if self.nodes is not None:
+            parts.append(f"{self.nodes} nodes")
         return ", ".join(parts) or "none"
 
     def apply(self, s: Any) -> None:
@@ -61,11 +70,36 @@ class Budget:
         if self.rlimit is not None:
             s.set("rlimit", max(1, int(self.rlimit)))
 
+    @classmethod
+    def kept(cls) -> Budget:
+        """The budget a solver was built with (``Model.solver(timeout_ms=, rlimit=)``), left as it
+        is: setting a parameter again, even to the same value, changes Z3's search (another
+        witness, another enumeration order), so a call on a configured solver sets nothing."""
+        return cls(None, None)
+
+    def within(self, other: Budget | None) -> Budget:
+        """Each limit the smaller of this budget's and ``other``'s (``None`` is no limit)."""
+        if other is None:
+            return self
+
+        def least(a: Any, b: Any) -> Any:
+            return b if a is None else a if b is None else min(a, b)
+
+        return Budget(least(self.timeout_ms, other.timeout_ms), least(self.rlimit, other.rlimit),
+                      least(self.deadline, other.deadline), least(self.nodes, other.nodes))
+
+    def now(self) -> Budget:
+        """This budget for a call starting now: the timeout no longer than the time left."""
+        if self.deadline is None:
+            return self
+        left = max(1, int((self.deadline - time.time()) * 1000))
+        return replace(self, timeout_ms=left if self.timeout_ms is None else min(self.timeout_ms, left))
+
     def share(self, parts: int) -> Budget:
         """One of ``parts`` equal shares (for a loop of calls that together keep this budget)."""
         n = max(1, parts)
-        return Budget(None if self.timeout_ms is None else max(1, self.timeout_ms // n),
-                      None if self.rlimit is None else max(1, self.rlimit // n))
+        return replace(self, timeout_ms=None if self.timeout_ms is None else max(1, self.timeout_ms // n),
+                       rlimit=None if self.rlimit is None else max(1, self.rlimit // n))
 
 
 @dataclass(frozen=True)
@@ -83,17 +117,58 @@ class Answer:
     def unsat(self) -> bool:
         return self.status == "unsat"
 
+    @property
+    def unknown(self) -> bool:
+        return self.status == "unknown"
 
-class UnknownAnswer(Exception):
+    def as_z3(self) -> Any:
+        """The answer as Z3's own ``sat``/``unsat``/``unknown`` (for code that compares those)."""
+        import z3
+
+        return {"sat": z3.sat, "unsat": z3.unsat}.get(self.status, z3.unknown)
+
+    @property
+    def verdict(self) -> Verdict:
+        """sat is proved (a witness), unsat impossible, unknown unknown: never read as either."""
+        return verdict_of(self.status)
+
+
+class UnknownAnswer(Unsettled):
     """A question the solver could not settle within its budget: never read as sat or unsat."""
 
     def __init__(self, answer: Answer) -> None:
-        super().__init__(f"solver answered unknown: {answer.reason}")
+        super().__init__(f"solver answered unknown: {answer.reason}", answer.reason)
         self.answer = answer
 
 
+_ceiling: list[Budget] = []  # the innermost :func:`ceiling` of this process (a stack)
+_ceiling_lock = threading.Lock()
+
+
+@contextmanager
+def ceiling(budget: Budget) -> Iterator[None]:
+    """While inside, every :func:`decide` of this process runs within ``budget`` at most (the
+    command's ``--timeout``/``--rlimit`` reach the Z3 calls of any solver this way). Worker
+    threads see it; a worker process enters its own."""
+    with _ceiling_lock:
+        _ceiling.append(budget.within(_ceiling[-1] if _ceiling else None))
+    try:
+        yield
+    finally:
+        with _ceiling_lock:
+            _ceiling.pop()
+
+
+def current_ceiling() -> Budget | None:
+    with _ceiling_lock:
+        return _ceiling[-1] if _ceiling else None
+
+
 def decide(s: Any, budget: Budget = Budget(), assumptions: Sequence[Any] = ()) -> Answer:
-    """``s.check(*assumptions)`` under ``budget``; unknown carries the reason and the budget.
+    """``s.check(*assumptions)`` under ``budget`` (within the :func:`ceiling`): the one place a
+    Z3 ``check()`` is called. Unknown carries Z3's reason and the budget; it is never read as
+    sat or unsat. Thread-safe: the budget is set on ``s`` alone (a solver belongs to one thread,
+    each thread's solvers to its own context), nothing global is written.
 
     Raises :class:`KeyboardInterrupt` if a stop was requested before or during the call.
     """
@@ -101,6 +176,10 @@ def decide(s: Any, budget: Budget = Budget(), assumptions: Sequence[Any] = ()) -
 
     z3_loaded()
     stop_point()
+    budget = budget.within(current_ceiling())
+    if budget.deadline is not None and time.time() >= budget.deadline:
+        return Answer("unknown", f"the run's time is spent (budget: {budget.describe()})")
+    budget = budget.now()
     budget.apply(s)
     r = s.check(*assumptions)
     stop_point()
@@ -117,6 +196,7 @@ _stop = threading.Event()
 _signum: list[int] = []
 _contexts: weakref.WeakSet[Any] = weakref.WeakSet()  # z3.Context (z3 is imported lazily)
 _scope_active = threading.Event()
+_quiet = threading.Event()  # Z3's Ctrl-C handler is off in this scope already
 _contexts_lock = threading.Lock()
 
 
@@ -183,8 +263,11 @@ def z3_loaded() -> None:
     ``unknown`` answer, read as a result). Called on entry and by :mod:`sushigo.spec.model` when
     it first imports z3, so the CLI's start-up imports z3 only for commands that use it."""
     z3 = sys.modules.get("z3")
-    if z3 is not None and _scope_active.is_set():
-        z3.set_param("ctrl_c", False)
+    if z3 is not None and _scope_active.is_set() and not _quiet.is_set():
+        with _contexts_lock:  # one thread sets the global parameter, once a scope
+            if not _quiet.is_set():
+                z3.set_param("ctrl_c", False)
+                _quiet.set()
 
 
 @contextmanager
@@ -216,6 +299,7 @@ def stop_on_signals() -> Iterator[None]:
             signal.signal(sig, old)
         signal.set_wakeup_fd(old_fd)
         _scope_active.clear()
+        _quiet.clear()
         z3 = sys.modules.get("z3")
         if z3 is not None:
             z3.set_param("ctrl_c", True)
@@ -242,7 +326,9 @@ __all__ = [
     "Answer",
     "Budget",
     "UnknownAnswer",
+    "ceiling",
     "child_signals",
+    "current_ceiling",
     "decide",
     "request_stop",
     "stop_on_signals",

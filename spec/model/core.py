@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
 import z3
+from sushigo.spec.model.budget import Budget, decide
 
 
 @dataclass
@@ -152,8 +153,7 @@ def minimal_core(m: Model, hard: Sequence[z3.BoolRef], timeout_ms: builtins.int,
         left = builtins.int((deadline - time.monotonic()) * 1000)
         if left <= 0:
             return "deadline"
-        s.set("timeout", min(timeout_ms, left))
-        return str(s.check(*assumed))
+        return decide(s, Budget(min(timeout_ms, left), None), assumed).status  # rlimit set above
 
     res = check(lits)
     if res == "sat":

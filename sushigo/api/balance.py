@@ -79,10 +79,10 @@ def balance_outcome(
     ``progress``: True shows one line on standard error for a long run, a function receives
     each message instead. Returns what ``sushigo balance
     --json`` prints."""
-    from sushigo.api.play import summarise
     from sushigo.solver.balance import difference_rows, figures, summary_rows, tally
     from sushigo.solver.estimates import mean
     from sushigo.spec.executor import resolve_policies
+    from sushigo.spec.stats import summarise
 
     show = terminal_progress if progress is True else progress or _quiet
     n = _games(games)
@@ -103,7 +103,7 @@ def balance_outcome(
     fig_a, fig_b = figures(side_a), figures(side_b)
     sides = []
     for side, fig in ((side_a, fig_a), (side_b, fig_b)):
-        summary = summarise(count, seed, n, side.rules, policies, False, zip(side.totals, side.winners,
+        summary = summarise(count, seed, n, side.rules, policies, zip(side.totals, side.winners,
                                                                              strict=True))
         for row in summary["seats"]:
             row["mean_ci95"] = mean(side.seat_scores(row["seat"])).as_json()["ci95"]

@@ -5,15 +5,19 @@ Only the standard library and light spec modules are imported here (start-up tim
 
 from __future__ import annotations
 
+import contextlib
+import dataclasses
 import functools
 import json
 import os
-from collections.abc import Callable, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
-from sushigo.spec.errors import InputError, SushiGoError
+from sushigo.spec.errors import InputError, SushiGoError, Unsettled
 
 if TYPE_CHECKING:
+    from sushigo.spec.model.budget import Budget
     from sushigo.spec.ruleset import Ruleset
 
 P = ParamSpec("P")
@@ -37,6 +41,37 @@ class Outcome(NamedTuple):
     detail: Any = None
 
 
+def budget_of(timeout: float | None = None, rlimit: int | None = None) -> Budget | None:
+    """``--timeout`` seconds and ``--rlimit`` units as one :class:`Budget` (``None`` if neither)."""
+    from sushigo.spec.model.budget import Budget
+
+    if timeout is not None and (isinstance(timeout, bool) or not timeout > 0 or timeout != timeout):
+        raise InputError(f"--timeout must be a positive number of seconds, got {timeout!r}")
+    if rlimit is not None and (isinstance(rlimit, bool) or not isinstance(rlimit, int) or rlimit < 1):
+        raise InputError(f"--rlimit must be a whole number of at least 1, got {rlimit!r}")
+    if timeout is None and rlimit is None:
+        return None
+    return Budget(None if timeout is None else max(1, int(timeout * 1000)), rlimit)
+
+
+@contextlib.contextmanager
+def solver_budget(timeout: float | None = None, rlimit: int | None = None,
+                  whole: float | None = None) -> Iterator[None]:
+    """While inside, every Z3 call runs within ``timeout`` seconds and ``rlimit`` Z3 resource
+    units at most (``--timeout``/``--rlimit``; ``None``: the solver's own budget), and none after
+    ``whole`` seconds from now. A call that runs out answers unknown, never a guess."""
+    from sushigo.spec.model.budget import Budget, ceiling
+
+    budget = budget_of(timeout, rlimit)
+    if whole is not None:
+        budget = dataclasses.replace(budget or Budget(None, None), deadline=time.time() + whole)
+    if budget is None:
+        yield
+        return
+    with ceiling(budget):
+        yield
+
+
 def tagged(fmt: str, data: Mapping[str, Any]) -> dict[str, Any]:
     """``data`` with a ``"format"`` tag as its first key (an existing tag is kept)."""
     if "format" in data:
@@ -49,7 +84,7 @@ def at_boundary(run: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     the message the CLI prints (a notation, rules or illegal-move error becomes its cause)."""
     try:
         return run(*args, **kwargs)
-    except InputError:
+    except (InputError, Unsettled):  # an unknown answer is not bad input
         raise
     except SushiGoError as exc:
         raise InputError(str(exc)) from exc

@@ -6,7 +6,17 @@ from __future__ import annotations
 
 from typing import Any, NamedTuple
 
-from sushigo.api.base import Document, Outcome, Rule, load_input, public, rules_from_options, tagged
+from sushigo.api.base import (
+    Document,
+    Outcome,
+    Rule,
+    load_input,
+    public,
+    rules_from_options,
+    solver_budget,
+    tagged,
+)
+from sushigo.spec.answer import Verdict, combine, verdict_of, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-best-result/1"
@@ -43,16 +53,28 @@ def best_outcome(
     progress: bool = False,
     jobs: int | None = None,
     cluster: str | None = None,
+    rlimit: int | None = None,
 ) -> Outcome:
     """The highest score one player can reach, proved: for a puzzle (fixed hands), a recorded
     round (hindsight, the others' picks fixed; a game record needs ``round`` and ``seat``), or,
     with no input, over all deals (``round="all"`` and/or ``game=True``, ``players`` one count).
-    ``timeout`` is the z3 budget in seconds; past it the status is "unknown" with the budget.
+    ``timeout`` is the z3 budget in seconds; past it the status is "unknown" with the budget;
+    ``rlimit`` caps each Z3 call's resource units (an answer that does not depend on load).
     ``progress`` shows, over all deals, the best score found and the proved bound as the search
     narrows, on a terminal's standard error (only when the questions run in this process).
     Over all deals, each question (kind, player count, best or best losing) is a task on ``jobs``
     local processes or the Dask scheduler at ``cluster``. Returns what ``sushigo best --json``
     prints."""
+    with solver_budget(None, rlimit):  # the timeout is the search's own deadline
+        return _best(input, engine, timeout, seat, round, game, players, seed, rules, rule, progress,
+                     jobs, cluster)
+
+
+def _best(
+    input: Document | None, engine: str, timeout: float, seat: int | None,
+    round: int | str | bool | None, game: bool, players: int | None, seed: int,
+    rules: str | None, rule: Rule, progress: bool, jobs: int | None, cluster: str | None,
+) -> Outcome:
     from sushigo.jobs import runner
 
     where = runner(jobs, cluster)
@@ -112,15 +134,17 @@ def best_outcome(
 
 def _answer(form: str, question: Any, res: Any) -> Outcome:
     code = 0 if res.status == STATUS_OPTIMAL else 1
-    return Outcome(tagged(FORMAT, res.as_json()), code, BestDetail(form, question, res))
+    data = with_outcome(tagged(FORMAT, res.as_json()), verdict_of(res.status))
+    return Outcome(data, code, BestDetail(form, question, res))
 
 
 def _dummy(h: Any) -> Outcome:
     """Form 2 under dummy-2p: always the exhaustive search (``engine`` and ``timeout`` unused)."""
     from sushigo.solver.best_dummy import solve_dummy_hindsight
 
-    res = solve_dummy_hindsight(h)
-    return Outcome(tagged(FORMAT, res.as_json()), 0, BestDetail("dummy", h, res))
+    res = solve_dummy_hindsight(h)  # exhaustive: every line of play searched, so proved
+    data = with_outcome(tagged(FORMAT, res.as_json()), Verdict.PROVED)
+    return Outcome(data, 0, BestDetail("dummy", h, res))
 
 
 #: One question over all deals on a worker (:mod:`sushigo.jobs`).
@@ -197,12 +221,14 @@ def _alldeals(
                 "best": _alldeals_json(best, timeout), "best_losing": _alldeals_json(lose, timeout),
             })
     all_optimal = all(b.status == lo.status == STATUS_OPTIMAL for _k, _n, b, lo in answers)
-    data = tagged(FORMAT, {"rules": ruleset.describe(), "seed": seed, "results": docs})
+    verdict = combine(verdict_of(r.status) for _k, _n, b, lo in answers for r in (b, lo))
+    data = with_outcome(tagged(FORMAT, {"rules": ruleset.describe(), "seed": seed, "results": docs}), verdict)
     return Outcome(data, 0 if all_optimal else 1, BestDetail("alldeals", ruleset, answers))
 
 
 def _alldeals_json(res: Any, budget: float) -> dict[str, Any]:
     out: dict[str, Any] = res.as_json()
+    out["outcome"] = verdict_of(res.status).value
     out["seconds"] = round(res.seconds, 3)
     if res.status != STATUS_OPTIMAL:
         out["budget_seconds"] = budget

@@ -4,12 +4,14 @@ The checks import z3 and Hypothesis; they are imported when run, not with this m
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import time
 from collections.abc import Sequence
 
-from sushigo.api.base import Outcome, Rule, as_list, override_texts, public, tagged
+from sushigo.api.base import Outcome, Rule, as_list, budget_of, override_texts, public, tagged
 from sushigo.jobs import Runner, runner
+from sushigo.spec.answer import Verdict, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-check-result/1"
@@ -33,6 +35,8 @@ def check_outcome(
     mutants: bool = False,
     mutant: str | Sequence[str] = (),
     progress: bool = False,
+    timeout: float | None = None,
+    rlimit: int | None = None,
 ) -> Outcome:
     """Run every property (executor against the Z3 model, Hypothesis-generated) under every named
     ruleset, or ``ruleset`` only; ``examples`` cases per property family (default: ``profile``'s),
@@ -43,7 +47,11 @@ def check_outcome(
     edge cases, which are per named ruleset, are then skipped). ``mutants`` plants each known
     pitfall (``mutant``: only these) and reports which property caught it. Returns what
     ``sushigo check --json`` prints (exit code 1 on a failure or a mutant not caught).
-    ``progress`` shows progress on a terminal's stderr."""
+    ``progress`` shows progress on a terminal's stderr.
+    ``timeout`` ends the whole run after that many seconds (cases not reached are counted as
+    unknown, never as passed) and caps each Z3 call; ``rlimit`` caps each Z3 call's resource
+    units. ``"outcome"`` is unknown when a case was left unsettled, else proved (a failure is a
+    proved disagreement, with its witness)."""
     import hypothesis
 
     from sushigo.checks import runner as R
@@ -65,8 +73,12 @@ def check_outcome(
     for name in only:
         if name not in known:
             raise InputError(f"unknown property {name!r}; properties: {', '.join(sorted(known))}")
+    budget = budget_of(timeout, rlimit)  # each worker process applies it (Options)
+    deadline = None if timeout is None else time.time() + timeout
+    if budget is not None:
+        budget = dataclasses.replace(budget, deadline=deadline)
     opts = R.Options(examples=cases, seed=seed, rulesets=rulesets, only=tuple(only), edge=not no_edge,
-                     progress=R.terminal_progress(progress))
+                     progress=R.terminal_progress(progress), budget=budget, deadline=deadline)
     if jobs is not None and (isinstance(jobs, bool) or jobs < 1):
         raise InputError(f"--jobs must be at least 1, got {jobs!r}")
     where = runner(jobs, cluster, default_jobs=min(2, os.cpu_count() or 1))
@@ -82,7 +94,9 @@ def check_outcome(
     data = {"seed": opts.seed, "examples": opts.examples, "seconds": round(wall, 2),
             "ok": not failed and not stopped, "properties": [o.as_dict() for o in outs],
             "interrupted": stopped, "hypothesis": hypothesis.__version__}
-    return Outcome(tagged(FORMAT, data), 1 if failed else 0, (opts, outs, wall))
+    unsettled = stopped or any(o.unknown for o in outs)
+    data = with_outcome(tagged(FORMAT, data), Verdict.UNKNOWN if unsettled else Verdict.PROVED)
+    return Outcome(data, 1 if failed or unsettled else 0, (opts, outs, wall))
 
 
 def _mutants(opts: object, names: list[str], where: Runner) -> Outcome:
@@ -100,7 +114,8 @@ def _mutants(opts: object, names: list[str], where: Runner) -> Outcome:
     stopped = not all(o.complete for o in outs)  # an unfinished mutant is never shown as caught
     data = {"seconds": round(wall, 2), "ok": not missed, "mutants": [o.as_dict() for o in outs],
             "interrupted": stopped}
-    return Outcome(tagged(FORMAT, data), 1 if missed else 0, (opts, outs, wall))
+    data = with_outcome(tagged(FORMAT, data), Verdict.UNKNOWN if stopped else Verdict.PROVED)
+    return Outcome(data, 1 if missed else 0, (opts, outs, wall))
 
 
 check = public(check_outcome, "check")

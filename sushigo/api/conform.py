@@ -4,7 +4,8 @@ The generator imports Hypothesis; it is imported when run, not with this module.
 
 from __future__ import annotations
 
-from sushigo.api.base import Outcome, Rule, public, rules_from_options, tagged
+from sushigo.api.base import Outcome, Rule, public, rules_from_options, solver_budget, tagged
+from sushigo.spec.answer import verdict_of, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-conform-result/1"
@@ -38,6 +39,7 @@ def conform_outcome(
     call_timeout: float | str = DEFAULT_LIMITS["call_timeout"],
     memory_limit: int | str = int(DEFAULT_LIMITS["memory_limit"]),
     time_limit: float | str = DEFAULT_LIMITS["time_limit"],
+    rlimit: int | None = None,
 ) -> Outcome:
     """Score generated rounds and pudding counts (every maki and pudding tie structure included)
     with ``target`` (a ``.py`` file or an importable module with ``score_round(tableaux)`` and
@@ -45,8 +47,11 @@ def conform_outcome(
     Returns what ``sushigo conform --json`` prints: each distinct disagreement minimised with its
     rule ids, and which reading of each contested rule the target follows (exit code 1 when they
     disagree). The target runs in its own process under ``call_timeout`` seconds a call and
-    ``memory_limit`` MB (0: none); the whole run under ``time_limit`` seconds."""
+    ``memory_limit`` MB (0: none); the whole run under ``time_limit`` seconds; each Z3 call
+    (the rule ids of a fault) under ``rlimit`` resource units. ``"outcome"`` is proved when
+    the run settled the question (conforms, or a fault found), unknown when time ran out first."""
     from sushigo.checks import conform as C
+    from sushigo.checks.edge_cases import forget_unknown
 
     ruleset = rules_from_options(rules, rule)
     n = int(_number("--examples", examples, 1, MAX_EXAMPLES, True))
@@ -54,8 +59,12 @@ def conform_outcome(
                       memory_mb=int(_number("--memory-limit", memory_limit, 0, 1 << 20, True)),
                       time_limit=_number("--time-limit", time_limit, 1, _MAX_SECONDS, False))
     engine = C.load_target(target, limits)  # BadTarget is an InputError
-    report = C.conform(engine, ruleset, n, seed, limits)
-    return Outcome(tagged(FORMAT, report.as_dict()), 0 if report.ok else 1, (ruleset, report))
+    with solver_budget(None, rlimit, whole=limits.time_limit):  # the cases' Z3 questions too
+        report = C.conform(engine, ruleset, n, seed, limits)
+    if not report.completed:
+        forget_unknown()  # edge cases the deadline left open are not kept for a later run
+    data = with_outcome(tagged(FORMAT, report.as_dict()), verdict_of(report.verdict))
+    return Outcome(data, 0 if report.ok else 1, (ruleset, report))
 
 
 conform = public(conform_outcome, "conform")

@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sushigo.api.base import Document, Outcome, Rule, as_list, load_input, override_texts, public, tagged
+from sushigo.spec.answer import Verdict, combine, verdict_of, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-diff-result/1"
@@ -72,7 +73,9 @@ def diff_outcome(
         if not isinstance(data, dict):
             raise InputError(f"{where}: a game record must be a JSON object")
         gd = diff_game(data, rules_a, rules_b)  # not comparable: exit 1 (README)
-        return Outcome(tagged(FORMAT, gd.as_json()), 0 if gd.comparable else 1, gd)
+        # Both sides replayed: the comparison is a fact; a side the rules forbid: impossible.
+        verdict = Verdict.PROVED if gd.comparable else Verdict.IMPOSSIBLE
+        return Outcome(with_outcome(tagged(FORMAT, gd.as_json()), verdict), 0 if gd.comparable else 1, gd)
     counts = None
     if players is not None:
         for n in as_list(players):
@@ -83,7 +86,7 @@ def diff_outcome(
     res = diff(rules_a, rules_b, all_causes=all, players=counts, timeout_ms=timeout_ms,
                extend=not no_extend, rlimit=rlimit)
     code = 1 if res.status in ("unknown", "not-applicable") else 0
-    return Outcome(tagged(FORMAT, res.as_json()), code, res)
+    return Outcome(with_outcome(tagged(FORMAT, res.as_json()), verdict_of(res.status)), code, res)
 
 
 #: One search of the matrix on a worker (:mod:`sushigo.jobs`).
@@ -146,7 +149,8 @@ def _matrix(timeout_ms: int, rlimit: int | None, progress: bool, where: Any) -> 
         cells = matrix(names, timeout_ms=timeout_ms, progress=show, rlimit=rlimit)
     if progress:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
-    data = {"format": "sushigo-diff-matrix/1", "pairs": [c.as_json() for c in cells]}
+    data = with_outcome({"format": "sushigo-diff-matrix/1", "pairs": [c.as_json() for c in cells]},
+                        combine(verdict_of(c.status) for c in cells))
     return Outcome(data, 1 if any(c.status == "unknown" for c in cells) else 0, (names, cells))
 
 

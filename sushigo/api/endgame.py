@@ -7,7 +7,17 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from sushigo.api.base import Document, Outcome, Rule, load_input, public, rules_from_options, tagged
+from sushigo.api.base import (
+    Document,
+    Outcome,
+    Rule,
+    load_input,
+    public,
+    rules_from_options,
+    solver_budget,
+    tagged,
+)
+from sushigo.spec.answer import combine, verdict_of, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-endgame-result/1"
@@ -35,13 +45,15 @@ def endgame_outcome(
     time_limit: float = DEFAULT_TIME_LIMIT,
     rules: str | None = None,
     rule: Rule = None,
+    rlimit: int | None = None,
 ) -> Outcome:
     """Solve the rest of a round exactly: the position as JSON (``input``, a dict or a path) or in
     the text form (``hands="squid tempura / egg wasabi"``, ``taken``, ``round``, ``puddings``,
     ``scores``). Two players: a zero-sum game (``objective`` diff, own or win); three to five:
     player 0's paranoid guarantee, or the best reply when the others follow ``policy``.
-    ``certify`` proves each first pick's guarantee with Z3 (2 players, up to 3 turns). Past
-    ``max_nodes`` states or ``time_limit`` seconds the status is "unknown" (exit code 1).
+    ``certify`` proves each first pick's guarantee with Z3 (2 players, up to 3 turns; each Z3
+    call within ``time_limit`` seconds and ``rlimit`` resource units). Past ``max_nodes``
+    states or ``time_limit`` seconds the status is "unknown" (exit code 1).
     Returns what ``sushigo endgame --json`` prints."""
     from sushigo.solver.endgame import parse_position, parse_position_text
 
@@ -80,13 +92,15 @@ def _solve(pos: Any, objective: str | None, policy: str | None, max_nodes: int, 
     result = solve_position(pos, objective, policy, max_nodes, time_limit)
     certs: list[Certificate] = []
     if certify and result.status == "solved":
-        certs = [certify_guarantee(pos, pv.turn, int(pv.guarantee), result.objective)
-                 for pv in result.first_picks]
+        with solver_budget(time_limit, rlimit):
+            certs = [certify_guarantee(pos, pv.turn, int(pv.guarantee), result.objective)
+                     for pv in result.first_picks]
     out = result.to_json()
     for entry, cert in zip(out["first_picks"], certs, strict=False):
         entry["certified"] = cert.status
     ok = result.status == "solved" and all(c.status == "proved" for c in certs)
-    return Outcome(tagged(FORMAT, out), 0 if ok else 1, (result, certs))
+    verdict = combine([verdict_of(result.status), *(verdict_of(c.status) for c in certs)])
+    return Outcome(with_outcome(tagged(FORMAT, out), verdict), 0 if ok else 1, (result, certs))
 
 
 # --------------------------------------------------------------------------- many positions

@@ -3,37 +3,30 @@
 from __future__ import annotations
 
 import json
-import statistics
 import sys
-import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, tagged
 from sushigo.spec.errors import InputError
-from sushigo.spec.executor import fast_random_games, play_game, resolve_policies
+from sushigo.spec.executor import play_game, resolve_policies
 from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.stats import CHUNK, game_results, summarise
 
 FORMAT = "sushigo-play-result/1"
 
-_CHUNK = 500
 
+def _progress(n: int) -> Callable[[int, float], None]:
+    """Games played so far, on standard error (at most five times a second)."""
+    last = [0.0]
 
-def _games(
-    players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[str]
-) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """(totals, winners) per game, in chunks so progress can be shown."""
-    fast = all(p == "random" for p in policies) and not rules.dummy_2p
-    for start in range(seed, seed + n, _CHUNK):
-        count = min(_CHUNK, seed + n - start)
-        if fast:
-            for g in fast_random_games(players, start, count, rules):
-                yield g.totals, g.winners
-        else:
-            for s in range(start, start + count):
-                rec = play_game(players, s, rules, policies)
-                yield rec.totals, rec.winners
+    def show(k: int, seconds: float) -> None:
+        if seconds - last[0] > 0.2:
+            last[0] = seconds
+            print(f"\rplayed {k}/{n} games ({k / seconds:.0f}/s)", end="", file=sys.stderr, flush=True)
+
+    return show
 
 
 #: The task of a run of games on a worker (:mod:`sushigo.jobs`).
@@ -49,7 +42,7 @@ def games_task(doc: dict[str, Any]) -> dict[str, Any]:
     rules = ruleset_from_json(doc["rules"])
     counts: list[dict[int, int]] = [{} for _ in range(rules.seats(doc["players"]))]
     masks = []
-    for totals, winners in _games(doc["players"], doc["seed"], doc["games"], rules, doc["policies"]):
+    for totals, winners in game_results(doc["players"], doc["seed"], doc["games"], rules, doc["policies"]):
         for s, total in enumerate(totals):
             counts[s][total] = counts[s].get(total, 0) + 1
         masks.append(chr(_MASK_BASE + sum(1 << w for w in winners)))
@@ -77,12 +70,12 @@ def _merged(answers: Sequence[dict[str, Any]]) -> Iterator[tuple[tuple[int, ...]
 def _play_tasks(players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[str], where: Any,
                 progress: bool) -> list[dict[str, Any]]:
     """``n`` games as tasks on ``where`` (:mod:`sushigo.jobs`): a few tasks per worker, whole
-    chunks of :data:`_CHUNK` games each (every game depends on its own seed only)."""
+    chunks of :data:`CHUNK` games each (every game depends on its own seed only)."""
     from sushigo import jobs as J
 
     workers = where.jobs if where.cluster in (None, J.LOCAL) else 8  # a cluster's size is not known here
     per = -(-n // (4 * max(1, workers)))
-    per = -(-per // _CHUNK) * _CHUNK
+    per = -(-per // CHUNK) * CHUNK
     plain = {"players": players, "rules": J.ruleset_json(rules), "policies": list(policies)}
     tasks = [J.Task(f"games-{s}", {**plain, "seed": s, "games": min(per, seed + n - s)})
              for s in range(seed, seed + n, per)]
@@ -97,79 +90,6 @@ def _play_tasks(players: int, seed: int, n: int, rules: Ruleset, policies: Seque
     if progress:
         print("\r" + " " * 50 + "\r", end="", file=sys.stderr, flush=True)
     return answers
-
-
-def summarise(
-    players: int,
-    seed: int,
-    n: int,
-    rules: Ruleset,
-    policies: Sequence[str],
-    progress: bool,
-    results: Iterable[tuple[tuple[int, ...], tuple[int, ...]]] | None = None,
-) -> dict[str, Any]:
-    """Mean, spread and win shares over ``n`` games (played here unless ``results`` are given)."""
-    seats = rules.seats(players)
-    if results is None:
-        results = _games(players, seed, n, rules, policies)
-    scores: list[list[int]] = [[] for _ in range(seats)]
-    wins = [0.0] * seats
-    no_winner = 0
-    t0 = time.monotonic()
-    last = t0
-    for k, (totals, winners) in enumerate(results, start=1):
-        for s in range(seats):
-            scores[s].append(totals[s])
-        if winners:
-            for w in winners:
-                wins[w] += 1 / len(winners)  # a shared win is split evenly
-        else:
-            no_winner += 1
-        now = time.monotonic()
-        if progress and now - last > 0.2:
-            last = now
-            rate = k / (now - t0)
-            print(f"\rplayed {k}/{n} games ({rate:.0f}/s)", end="", file=sys.stderr, flush=True)
-    if progress:
-        print("\r" + " " * 50 + "\r", end="", file=sys.stderr, flush=True)
-    seat_rows = []
-    for s in range(seats):
-        xs = scores[s]
-        seat_rows.append(
-            {
-                "seat": s,
-                "policy": policies[s] if s < players else None,
-                "mean": statistics.fmean(xs),
-                "stdev": statistics.pstdev(xs),
-                "min": min(xs),
-                "max": max(xs),
-                "win_share": wins[s] / n if s < players else None,
-            }
-        )
-    by_policy = []
-    for name in dict.fromkeys(policies):
-        mine = [s for s in range(players) if policies[s] == name]
-        xs = [x for s in mine for x in scores[s]]
-        by_policy.append(
-            {
-                "policy": name,
-                "seats": mine,
-                "mean": statistics.fmean(xs),
-                "stdev": statistics.pstdev(xs),
-                "win_share": sum(wins[s] for s in mine) / n,
-            }
-        )
-    return {
-        "games": n,
-        "players": players,
-        "first_seed": seed,
-        "rules": rules.name,
-        "readings": rules.readings(),
-        "policies": list(policies),
-        "seats": seat_rows,
-        "by_policy": by_policy,
-        "games_without_winner": no_winner,
-    }
 
 
 def write_records(path: str, records: list[GameRecord]) -> None:
@@ -228,12 +148,14 @@ def play_outcome(
         if games == 1:
             return Outcome(records[0].to_json(), 0, (ruleset, n, policies, records))
         played = [(r.totals, r.winners) for r in records]
-        summary = summarise(n, seed, games, ruleset, policies, False, played)
+        summary = summarise(n, seed, games, ruleset, policies, played)
     elif where.spread:
         answers = _play_tasks(n, seed, games, ruleset, policies, where, progress)
-        summary = summarise(n, seed, games, ruleset, policies, False, _merged(answers))
+        summary = summarise(n, seed, games, ruleset, policies, _merged(answers))
     else:
-        summary = summarise(n, seed, games, ruleset, policies, progress)
+        summary = summarise(n, seed, games, ruleset, policies, None, _progress(games) if progress else None)
+        if progress:
+            print("\r" + " " * 50 + "\r", end="", file=sys.stderr, flush=True)
     return Outcome(tagged(FORMAT, summary), 0, (ruleset, n, policies, records))
 
 

@@ -2,17 +2,20 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Sequence
 from typing import Any
 
-from sushigo.api.base import Outcome, Rule, public, rules_from_options
-from sushigo.spec.errors import InputError
+from sushigo.api.base import Outcome, Rule, public, rules_from_options, solver_budget
+from sushigo.spec.answer import Verdict
+from sushigo.spec.errors import InputError, Unsettled
 
 FORMAT = "sushigo-puzzle-result/1"
 
 
 def puzzle_outcome(
     *, list: bool = False, show: int | None = None, verify: bool = False, solution: bool = False,
-    rules: str | None = None, rule: Rule = None,
+    rules: str | None = None, rule: Rule = None, timeout: float | None = None, rlimit: int | None = None,
 ) -> Outcome:
     """One of: ``list=True`` the puzzles (a list of ``{"id", "round", "cards_left", "seed"}``,
     without a format tag); ``show=N`` puzzle N's position (with ``solution=True`` also the best
@@ -20,7 +23,9 @@ def puzzle_outcome(
     puzzle with the endgame solver: ``{"puzzles": n, "problems": [...]}`` (exit code 1 on a
     problem). ``rules``/``rule`` (with ``verify`` only) re-solve every puzzle under that ruleset
     instead of its own and report those that are no longer puzzles or have another answer.
-    Returns what ``sushigo puzzle --json`` prints."""
+    ``timeout`` bounds the whole ``verify`` run in seconds: a puzzle not re-solved in time is
+    listed under ``"unknown"`` (never as a problem); ``rlimit`` caps any Z3 call (the endgame
+    search makes none today). Returns what ``sushigo puzzle --json`` prints."""
     from sushigo.solver import puzzles as P
 
     if sum((list, show is not None, verify)) != 1:
@@ -37,15 +42,35 @@ def puzzle_outcome(
                      for p in puzzles]
         return Outcome(data, 0, puzzles)
     if verify:
-        problems = [msg for p in puzzles for msg in P.verify(p, chosen)]
-        data = {"format": FORMAT, "puzzles": len(puzzles), "problems": problems}
-        return Outcome(data, 1 if problems else 0, problems)
+        with solver_budget(timeout, rlimit):
+            problems, unknown = _verify(P, puzzles, chosen, timeout)
+        verdict = Verdict.UNKNOWN if unknown else Verdict.IMPOSSIBLE if problems else Verdict.PROVED
+        data = {"format": FORMAT, "outcome": verdict.value, "puzzles": len(puzzles), "problems": problems,
+                "unknown": unknown}
+        return Outcome(data, 1 if problems or unknown else 0, problems)
     assert show is not None
     p = P.get_puzzle(show, puzzles)
     out: dict[str, Any] = {"format": FORMAT, "id": p.id, "seed": p.seed, "position": p.position}
     if solution:
         out.update(solution=p.solution, value=p.value, greedy=p.greedy, greedy_guarantee=p.greedy_guarantee)
     return Outcome(out, 0, p)
+
+
+def _verify(P: Any, puzzles: Sequence[Any], rules: Any, timeout: float | None) -> tuple[list[str], list[int]]:
+    """The problems found, and the ids of the puzzles not re-solved within ``timeout`` seconds."""
+    deadline = None if timeout is None else time.monotonic() + timeout
+    problems: list[str] = []
+    unknown: list[int] = []
+    for p in puzzles:
+        left = None if deadline is None else deadline - time.monotonic()
+        if left is not None and left <= 0:
+            unknown.append(p.id)
+            continue
+        try:
+            problems += P.verify(p, rules, left)
+        except Unsettled:
+            unknown.append(p.id)
+    return problems, unknown
 
 
 puzzle = public(puzzle_outcome, "puzzle")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from sushigo.api.base import Document, Outcome, Rule, load_input, public, rules_from_options, tagged
+from sushigo.spec.answer import verdict_of, with_outcome
 
 FORMAT = "sushigo-scoresheet-result/1"
 
@@ -31,7 +32,8 @@ def scoresheet_outcome(
     sheet = parse_sheet(data, rules_from_options(rules, rule, file_rules))
     verdict = check_sheet(sheet, timeout_ms=max(1, timeout) * 1000, rlimit=max(1, rlimit))
     code = 0 if verdict.status == "possible" else 1
-    return Outcome(tagged(FORMAT, verdict.to_json(sheet)), code, (sheet, verdict))
+    data = with_outcome(tagged(FORMAT, verdict.to_json(sheet)), verdict_of(verdict.status))
+    return Outcome(data, code, (sheet, verdict))
 
 
 scoresheet = public(scoresheet_outcome, "scoresheet")

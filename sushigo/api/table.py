@@ -72,7 +72,10 @@ def table_outcome(
                                as_list(count), as_list(icons))
     with terminal_progress(progress) as show:
         a = solve(q, limit=limit, run=run, progress=show)
-    return Outcome(tagged(FORMAT, answer_json(q, a)), 0 if a.status == "possible" else 1, (q, a))
+    from sushigo.spec.answer import verdict_of, with_outcome
+
+    data = with_outcome(tagged(FORMAT, answer_json(q, a)), verdict_of(a.status))
+    return Outcome(data, 0 if a.status == "possible" else 1, (q, a))
 
 
 def _checked(check: Callable[[str], T], option: str, value: object) -> T:

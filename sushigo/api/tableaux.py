@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, tagged
+from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, solver_budget, tagged
+from sushigo.spec.answer import Verdict, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-tableaux-result/1"
@@ -25,6 +26,8 @@ def tableaux_outcome(
     all_scores: bool = False,
     rules: str = "official",
     rule: Rule = None,
+    timeout: float | None = None,
+    rlimit: int | None = None,
 ) -> Outcome:
     """All final tableaux of ``cards`` cards scoring ``score`` (with ``maki_points`` maki points):
     their ``count`` and ``tableaux`` (at most ``limit``; none with ``count=True``). ``must`` and
@@ -33,8 +36,9 @@ def tableaux_outcome(
     the number of tableaux for every score, ``{"cards": K, "counts": {"S": n, ...}}``. Counts
     come from an exact count by generating functions (:mod:`sushigo.solver.counting`, tested
     against the Z3 enumeration and brute force), not from listing tableaux. When Z3 runs out
-    of its budget the answer is ``{"status": "unknown", "reason": ..., "budget": ...}`` (exit
-    code 1). Returns what ``sushigo tableaux --json`` prints."""
+    of its budget (``timeout`` seconds, ``rlimit`` resource units a call) the answer is
+    ``{"status": "unknown", "reason": ..., "budget": ...}`` (exit code 1). Returns what
+    ``sushigo tableaux --json`` prints."""
     from sushigo.solver import tableaux as T
     from sushigo.solver.counting import count_score, score_counts
 
@@ -61,29 +65,31 @@ def tableaux_outcome(
                              "sushigo tableaux --cards K --count --all-scores")
         counts = score_counts(cards, maki_points, ruleset, filters)
         data_all: dict[str, Any] = {"cards": cards, "counts": {str(s): n for s, n in counts.items()}}
-        return Outcome(tagged(FORMAT, data_all), 0, (ruleset, counts))
+        return Outcome(with_outcome(tagged(FORMAT, data_all), Verdict.PROVED), 0, (ruleset, counts))
     try:
-        if unreachable:
-            hi, missing = T.unreachable(cards, maki_points, ruleset, filters)
-            data: dict[str, Any] = {"cards": cards, "maximum": hi, "unreachable": missing}
-            return Outcome(tagged(FORMAT, data), 0, (ruleset, hi, missing))
-        if score is None:
-            raise InputError("give --score S (or --unreachable)")
-        if facts:
-            result = T.facts(score, cards, maki_points, ruleset, filters)
-            if result is None:
-                return Outcome(tagged(FORMAT, {"count": 0, "facts": None}), 1, (ruleset, None))
-            data = {"facts": [{"token": f.token.label, "min": f.low, "max": f.high} for f in result]}
-            return Outcome(tagged(FORMAT, data), 0, (ruleset, result))
-        if count:
-            n = count_score(score, cards, maki_points, ruleset, filters)
-            return Outcome(tagged(FORMAT, {"count": n}), 0, (ruleset, n))
-        e = T.enumerate_tableaux(score, cards, maki_points, ruleset, filters, limit=limit)
-        data = {"count": e.count, "tableaux": [str(t) for t in e.tableaux]}
-        return Outcome(tagged(FORMAT, data), 0, (ruleset, e))
+        with solver_budget(timeout, rlimit):
+            if unreachable:
+                hi, missing = T.unreachable(cards, maki_points, ruleset, filters)
+                data: dict[str, Any] = {"cards": cards, "maximum": hi, "unreachable": missing}
+                return Outcome(with_outcome(tagged(FORMAT, data), Verdict.PROVED), 0, (ruleset, hi, missing))
+            if score is None:
+                raise InputError("give --score S (or --unreachable)")
+            if facts:
+                result = T.facts(score, cards, maki_points, ruleset, filters)
+                if result is None:
+                    none = with_outcome(tagged(FORMAT, {"count": 0, "facts": None}), Verdict.IMPOSSIBLE)
+                    return Outcome(none, 1, (ruleset, None))
+                data = {"facts": [{"token": f.token.label, "min": f.low, "max": f.high} for f in result]}
+                return Outcome(with_outcome(tagged(FORMAT, data), Verdict.PROVED), 0, (ruleset, result))
+            if count:
+                n = count_score(score, cards, maki_points, ruleset, filters)
+                return Outcome(with_outcome(tagged(FORMAT, {"count": n}), Verdict.PROVED), 0, (ruleset, n))
+            e = T.enumerate_tableaux(score, cards, maki_points, ruleset, filters, limit=limit)
+            data = {"count": e.count, "tableaux": [str(t) for t in e.tableaux]}
+            return Outcome(with_outcome(tagged(FORMAT, data), Verdict.PROVED), 0, (ruleset, e))
     except T.SolverUnknown as exc:
         data = {"status": "unknown", "reason": exc.reason, "budget": exc.budget}
-        return Outcome(tagged(FORMAT, data), 1, (ruleset, exc))
+        return Outcome(with_outcome(tagged(FORMAT, data), Verdict.UNKNOWN), 1, (ruleset, exc))
 
 
 tableaux = public(tableaux_outcome, "tableaux")

@@ -11,6 +11,7 @@ from sushigo.common import (
     add_jobs_args,
     add_json_arg,
     add_rules_args,
+    budget_count,
     budget_seconds,
     print_json,
     print_table,
@@ -58,6 +59,8 @@ def register(subparsers: Any) -> None:
                         help="z3 (certified, default) or search (exhaustive dynamic programme)")
     parser.add_argument("--timeout", type=budget_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help="z3 budget (default %(default)s); past it the answer is 'unknown'")
+    parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
+                        help="Z3 resource units each call may spend (machine-independent)")
     parser.add_argument("--seat", type=int, metavar="K", help="seat (0-based) of a game record")
     parser.add_argument("--round", nargs="?", const="all", default=None, metavar="R",
                         help="with a game record: the round (from 1); alone: best round score over "
@@ -78,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
     out = best_outcome(args.input, engine=args.engine, timeout=args.timeout, seat=args.seat,
                        round=args.round, game=args.game, players=args.players, seed=args.seed,
                        rules=args.rules, rule=list(args.rule), progress=not args.json,
-                       jobs=args.jobs, cluster=args.cluster)
+                       jobs=args.jobs, cluster=args.cluster, rlimit=args.rlimit)
     if args.json:
         print_json(out.data)
         return out.code
@@ -124,7 +127,9 @@ def _show_puzzle(args: argparse.Namespace, puzzle: Puzzle, res: BestResult) -> N
 
 def _show_hindsight(args: argparse.Namespace, h: Hindsight, res: BestResult) -> None:
     if res.picks:
-        hands, running = _seat_view(h, res.picks)
+        from sushigo.solver.search import seat_view
+
+        hands, running = seat_view(h, res.picks)
         print_table(_rows(hands, res.picks, running), ["turn", "hand", "picks", "score"],
                     title=f"seat {h.seat} of {h.seats}, round {h.round_index + 1}, rules "
                     f"{h.rules.describe()}; the other seats' picks as recorded")
@@ -143,28 +148,6 @@ def _show_dummy(args: argparse.Namespace, h: DummyHindsight, res: BestResult) ->
                 "engine: search")
     print(_status_line(res))
     print(f"actual score {res.extra['actual']} (recorded picks)")
-
-
-def _seat_view(h: Hindsight, picks: tuple[Turn, ...]) -> tuple[list[list[int]], list[int]]:
-    """The hands the seat holds and its running score along ``picks`` (others as recorded)."""
-    from sushigo.solver.search import replay_round, tableau_score
-    from sushigo.spec.cards import Token
-    from sushigo.spec.scoring import maki_icons
-    from sushigo.spec.turns import apply_turn
-
-    tabs_end, _ = replay_round(h, picks)
-    icons = [maki_icons(tabs_end[i], h.rules) for i in range(h.seats) if i != h.seat]
-    piles = [list(d) for d in h.deal]
-    tabs = [[0] * len(Token) for _ in range(h.seats)]
-    hands, running = [], []
-    for t in range(len(picks)):
-        for i in range(h.seats):
-            pile = piles[h.pile_at(i, t)]
-            if i == h.seat:
-                hands.append(list(pile))
-            apply_turn(pile, tabs[i], picks[t] if i == h.seat else h.picks[i][t], h.rules)
-        running.append(tableau_score(tabs[h.seat], icons, h.rules))
-    return hands, running
 
 
 def _show_alldeals(args: argparse.Namespace, rules: Ruleset, answers: list[Any]) -> None:

@@ -14,7 +14,15 @@ import sys
 from typing import Any
 
 from sushigo.api.check import PROFILES, check_outcome
-from sushigo.common import add_jobs_args, add_json_arg, print_json, print_table
+from sushigo.common import (
+    add_jobs_args,
+    add_json_arg,
+    budget_count,
+    budget_seconds,
+    positive_int,
+    print_json,
+    print_table,
+)
 
 ORDER = 80
 HELP = "cross-check the executor against the Z3 model (Hypothesis), or run the mutants"
@@ -58,6 +66,11 @@ def register(subparsers: Any) -> None:
                         help="run the checks against each planted pitfall; each must be caught")
     parser.add_argument("--mutant", action="append", default=[], metavar="NAME",
                         help="with --mutants: only this mutant (repeatable)")
+    parser.add_argument("--timeout", type=budget_seconds, default=None, metavar="SECONDS",
+                        help="end the run after SECONDS (cases not reached count as unknown) and cap "
+                        "each Z3 call")
+    parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
+                        help="Z3 resource units each call may spend (machine-independent)")
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
@@ -72,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
                         rule=list(args.rule), only=list(args.only), no_edge=args.no_edge, jobs=args.jobs,
                         cluster=args.cluster,
                         mutants=args.mutants,
-                        mutant=list(args.mutant), progress=not args.json)
+                        mutant=list(args.mutant), progress=not args.json, timeout=args.timeout,
+                        rlimit=args.rlimit)
     _clear_progress(args)
     if args.json:
         print_json(out.data)

@@ -13,7 +13,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from sushigo.api.conform import DEFAULT_LIMITS, MAX_EXAMPLES, conform_outcome
-from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
+from sushigo.common import add_json_arg, add_rules_args, budget_count, print_json, print_table
 
 if TYPE_CHECKING:
     from sushigo.checks import conform as C
@@ -56,6 +56,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--time-limit", default=str(DEFAULT_LIMITS["time_limit"]), metavar="SECONDS",
                         help="time limit of the whole run (default %(default)s); past it the verdict is "
                         "'unknown' unless faults were found")
+    parser.add_argument("--timeout", dest="time_limit", default=str(DEFAULT_LIMITS["time_limit"]),
+                        metavar="SECONDS", help="the same as --time-limit")
+    parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
+                        help="Z3 resource units each call (naming a fault's rule ids) may spend")
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
@@ -67,7 +71,8 @@ def run(args: argparse.Namespace) -> int:
         with C.interruptible():
             out = conform_outcome(args.target, rules=args.rules, rule=list(args.rule), examples=args.examples,
                                   seed=args.seed, call_timeout=args.call_timeout,
-                                  memory_limit=args.memory_limit, time_limit=args.time_limit)
+                                  memory_limit=args.memory_limit, time_limit=args.time_limit,
+                                  rlimit=args.rlimit)
     except C.Interrupted as exc:
         print(f"sushigo conform: interrupted by {exc}: stopped, no verdict", file=sys.stderr)
         return exc.code

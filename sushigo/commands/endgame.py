@@ -77,6 +77,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--batch", metavar="FILE|-",
                         help="solve every position of FILE (a JSON list of positions, or JSON Lines: one "
                         "a line) with these options; one row (--json: one answer) per position, in order")
+    parser.add_argument("--timeout", dest="time_limit", type=budget_seconds, default=DEFAULT_TIME_LIMIT,
+                        metavar="SECONDS", help="the same as --time-limit")
+    parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
+                        help="with --certify: Z3 resource units each call may spend")
     add_rules_args(parser, default=None)
     add_jobs_args(parser, "with --batch: local worker processes (default 1)")
     add_json_arg(parser)
@@ -172,7 +176,8 @@ def run(args: argparse.Namespace) -> int:
     out = endgame_outcome(args.position, hands=args.hands, taken=args.taken, round=args.round,
                           puddings=args.puddings, scores=args.scores, objective=args.objective,
                           policy=args.policy, max_nodes=args.max_nodes, certify=args.certify,
-                          time_limit=args.time_limit, rules=args.rules, rule=list(args.rule))
+                          time_limit=args.time_limit, rules=args.rules, rule=list(args.rule),
+                          rlimit=args.rlimit)
     if args.json:
         print_json(out.data)
         return out.code

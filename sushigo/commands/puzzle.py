@@ -7,7 +7,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 from sushigo.api.puzzle import puzzle_outcome
-from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
+from sushigo.common import add_json_arg, add_rules_args, budget_count, budget_seconds, print_json, print_table
 
 if TYPE_CHECKING:
     from sushigo.solver.puzzles import Puzzle
@@ -38,6 +38,10 @@ def register(subparsers: Any) -> None:
     group.add_argument("--show", type=int, metavar="N", help="print puzzle N (solution hidden)")
     group.add_argument("--verify", action="store_true", help="re-solve every puzzle and check it")
     parser.add_argument("--solution", action="store_true", help="with --show: print the solution too")
+    parser.add_argument("--timeout", type=budget_seconds, default=None, metavar="SECONDS",
+                        help="with --verify: the whole run's time; puzzles not re-solved are unknown")
+    parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
+                        help="Z3 resource units any call may spend")
     add_rules_args(parser, default=None)
     add_json_arg(parser)
     parser.set_defaults(func=run)
@@ -81,7 +85,7 @@ def _show_solution(p: Puzzle) -> None:
 
 def run(args: argparse.Namespace) -> int:
     out = puzzle_outcome(list=args.list, show=args.show, verify=args.verify, solution=args.solution,
-                         rules=args.rules, rule=list(args.rule))
+                         rules=args.rules, rule=list(args.rule), timeout=args.timeout, rlimit=args.rlimit)
     if args.json:
         print_json(out.data)
         return out.code
@@ -92,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
     if args.verify:
         for msg in out.detail:
             print(msg)
+        if out.data["unknown"]:
+            ids = ", ".join(map(str, out.data["unknown"]))
+            print(f"not re-solved within the time budget (unknown): {ids}")
         print(f"{out.data['puzzles']} puzzles checked, {len(out.detail)} problems")
         return out.code
     p = out.detail

@@ -7,7 +7,7 @@ from itertools import groupby
 from typing import TYPE_CHECKING
 
 from sushigo.api.tableaux import tableaux_outcome
-from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
+from sushigo.common import add_budget_args, add_json_arg, add_rules_args, print_json, print_table
 
 if TYPE_CHECKING:
     from sushigo.solver.tableaux import Enumeration, TokenFact
@@ -41,6 +41,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="per token, the proved minimum and maximum over every consistent tableau")
     p.add_argument("--unreachable", action="store_true",
                    help="list the scores 0..maximum that no tableau of K cards reaches")
+    add_budget_args(p)
     add_rules_args(p)
     add_json_arg(p)
     p.set_defaults(func=run)
@@ -50,7 +51,8 @@ def run(args: argparse.Namespace) -> int:
     out = tableaux_outcome(score=args.score, cards=args.cards, maki_points=args.maki_points,
                            count=args.count, limit=args.limit, must=list(args.must),
                            without=list(args.without), facts=args.facts, unreachable=args.unreachable,
-                           all_scores=args.all_scores, rules=args.rules, rule=list(args.rule))
+                           all_scores=args.all_scores, rules=args.rules, rule=list(args.rule),
+                           timeout=args.timeout, rlimit=args.rlimit)
     if args.json:
         print_json(out.data)
         return out.code

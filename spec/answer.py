@@ -1,0 +1,109 @@
+"""One kind of answer: every question the toolkit asks is proved, impossible or unknown.
+
+Each solver keeps its own ``status`` words in its JSON (renaming nothing); :data:`STATUS_WORDS`
+maps every one of them onto :class:`Verdict`, and every solving command's ``--json`` carries the
+verdict as ``"outcome"``. An ``unknown`` is never read as yes or no (CrossHair's rule): it
+carries the reason and the budget spent. Plain standard library: no z3 here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from sushigo.spec.errors import RulesError
+
+
+class Verdict(StrEnum):
+    """The three answers a question can have."""
+
+    PROVED = "proved"  # with the witness, or the optimum and its certificate
+    IMPOSSIBLE = "impossible"  # with the explanation (a core of rule ids) where there is one
+    UNKNOWN = "unknown"  # with the reason and the budget spent
+
+    def __str__(self) -> str:
+        return self.value
+
+
+#: Every ``status`` word a solver writes, and the verdict it means. A word not listed here is
+#: refused (:func:`verdict_of`), so a new word cannot silently become an answer.
+STATUS_WORDS: Mapping[str, Verdict] = {
+    # Z3 itself (spec.model.budget.Answer)
+    "sat": Verdict.PROVED,
+    "unsat": Verdict.IMPOSSIBLE,
+    "unknown": Verdict.UNKNOWN,
+    # best: the optimum with its proof that one point more is unreachable
+    "optimal": Verdict.PROVED,
+    # endgame: the exact value of the position; --certify: each guarantee checked by Z3
+    "solved": Verdict.PROVED,
+    "proved": Verdict.PROVED,
+    "refuted": Verdict.IMPOSSIBLE,
+    # scoresheet, table: a legal game exists (witness) or not (core of rule ids)
+    "possible": Verdict.PROVED,
+    "impossible": Verdict.IMPOSSIBLE,
+    # diff: a witness where the rulesets differ, or the proof they agree within the bound
+    "differ": Verdict.PROVED,
+    "equivalent": Verdict.PROVED,
+    "found": Verdict.PROVED,
+    # diff: the two rulesets cannot be compared (another player count, another deck)
+    "not-applicable": Verdict.IMPOSSIBLE,
+    # conform: the target agreed on every case, or a fault was found (a witness either way)
+    "conforms": Verdict.PROVED,
+    "faults": Verdict.PROVED,
+}
+
+
+def verdict_of(status: str) -> Verdict:
+    """The verdict a solver's ``status`` word means; an unlisted word is a :class:`RulesError`."""
+    try:
+        return STATUS_WORDS[status]
+    except KeyError:
+        raise RulesError(f"status {status!r} has no verdict; known: {', '.join(STATUS_WORDS)}") from None
+
+
+def combine(verdicts: Iterable[Verdict]) -> Verdict:
+    """The verdict of several answers given together: unknown if any is unknown, else impossible
+    if any is impossible, else proved (no answers at all: proved, nothing was left open)."""
+    seen = set(verdicts)
+    for v in (Verdict.UNKNOWN, Verdict.IMPOSSIBLE):
+        if v in seen:
+            return v
+    return Verdict.PROVED
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One answer as a value: the verdict and what backs it."""
+
+    verdict: Verdict
+    value: Any = None  # the witness, the optimum, the count
+    core: tuple[str, ...] = ()  # impossible: the rule ids that exclude it
+    reason: str = ""  # unknown: why (Z3's reason, or which limit ran out)
+    budget: str = ""  # unknown: the budget spent
+
+    @property
+    def proved(self) -> bool:
+        return self.verdict is Verdict.PROVED
+
+    @property
+    def impossible(self) -> bool:
+        return self.verdict is Verdict.IMPOSSIBLE
+
+    @property
+    def unknown(self) -> bool:
+        return self.verdict is Verdict.UNKNOWN
+
+
+def with_outcome(data: Mapping[str, Any], verdict: Verdict) -> dict[str, Any]:
+    """``data`` with ``"outcome"`` added right after ``"format"`` (first if there is no format)."""
+    out: dict[str, Any] = {}
+    if "format" in data:
+        out["format"] = data["format"]
+    out["outcome"] = verdict.value
+    out.update((k, v) for k, v in data.items() if k not in ("format", "outcome"))
+    return out
+
+
+__all__ = ["STATUS_WORDS", "Answer", "Verdict", "combine", "verdict_of", "with_outcome"]

@@ -1,0 +1,173 @@
+"""One answer type, one place for Z3 calls, one error root (issue 13 item 4)."""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+import pkgutil
+import re
+from pathlib import Path
+
+import pytest
+import z3
+from sushigo.spec.answer import STATUS_WORDS, Verdict, combine, verdict_of, with_outcome
+from sushigo.spec.errors import RulesError, SushiGoError, Unsettled
+from sushigo.spec.model.budget import Budget, ceiling, current_ceiling, decide
+
+ROOT = Path(__file__).resolve().parent.parent
+#: The one place a Z3 ``check()`` is called (spec/model/budget.py, :func:`decide`).
+ONE_PLACE = ROOT / "spec" / "model" / "budget.py"
+
+
+def _code_lines(path: Path) -> list[tuple[int, str]]:
+    """Lines of code without comments and docstring lines (a ``check()`` named in prose is fine)."""
+    out = []
+    in_doc = False
+    for n, line in enumerate(path.read_text().splitlines(), 1):
+        text = line.strip()
+        quotes = text.count('"""')
+        if in_doc or text.startswith('"""'):
+            if quotes == 1:
+                in_doc = not in_doc
+            continue
+        out.append((n, line.split("#", 1)[0]))
+    return out
+
+
+def test_no_direct_z3_check_outside_the_one_place() -> None:
+    # A Z3 check() is a call `.check(` on a solver; the project's own `check` functions and
+    # methods (F.check, prop.check, tr.check: they call decide) are named here, nothing else.
+    own = re.compile(r"\b(F|prop|tr|self|T|facts|R)\.check\(")
+    sites = []
+    for top in ("spec", "solver", "checks", "sushigo"):
+        for path in (ROOT / top).rglob("*.py"):
+            if path == ONE_PLACE:
+                continue
+            for n, line in _code_lines(path):
+                if ".check(" in line and not own.search(line):
+                    sites.append(f"{path.relative_to(ROOT)}:{n}: {line.strip()}")
+    assert sites == [], "Z3 check() outside spec/model/budget.decide:\n" + "\n".join(sites)
+
+
+def test_the_grep_finds_a_planted_direct_call(tmp_path: Path) -> None:
+    planted = tmp_path / "x.py"
+    planted.write_text('"""doc: s.check() in prose"""\nr = s.check()  # direct\n')
+    assert [n for n, line in _code_lines(planted) if ".check(" in line] == [2]
+
+
+def _modules() -> list[str]:
+    # spec/, solver/ and checks/ install as sushigo.spec, ... (package_dir): walk each one.
+    names = {"sushigo"}
+    for top in ("sushigo", "sushigo.spec", "sushigo.solver", "sushigo.checks"):
+        package = importlib.import_module(top)
+        names.add(top)
+        for info in pkgutil.walk_packages(package.__path__, top + "."):
+            if not info.name.endswith("__main__"):  # running it runs the CLI
+                names.add(info.name)
+    return sorted(names)
+
+
+def test_every_exception_class_derives_from_sushigo_error() -> None:
+    loose = []
+    imported = 0
+    for name in _modules():
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # an optional extra (openspiel, pettingzoo) that is not installed
+            continue
+        imported += 1
+        for _cls_name, cls in inspect.getmembers(module, inspect.isclass):
+            if cls.__module__ != name or not issubclass(cls, Exception):
+                continue
+            if not issubclass(cls, SushiGoError):
+                loose.append(f"{name}.{cls.__qualname__}")
+    assert imported > 50  # the walk really reached the package
+    assert loose == []
+
+
+def test_unknown_exceptions_are_unsettled() -> None:
+    from sushigo.solver.endgame import BudgetExceeded
+    from sushigo.solver.tableaux import SolverUnknown
+    from sushigo.spec.model.budget import Answer, UnknownAnswer
+
+    for exc in (SolverUnknown("r", "b"), BudgetExceeded("nodes"), UnknownAnswer(Answer("unknown", "r"))):
+        assert isinstance(exc, Unsettled) and isinstance(exc, SushiGoError)
+
+
+def test_every_status_word_maps_and_a_new_word_is_refused() -> None:
+    assert verdict_of("optimal") is Verdict.PROVED
+    assert verdict_of("unsat") is Verdict.IMPOSSIBLE
+    assert verdict_of("unknown") is Verdict.UNKNOWN
+    assert set(STATUS_WORDS.values()) == set(Verdict)
+    with pytest.raises(RulesError, match="no verdict"):
+        verdict_of("maybe")
+
+
+def test_combine_unknown_dominates_then_impossible() -> None:
+    P, N, U = Verdict.PROVED, Verdict.IMPOSSIBLE, Verdict.UNKNOWN
+    assert combine([P, P]) is P
+    assert combine([P, N]) is N
+    assert combine([N, U, P]) is U
+    assert combine([]) is P
+
+
+def test_with_outcome_sits_after_format_and_keeps_every_field() -> None:
+    data = {"format": "x/1", "status": "optimal", "score": 3}
+    out = with_outcome(data, Verdict.PROVED)
+    assert list(out) == ["format", "outcome", "status", "score"]
+    assert out["outcome"] == "proved" and out["score"] == 3
+
+
+def test_decide_maps_sat_unsat() -> None:
+    x = z3.Int("x")
+    s = z3.Solver()
+    s.add(x > 2)
+    assert decide(s).verdict is Verdict.PROVED
+    s.add(x < 1)
+    a = decide(s)
+    assert a.unsat and a.verdict is Verdict.IMPOSSIBLE
+
+
+def _hard_solver() -> z3.Solver:
+    """A pigeonhole problem (9 pigeons, 8 holes): unsat, and far beyond a tiny rlimit."""
+    s = z3.Solver()
+    n = 9
+    p = [[z3.Bool(f"p{i}_{j}") for j in range(n - 1)] for i in range(n)]
+    for i in range(n):
+        s.add(z3.Or(*p[i]))
+    for j in range(n - 1):
+        for i in range(n):
+            for k in range(i + 1, n):
+                s.add(z3.Or(z3.Not(p[i][j]), z3.Not(p[k][j])))
+    return s
+
+
+def test_an_exhausted_rlimit_is_unknown_with_the_budget() -> None:
+    a = decide(_hard_solver(), Budget(timeout_ms=10_000, rlimit=1000))
+    assert a.unknown and a.verdict is Verdict.UNKNOWN
+    assert "rlimit 1000" in a.reason
+
+
+def test_the_ceiling_lowers_every_budget_and_unwinds() -> None:
+    assert current_ceiling() is None
+    with ceiling(Budget(None, 1000)):
+        with ceiling(Budget(5000, 10**9)):
+            assert current_ceiling() == Budget(5000, 1000)
+        a = decide(_hard_solver(), Budget(10_000, 10**9))  # the ceiling's rlimit wins
+        assert a.unknown and "rlimit 1000" in a.reason
+    assert current_ceiling() is None
+
+
+def test_decide_from_several_threads_at_once() -> None:
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(k: int) -> str:
+        ctx = z3.Context()
+        x = z3.Int("x", ctx)
+        s = z3.Solver(ctx=ctx)
+        s.add(x > k, x < k + (2 if k % 2 else 1))  # odd k: sat, even k: unsat
+        return decide(s, Budget(10_000, 10**7)).status
+
+    with ThreadPoolExecutor(4) as pool:
+        got = list(pool.map(one, range(16)))
+    assert got == ["sat" if k % 2 else "unsat" for k in range(16)]
