@@ -4,7 +4,7 @@ The rule of attribution (``sushigo balance`` and docs/designing.md state it for 
 
 * tempura, sashimi, dumplings: the set's points belong to the kind (a lone tempura brings 0);
 * nigiri: each nigiri brings its face value (R-NIGIRI), whether or not it lies on a wasabi;
-* wasabi: the extra points of the nigiri lying on it (the multiplier's gain, R-WASABI); an
+* wasabi: the extra points of the nigiri lying on it (the multiplier's gain, part of R-NIGIRI); an
   unused wasabi brings 0;
 * maki: a player's maki placement points are spread over their maki icons, so a maki3 card
   brings three times what a maki1 card brings (fractions are kept exact);
