@@ -23,7 +23,7 @@ import z3
 from sushigo.solver.tableaux import SolverUnknown, without_tokens
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.document import check_format
-from sushigo.spec.errors import InputError
+from sushigo.spec.errors import InputError, SushiGoError
 from sushigo.spec.model import budget
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, round_terms, size_term, tableau_vars
@@ -199,7 +199,7 @@ class TableAnswer:
     finished: bool = True  # False: the run budget ran out; witness and count are what it had so far
 
 
-class BudgetSpent(Exception):
+class BudgetSpent(SushiGoError):
     """The run's budget ran out before the answer was complete."""
 
 
@@ -229,7 +229,7 @@ class _Run:
         stats = self.s.statistics()
         return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
 
-    def check(self, *assumptions: z3.BoolRef) -> bool:
+    def ask(self, *assumptions: z3.BoolRef) -> bool:
         """sat or unsat; an unknown raises :class:`BudgetSpent` when the run's budget was the
         one that ran out, else :class:`SolverUnknown` (the per-call safety net). ``assumptions``
         are terms of the model's (main) context."""
@@ -329,7 +329,7 @@ def _solve(q: TableQuery, tm: TableModel, r: _Run, limit: int) -> TableAnswer:
     count = 0
     complete = False
     try:
-        if not r.check():
+        if not r.ask():
             return TableAnswer("impossible", budget=run, spent=r.spent())
         # count: enumerate with blocking clauses up to the limit (the witness is the first table)
         witness = r.read()
@@ -338,7 +338,7 @@ def _solve(q: TableQuery, tm: TableModel, r: _Run, limit: int) -> TableAnswer:
         count = 1
         while count < limit:
             r.doing = f"{count} table{'' if count == 1 else 's'} counted"
-            if not r.check():
+            if not r.ask():
                 complete = True
                 break
             r.block(r.read())
@@ -349,11 +349,11 @@ def _solve(q: TableQuery, tm: TableModel, r: _Run, limit: int) -> TableAnswer:
         for i in range(q.seats):
             first = tm.model.bools[f"round_p{i}_maki_first"]
             second = tm.model.bools[f"round_p{i}_maki_second"]
-            if not r.check(z3.Not(first)):
+            if not r.ask(z3.Not(first)):
                 maki.append(MakiFact(i, "first"))
-            elif not r.check(z3.Not(second)):
+            elif not r.ask(z3.Not(second)):
                 maki.append(MakiFact(i, "second"))
-            elif not r.check(z3.Or(first, second)):
+            elif not r.ask(z3.Or(first, second)):
                 maki.append(MakiFact(i, "none"))
         minimum = []
         wit_cards = [t.card_counts() for t in witness]
@@ -363,7 +363,7 @@ def _solve(q: TableQuery, tm: TableModel, r: _Run, limit: int) -> TableAnswer:
             for c in Card:
                 lo = 0
                 # raise the bound while "fewer than lo + 1" is impossible; the witness caps the search
-                while lo < wit_cards[i][int(c)] and not r.check(cc[int(c)] <= lo):
+                while lo < wit_cards[i][int(c)] and not r.ask(cc[int(c)] <= lo):
                     lo += 1
                 row.append(lo)
             minimum.append(tuple(row))

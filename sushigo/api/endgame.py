@@ -69,7 +69,7 @@ def endgame_outcome(
         raise InputError("give a position (a JSON file or '-') or --hands \"...\" (see --help)")
     pos = parse_position(data, rules_from_options(rules, rule, file_rules))
     _check_options(pos, objective, policy, max_nodes, certify, time_limit)
-    return _solve(pos, objective, policy, max_nodes, certify, time_limit)
+    return _solve(pos, objective, policy, max_nodes, certify, time_limit, rlimit)
 
 
 def _check_options(pos: Any, objective: str | None, policy: str | None, max_nodes: int, certify: bool,
@@ -86,7 +86,7 @@ def _check_options(pos: Any, objective: str | None, policy: str | None, max_node
 
 
 def _solve(pos: Any, objective: str | None, policy: str | None, max_nodes: int, certify: bool,
-           time_limit: float) -> Outcome:
+           time_limit: float, rlimit: int | None = None) -> Outcome:
     from sushigo.solver.endgame import Certificate, certify_guarantee, solve_position
 
     result = solve_position(pos, objective, policy, max_nodes, time_limit)
@@ -137,7 +137,8 @@ def position_task(doc: dict[str, Any]) -> dict[str, Any]:
     from sushigo.solver.endgame import parse_position
 
     pos = parse_position(doc["position"], ruleset_from_json(doc["rules"]))
-    out = _solve(pos, doc["objective"], doc["policy"], doc["max_nodes"], doc["certify"], doc["time_limit"])
+    out = _solve(pos, doc["objective"], doc["policy"], doc["max_nodes"], doc["certify"], doc["time_limit"],
+                 doc.get("rlimit"))
     return {"answer": out.data, "code": out.code}
 
 
@@ -153,6 +154,7 @@ def endgame_batch_outcome(
     rule: Rule = None,
     jobs: int | None = None,
     cluster: str | None = None,
+    rlimit: int | None = None,
 ) -> Outcome:
     """Solve many positions (``input``: a path to a JSON list of positions or to JSON Lines, '-'
     for standard input, or a list of position dicts), each as ``sushigo endgame`` would with the
@@ -185,7 +187,7 @@ def endgame_batch_outcome(
             raise type(exc)(text if text.startswith(name) else f"{name}: {text}") from None
         tasks.append(J.Task(f"position-{k}", {
             "position": data, "rules": J.ruleset_json(ruleset), "objective": objective, "policy": policy,
-            "max_nodes": max_nodes, "certify": certify, "time_limit": time_limit}))
+            "max_nodes": max_nodes, "certify": certify, "time_limit": time_limit, "rlimit": rlimit}))
     answers = J.run(TASK, tasks, where)
     data = {"format": BATCH_FORMAT, "positions": len(answers), "answers": [a["answer"] for a in answers]}
     return Outcome(data, max(a["code"] for a in answers), answers)

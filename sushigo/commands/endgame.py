@@ -144,7 +144,8 @@ def run_batch(args: argparse.Namespace) -> int:
         raise InputError("--batch FILE reads the positions from FILE: give no position and no --hands")
     out = endgame_batch_outcome(args.batch, objective=args.objective, policy=args.policy,
                                 max_nodes=args.max_nodes, certify=args.certify, time_limit=args.time_limit,
-                                rules=args.rules, rule=list(args.rule), jobs=args.jobs, cluster=args.cluster)
+                                rules=args.rules, rule=list(args.rule), jobs=args.jobs, cluster=args.cluster,
+                                rlimit=args.rlimit)
     if args.json:
         print_json(out.data)
         return out.code
