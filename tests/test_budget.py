@@ -115,3 +115,18 @@ def test_a_stop_interrupts_a_long_check_and_is_never_an_answer() -> None:
             decide(z3.Solver())
     assert budget.stopped_by() == signal.SIGINT
     assert signal.getsignal(signal.SIGINT) is before  # the previous handler is back
+
+
+def test_a_stop_while_z3_is_still_being_imported_is_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A signal can land while `import z3` runs: the module is in sys.modules but main_ctx is not
+    # defined yet. The stop must still be recorded (it used to raise AttributeError instead).
+    import sys
+    import types
+
+    budget._reset()  # an earlier test's stop may still be recorded
+    monkeypatch.setitem(sys.modules, "z3", types.ModuleType("z3"))
+    try:
+        budget.request_stop(signal.SIGTERM)
+        assert budget.stop_requested() and budget.stopped_by() == signal.SIGTERM
+    finally:
+        budget._reset()

@@ -229,8 +229,10 @@ def request_stop(signum: int = signal.SIGINT) -> None:
         _signum.append(signum)
     _stop.set()
     with _contexts_lock:
-        z3 = sys.modules.get("z3")
-        contexts = ([z3.main_ctx()] if z3 is not None else []) + [*_contexts]
+        # z3 may be half imported when the signal lands (main_ctx not defined yet): then no
+        # check can be running on its main context.
+        main_ctx = getattr(sys.modules.get("z3"), "main_ctx", None)
+        contexts = ([main_ctx()] if main_ctx is not None else []) + [*_contexts]
     for ctx in contexts:
         ctx.interrupt()
 
