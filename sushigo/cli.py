@@ -167,7 +167,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"sushigo: error: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_NO
     except KeyboardInterrupt:
-        signum = budget.stopped_by() or signal.SIGINT
-        budget.request_stop(signum)
-        print("interrupted", file=sys.stderr)
-        return EXIT_SIGNAL_BASE + signum
+        return _interrupted()
+    except Exception:
+        if budget.stopped_by() is None:
+            raise
+        # A stop that lands while Python converts the arguments of a call into Z3's C library
+        # reaches here wrapped (ctypes.ArgumentError: "argument 1: KeyboardInterrupt"): after a
+        # stop, whatever breaks is the stop's doing, and the run did not finish.
+        return _interrupted()
+
+
+def _interrupted() -> int:
+    signum = budget.stopped_by() or signal.SIGINT
+    budget.request_stop(signum)
+    print("interrupted", file=sys.stderr)
+    return EXIT_SIGNAL_BASE + signum
