@@ -497,7 +497,7 @@ def _ask(
             result.append((r, game))
             settled.set()
             for ctx in running.values():
-                ctx.interrupt()
+                budget.interrupt(ctx)
 
     def one(k: int) -> None:
         # Every Z3 call but check() runs under the lock, and every Z3 object made here is kept
