@@ -8,6 +8,7 @@ and no Z3 tactic proves it quickly, so every call on it runs until its budget en
 
 from __future__ import annotations
 
+import os
 import signal
 import time
 
@@ -150,3 +151,22 @@ def test_a_stop_on_a_context_left_with_an_error_is_still_a_stop() -> None:
         budget.watch(ctx)  # a context registered after the stop is interrupted at once
     finally:
         budget._reset()
+
+
+def test_a_stop_inside_a_destructor_prints_no_traceback(capfd: pytest.CaptureFixture[str]) -> None:
+    """The handler's KeyboardInterrupt raised inside __del__ is lost; the stop is still recorded."""
+
+    class SignalsOnDelete:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # the handler runs here, inside __del__
+                pass
+
+    with budget.stop_on_signals():
+        obj = SignalsOnDelete()
+        del obj
+        assert budget.stop_requested()
+        with pytest.raises(KeyboardInterrupt):
+            budget.stop_point()
+    assert budget.stopped_by() == signal.SIGINT
+    assert "Traceback" not in capfd.readouterr().err

@@ -134,3 +134,20 @@ def test_an_interrupted_run_claims_no_verdict(sig: int, mode: str, when: str, tm
     pids = [int(p) for p in pidfile.read_text().split()]
     time.sleep(0.2)
     assert all(_dead(p) for p in pids), pids
+
+
+def test_a_stop_lost_inside_a_destructor_still_stops(capfd: pytest.CaptureFixture[str]) -> None:
+    """Seen in CI: the signal landed while the garbage collector ran a Z3 object's __del__;
+    Python swallowed the handler's exception ("Exception ignored ... Traceback") and the run went on."""
+
+    class SignalsOnDelete:
+        def __del__(self) -> None:
+            os.kill(os.getpid(), signal.SIGINT)
+            for _ in range(1000):  # the handler runs here, inside __del__
+                pass
+
+    with pytest.raises(C.Interrupted) as caught, C.interruptible():
+        obj = SignalsOnDelete()
+        del obj
+    assert caught.value.code == 128 + signal.SIGINT
+    assert "Traceback" not in capfd.readouterr().err

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import contextlib
 import signal
+import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -38,6 +39,7 @@ from sushigo.checks.conform.cases import (
     reference_tableau,
     round_cases,
 )
+from sushigo.checks.conform import engine as engine_mod
 from sushigo.checks.conform.engine import Answer, BadTarget, Engine, Interrupted, Limits
 from sushigo.checks.conform.faults import Budget, Side, find_faults
 from sushigo.checks.conform.pitfalls import PUDDING_READINGS, ROUND_READINGS
@@ -93,12 +95,25 @@ def interruptible() -> Iterator[None]:
         return
 
     def handler(signum: int, frame: Any) -> None:
+        if not engine_mod.pending:
+            engine_mod.pending.append(signum)
         raise Interrupted(signum)
 
+    previous_hook = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        # The stop raised inside a __del__ is not an error to print: engine.stop_point raises it again.
+        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
+            previous_hook(unraisable)
+
+    engine_mod.pending.clear()
     old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    sys.unraisablehook = hook
     try:
         yield
+        engine_mod.stop_point()
     finally:
+        sys.unraisablehook = previous_hook
         for s, h in old.items():
             signal.signal(s, h)
 

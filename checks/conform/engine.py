@@ -40,6 +40,18 @@ class Interrupted(KeyboardInterrupt):
         self.code = 128 + signum
 
 
+# Signals received by :func:`sushigo.checks.conform.interruptible`'s handler. Its exception can be
+# lost: raised while the garbage collector runs a ``__del__`` (a Z3 object's, say), Python prints
+# "Exception ignored" and goes on. The run then stops at the next :func:`stop_point` instead.
+pending: list[int] = []
+
+
+def stop_point() -> None:
+    """Raise :class:`Interrupted` if a stop signal arrived (its own exception may have been lost)."""
+    if pending:
+        raise Interrupted(pending[0])
+
+
 @dataclass(frozen=True)
 class Limits:
     """Budgets of one run; each is shown in the report."""
@@ -137,9 +149,12 @@ class Engine:
         fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + timeout
         while b"\n" not in self._buf:
+            stop_point()
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
+            if left <= 0:
                 return None
+            if not select.select([fd], [], [], min(left, 0.1))[0]:
+                continue
             chunk = os.read(fd, 1 << 16)
             if not chunk:
                 return b""

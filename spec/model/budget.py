@@ -308,11 +308,22 @@ def stop_on_signals() -> Iterator[None]:
     z3_loaded()  # z3 imported already: quiet its handler now; imported later: sushigo.spec.model does
     thread = threading.Thread(target=_watcher, args=(reader,), name="sushigo-stop-watcher", daemon=True)
     thread.start()
+    previous_hook = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        # A stop landing inside a __del__ loses its KeyboardInterrupt (Python prints "Exception
+        # ignored ... Traceback" and goes on); the stop itself is recorded and every stop point
+        # sees it, so there is nothing to print.
+        if not (_stop.is_set() and isinstance(unraisable.exc_value, KeyboardInterrupt)):
+            previous_hook(unraisable)
+
+    sys.unraisablehook = hook
     try:
         for sig in STOP_SIGNALS:
             signal.signal(sig, _handler)
         yield
     finally:
+        sys.unraisablehook = previous_hook
         for sig, old in previous.items():
             signal.signal(sig, old)
         signal.set_wakeup_fd(old_fd)

@@ -76,6 +76,14 @@ def run(args: argparse.Namespace) -> int:
     except C.Interrupted as exc:
         print(f"sushigo conform: interrupted by {exc}: stopped, no verdict", file=sys.stderr)
         return exc.code
+    except (Exception, KeyboardInterrupt):
+        # A stop whose own exception was lost (raised inside a __del__) and that surfaced as
+        # another error (a Z3 call cancelled by the stop): still a stop, still no verdict.
+        if not C.engine_mod.pending:
+            raise
+        exc = C.Interrupted(C.engine_mod.pending[0])
+        print(f"sushigo conform: interrupted by {exc}: stopped, no verdict", file=sys.stderr)
+        return exc.code
     if args.json:
         print_json(out.data)
         return out.code
