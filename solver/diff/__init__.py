@@ -51,40 +51,35 @@ from __future__ import annotations
 
 from sushigo.solver.diff.compare import diff
 from sushigo.solver.diff.deal import passing_agrees, smallest_deal
-from sushigo.solver.diff.extension import (
-    distinguishing_script,
-    extend_picks,
-    extend_to_game,
-    seat_round_record,
-)
-from sushigo.solver.diff.game import GameDiff, GameSide, diff_game, game_side
-from sushigo.solver.diff.matrix import MatrixCell, ProgressFn, _cached_diff, matrix
-from sushigo.solver.diff.parameters import (
-    CELL_RULES,
-    DEAL_PARAMS,
-    DEFAULT_TIMEOUT_MS,
-    PICK_PARAMS,
-    SCORING_PARAMS,
-    applies,
-    describe_parameters,
-    differing_parameters,
-)
+from sushigo.solver.diff.extension import distinguishing_script as distinguishing_script
+from sushigo.solver.diff.extension import extend_picks as extend_picks
+from sushigo.solver.diff.extension import extend_to_game
+from sushigo.solver.diff.extension import seat_round_record as seat_round_record
+from sushigo.solver.diff.game import GameDiff as GameDiff
+from sushigo.solver.diff.game import GameSide as GameSide
+from sushigo.solver.diff.game import diff_game as diff_game
+from sushigo.solver.diff.game import game_side as game_side
+from sushigo.solver.diff.matrix import MatrixCell, matrix
+from sushigo.solver.diff.matrix import ProgressFn as ProgressFn
+from sushigo.solver.diff.matrix import _cached_diff as _cached_diff
+from sushigo.solver.diff.parameters import CELL_RULES, describe_parameters, differing_parameters
+from sushigo.solver.diff.parameters import DEAL_PARAMS as DEAL_PARAMS
+from sushigo.solver.diff.parameters import DEFAULT_TIMEOUT_MS as DEFAULT_TIMEOUT_MS
+from sushigo.solver.diff.parameters import PICK_PARAMS as PICK_PARAMS
+from sushigo.solver.diff.parameters import SCORING_PARAMS as SCORING_PARAMS
+from sushigo.solver.diff.parameters import applies as applies
 from sushigo.solver.diff.picks import reachable, smallest_picks
 from sushigo.solver.diff.results import DiffResult, Proof, Row, Witness
-from sushigo.solver.diff.table import TableScore, score_table, tables_differ
-from sushigo.solver.diff.table_search import _smallest_table_cached, smallest_table
-from sushigo.spec.record import record_from_tableaux
+from sushigo.solver.diff.table import TableScore as TableScore
+from sushigo.solver.diff.table import score_table, tables_differ
+from sushigo.solver.diff.table_search import _smallest_table_cached as _smallest_table_cached
+from sushigo.solver.diff.table_search import smallest_table
+from sushigo.spec.record import record_from_tableaux as record_from_tableaux
 
+# The ``X as X`` imports above are names used from this module before it became a package (by
+# the CLI, the API, tests and benchmarks), kept importable from here; __all__ is unchanged.
 __all__ = [
     "CELL_RULES", "DiffResult", "MatrixCell", "Proof", "Row", "Witness", "describe_parameters", "diff",
     "differing_parameters", "extend_to_game", "matrix", "passing_agrees", "reachable", "score_table",
     "smallest_deal", "smallest_picks", "smallest_table", "tables_differ",
 ]
-
-# Names used from this package before it was split (by the CLI, the API, tests and benchmarks),
-# kept importable from here; __all__ above is unchanged.
-_KEPT = (
-    DEAL_PARAMS, DEFAULT_TIMEOUT_MS, PICK_PARAMS, SCORING_PARAMS, GameDiff, GameSide, ProgressFn,
-    TableScore, _cached_diff, _smallest_table_cached, applies, diff_game, distinguishing_script,
-    extend_picks, game_side, record_from_tableaux, seat_round_record,
-)
