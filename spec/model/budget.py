@@ -42,6 +42,11 @@ DEFAULT_RLIMIT = 200_000_000
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
+def _listed(*parts: str | None) -> str:
+    """The limits that are set, joined ("none" when no limit is)."""
+    return ", ".join(p for p in parts if p is not None) or "none"
+
+
 @dataclass(frozen=True)
 class Budget:
     """How long one Z3 call may run: wall-clock ``timeout_ms`` and machine-independent ``rlimit``;
@@ -67,12 +72,8 @@ class Budget:
         return cls(None, None, run_seconds=seconds, run_rlimit=rlimit)
 
     def describe_run(self) -> str:
-        parts = []
-        if self.run_seconds is not None:
-            parts.append(f"timeout {self.run_seconds:g} s")
-        if self.run_rlimit is not None:
-            parts.append(f"rlimit {self.run_rlimit}")
-        return ", ".join(parts) or "none"
+        return _listed(None if self.run_seconds is None else f"timeout {self.run_seconds:g} s",
+                       None if self.run_rlimit is None else f"rlimit {self.run_rlimit}")
 
     def run_json(self) -> dict[str, Any]:
         return {"timeout_seconds": self.run_seconds, "rlimit": self.run_rlimit}
@@ -99,14 +100,9 @@ class Budget:
         return timeout_ms, rlimit, capped
 
     def describe(self) -> str:
-        parts = []
-        if self.timeout_ms is not None:
-            parts.append(f"timeout {self.timeout_ms} ms")
-        if self.rlimit is not None:
-            parts.append(f"rlimit {self.rlimit}")
-        if self.nodes is not None:
-            parts.append(f"{self.nodes} nodes")
-        return ", ".join(parts) or "none"
+        return _listed(None if self.timeout_ms is None else f"timeout {self.timeout_ms} ms",
+                       None if self.rlimit is None else f"rlimit {self.rlimit}",
+                       None if self.nodes is None else f"{self.nodes} nodes")
 
     def apply(self, s: Any) -> None:
         """Set the budget on a solver or optimiser (each later ``check()`` runs under it)."""
