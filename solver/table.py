@@ -25,6 +25,7 @@ from sushigo.spec.cards import Card, Token
 from sushigo.spec.document import check_format
 from sushigo.spec.errors import InputError, SushiGoError
 from sushigo.spec.model import budget
+from sushigo.spec.model.budget import Budget
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, round_terms, size_term, tableau_vars
 from sushigo.spec.record import rules_fields
@@ -148,26 +149,8 @@ class MakiFact:
     place: str  # "first" | "second" | "none"
 
 
-@dataclass(frozen=True)
-class RunBudget:
-    """A budget for a whole run, every Z3 call of it together: ``seconds`` of wall clock and
-    ``rlimit`` units of Z3's deterministic resource count (so an answer within it does not depend
-    on the machine's load). None: no limit beyond the per-call safety nets."""
-
-    seconds: float | None = None
-    rlimit: int | None = None
-
-    def describe(self) -> str:
-        parts = []
-        if self.seconds is not None:
-            parts.append(f"timeout {self.seconds:g} s")
-        if self.rlimit is not None:
-            parts.append(f"rlimit {self.rlimit}")
-        return ", ".join(parts) or "none"
-
-    def as_json(self) -> dict[str, Any]:
-        return {"timeout_seconds": self.seconds, "rlimit": self.rlimit}
-
+#: A budget for a whole run (the name ``sushigo table`` has used): :meth:`Budget.for_run`.
+RunBudget = Budget.for_run
 
 #: No budget for the run as a whole (each call keeps its own safety nets).
 NO_BUDGET = RunBudget()
@@ -194,7 +177,7 @@ class TableAnswer:
     minimum: tuple[tuple[int, ...], ...] = ()  # [seat][card] proved minimum
     reason: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-    budget: RunBudget = NO_BUDGET
+    budget: Budget = NO_BUDGET
     spent: Spent | None = None
     finished: bool = True  # False: the run budget ran out; witness and count are what it had so far
 
@@ -208,7 +191,7 @@ class _Run:
     question takes the same steps whatever the process asked before: an rlimit stop lands on
     the same table every time); reports progress before each call."""
 
-    def __init__(self, tm: TableModel, run: RunBudget, timeout_ms: int,
+    def __init__(self, tm: TableModel, run: Budget, timeout_ms: int,
                  progress: Callable[[str], None] | None) -> None:
         self.ctx = z3.Context()
         budget.watch(self.ctx)  # a stop (Ctrl-C) interrupts this context's checks
@@ -235,19 +218,10 @@ class _Run:
         are terms of the model's (main) context."""
         if self.progress is not None:
             self.progress(f"table: {self.doing}")
-        timeout_ms, rlimit, capped = self.timeout_ms, DEFAULT_RLIMIT, False
-        if self.run.seconds is not None:
-            left_ms = int((self.start + self.run.seconds - time.monotonic()) * 1000)
-            if left_ms <= 0:
-                raise BudgetSpent
-            capped = capped or left_ms < timeout_ms
-            timeout_ms = min(timeout_ms, left_ms)
-        if self.run.rlimit is not None:
-            left = self.run.rlimit - self.rlimit_spent
-            if left <= 0:
-                raise BudgetSpent
-            capped = capped or left < rlimit
-            rlimit = min(rlimit, left)
+        call = self.run.next_call(self.start, self.rlimit_spent, self.timeout_ms, DEFAULT_RLIMIT)
+        if call is None:
+            raise BudgetSpent
+        timeout_ms, rlimit, capped = call
         before = self._count()
         try:
             answer = budget.decide(self.s, budget.Budget(timeout_ms, rlimit),
@@ -299,7 +273,7 @@ def _stops_at_calls() -> Iterator[None]:
         budget.stop_point()  # a stop that came after the last call still ends the run
 
 
-def solve(q: TableQuery, limit: int = 20, timeout_ms: int = DEFAULT_TIMEOUT_MS, run: RunBudget = NO_BUDGET,
+def solve(q: TableQuery, limit: int = 20, timeout_ms: int = DEFAULT_TIMEOUT_MS, run: Budget = NO_BUDGET,
           progress: Callable[[str], None] | None = None) -> TableAnswer:
     """One witness, the number of tables (exact up to ``limit``), maki places and minimum cards
     that hold in every solution (each proved by an unsat check).
@@ -371,7 +345,7 @@ def _solve(q: TableQuery, tm: TableModel, r: _Run, limit: int) -> TableAnswer:
         return TableAnswer("unknown", reason=str(exc), budget=run, spent=r.spent())
     except BudgetSpent:
         spent = r.spent()
-        reason = f"run budget spent ({run.describe()}; used {spent.describe()}) while {r.doing}"
+        reason = f"run budget spent ({run.describe_run()}; used {spent.describe()}) while {r.doing}"
         return TableAnswer("unknown", witness, count, complete, reason=reason, budget=run, spent=spent,
                            finished=False)
     return TableAnswer("possible", witness, count, complete, tuple(maki), tuple(minimum), budget=run,
@@ -396,7 +370,7 @@ def answer_json(q: TableQuery, a: TableAnswer) -> dict[str, Any]:
         out["reason"] = a.reason
     out["complete"] = a.status != "unknown"
     if a.spent is not None and (a.budget != NO_BUDGET or not a.finished):
-        out["budget"] = {**a.budget.as_json(), "seconds_spent": round(a.spent.seconds, 3),
+        out["budget"] = {**a.budget.run_json(), "seconds_spent": round(a.spent.seconds, 3),
                          "rlimit_spent": a.spent.rlimit}
     return out
 

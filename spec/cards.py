@@ -5,33 +5,28 @@ in a final tableau: any card, or a nigiri lying on a wasabi (``wasabi+squid``),
 which is two cards forming one scoring unit.
 
 Each kind is defined once, as data, in :mod:`spec.kinds`; the enumerations below are
-its typed face (spelled out so that type checkers know ``Card.TEMPURA``) and are checked
-against the definitions when this module loads, and the groups, stacks and aliases are
-derived from them. Hand sizes and the other rule numbers live in :mod:`spec.ruleset`.
+derived from those definitions (one ``Card`` member per kind, one ``Token`` member per
+token of :func:`spec.kinds.tokens_of`, in that order), and so are the groups, stacks and
+aliases. Type checkers cannot read a derived enumeration, so they are shown a
+declaration of the members the code names (``Card.TEMPURA``) under ``TYPE_CHECKING``;
+``tests/test_cards.py`` holds that declaration to the derived members. Hand sizes and the
+other rule numbers live in :mod:`spec.ruleset`.
 """
 
 from __future__ import annotations
 
 import difflib
-from enum import IntEnum
+import re
+from collections.abc import Iterable
+from enum import IntEnum, auto
+from typing import TYPE_CHECKING
 
 from sushigo.spec.errors import NotationError
 from sushigo.spec.kinds import KINDS, Icons, aliases_of, tokens_of
 
 
-class Card(IntEnum):
-    TEMPURA = 0
-    SASHIMI = 1
-    DUMPLING = 2
-    MAKI1 = 3
-    MAKI2 = 4
-    MAKI3 = 5
-    EGG = 6
-    SALMON = 7
-    SQUID = 8
-    PUDDING = 9
-    WASABI = 10
-    CHOPSTICKS = 11
+class CardEnum(IntEnum):
+    """A card kind; the members (one per definition in :data:`spec.kinds.KINDS`) are derived."""
 
     @property
     def label(self) -> str:
@@ -41,22 +36,8 @@ class Card(IntEnum):
         return self.label
 
 
-class Token(IntEnum):
-    TEMPURA = 0
-    SASHIMI = 1
-    DUMPLING = 2
-    MAKI1 = 3
-    MAKI2 = 4
-    MAKI3 = 5
-    EGG = 6
-    SALMON = 7
-    SQUID = 8
-    PUDDING = 9
-    WASABI = 10
-    CHOPSTICKS = 11
-    WASABI_EGG = 12
-    WASABI_SALMON = 13
-    WASABI_SQUID = 14
+class TokenEnum(IntEnum):
+    """A tableau token; the members (one per :func:`spec.kinds.tokens_of` token) are derived."""
 
     @property
     def label(self) -> str:
@@ -75,28 +56,72 @@ class Token(IntEnum):
         return self.label
 
 
+_LABEL = re.compile(r"[a-z][a-z0-9]*(\+[a-z][a-z0-9]*)?")
+
+
+def _members(labels: Iterable[str]) -> list[tuple[str, int]]:
+    """(member name, value) per label, numbered from 0: ``wasabi+egg`` is ``WASABI_EGG``.
+
+    A label must read back from its member name (``label`` lowers it and turns ``_`` into
+    ``+``), so a kind's name is lower-case letters and digits.
+    """
+    out = []
+    for i, label in enumerate(labels):
+        if not _LABEL.fullmatch(label):
+            raise ImportError(f"card kind {label!r} in spec.kinds: use lower-case letters and digits")
+        out.append((label.upper().replace("+", "_"), i))
+    return out
+
+
+if TYPE_CHECKING:
+    # What type checkers see: the members the code names. The real members are derived below;
+    # tests/test_cards.py checks every name here is one of them, in the same order, and that
+    # every member the code names (``Card.TEMPURA``) is declared here. A kind the code never names
+    # (one that only scores) needs no line here.
+    class Card(CardEnum):
+        TEMPURA = auto()
+        SASHIMI = auto()
+        DUMPLING = auto()
+        MAKI1 = auto()
+        MAKI2 = auto()
+        MAKI3 = auto()
+        EGG = auto()
+        SALMON = auto()
+        SQUID = auto()
+        PUDDING = auto()
+        WASABI = auto()
+        CHOPSTICKS = auto()
+
+    class Token(TokenEnum):
+        TEMPURA = auto()
+        SASHIMI = auto()
+        DUMPLING = auto()
+        MAKI1 = auto()
+        MAKI2 = auto()
+        MAKI3 = auto()
+        EGG = auto()
+        SALMON = auto()
+        SQUID = auto()
+        PUDDING = auto()
+        WASABI = auto()
+        CHOPSTICKS = auto()
+        WASABI_EGG = auto()
+        WASABI_SALMON = auto()
+        WASABI_SQUID = auto()
+else:
+    # module and qualname make the members pickle by reference (they travel to worker processes).
+    Card = CardEnum("Card", _members(k.name for k in KINDS), module=__name__, qualname="Card")
+    Token = TokenEnum("Token", _members(t.label for t in tokens_of(KINDS)), module=__name__, qualname="Token")
+
 CARDS: tuple[Card, ...] = tuple(Card)
 TOKENS: tuple[Token, ...] = tuple(Token)
 
-
-def _check_enums() -> None:
-    """The enumerations spell out :data:`spec.kinds.KINDS`: same names, same order."""
-    want_cards = [k.name for k in KINDS]
-    want_tokens = [t.label for t in tokens_of(KINDS)]
-    if [c.label for c in Card] != want_cards or [t.label for t in Token] != want_tokens:
-        raise ImportError(
-            f"spec.cards is out of step with spec.kinds: Card must list {want_cards} "
-            f"and Token {want_tokens} in this order"
-        )
-
-
-_check_enums()
 
 NIGIRI: tuple[Card, ...] = tuple(Card(i) for i, k in enumerate(KINDS) if k.role == "nigiri")
 MAKI: tuple[Card, ...] = tuple(Card(i) for i, k in enumerate(KINDS) if isinstance(k.scoring, Icons))
 STACKS: tuple[Token, ...] = tuple(Token(i) for i, t in enumerate(tokens_of(KINDS)) if len(t.cards) > 1)
 
-TOKEN_CARDS: dict[Token, tuple[Card, ...]] = {
+TOKEN_CARDS: dict[TokenEnum, tuple[Card, ...]] = {
     Token(i): tuple(Card(c) for c in t.cards) for i, t in enumerate(tokens_of(KINDS))
 }
 #: The stack token a nigiri forms when it lies on a wasabi.

@@ -14,8 +14,8 @@ from typing import Any
 
 import jsonschema
 import pytest
-
 import sushigo.solver.diff as diff_module
+import sushigo.solver.diff.parameters as diff_parameters
 from sushigo.checks.conform.pitfalls import PUDDING_READINGS, ROUND_READINGS
 from sushigo.checks.properties import all_properties
 from sushigo.checks.runner import EDGE_NAMES
@@ -151,7 +151,7 @@ def test_catalogue_states_every_reading_after_the_rule_it_follows() -> None:
 
 
 def test_diff_searches_every_parameter_exactly_once() -> None:
-    lists = (diff_module.SCORING_PARAMS, diff_module.PICK_PARAMS, diff_module.DEAL_PARAMS)
+    lists = (diff_parameters.SCORING_PARAMS, diff_parameters.PICK_PARAMS, diff_parameters.DEAL_PARAMS)
     names = [n for lst in lists for n in lst]
     assert sorted(names) == sorted(p.name for p in PARAMETERS)
 
@@ -214,10 +214,11 @@ def test_diff_does_not_claim_agreement_on_a_parameter_it_did_not_search(
     param: Parameter, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     # Take the parameter out of diff's list, as a stale side list would: with no search
-    # looking at it, the answer must be unknown, never "equivalent".
+    # looking at it, the answer must be unknown, never "equivalent". Every search reads the
+    # lists from solver/diff/parameters.py, so that is the module to patch.
     for attr in ("SCORING_PARAMS", "PICK_PARAMS", "DEAL_PARAMS"):
-        kept = tuple(n for n in getattr(diff_module, attr) if n != param.name)
-        monkeypatch.setattr(diff_module, attr, kept)
+        kept = tuple(n for n in getattr(diff_parameters, attr) if n != param.name)
+        monkeypatch.setattr(diff_parameters, attr, kept)
     other = next(v for v in param.values if v != getattr(OFFICIAL, param.name))
     res = diff_module.diff(OFFICIAL, OFFICIAL.replace(**{param.name: other}), extend=False)
     assert res.status == "unknown"
@@ -227,7 +228,7 @@ def test_diff_does_not_claim_agreement_on_a_parameter_it_did_not_search(
 def test_diff_reports_which_parameters_an_agreement_covers() -> None:
     res = diff_module.diff(OFFICIAL, RULESETS["english"], players=[2], extend=False, timeout_ms=600_000)
     assert res.status == "equivalent"
-    assert set(res.covered) == set(diff_module.SCORING_PARAMS)
+    assert set(res.covered) == set(diff_parameters.SCORING_PARAMS)
 
 
 def test_rules_text_shows_every_parameters_metadata(capsys: pytest.CaptureFixture[str]) -> None:

@@ -42,26 +42,67 @@ DEFAULT_RLIMIT = 200_000_000
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 
 
+def _listed(*parts: str | None) -> str:
+    """The limits that are set, joined ("none" when no limit is)."""
+    return ", ".join(p for p in parts if p is not None) or "none"
+
+
 @dataclass(frozen=True)
 class Budget:
     """How long one Z3 call may run: wall-clock ``timeout_ms`` and machine-independent ``rlimit``;
     ``deadline`` (``time.time()``) ends a whole run (a call after it answers unknown at once);
-    ``nodes`` bounds a search's states (the endgame searches read it)."""
+    ``nodes`` bounds a search's states (the endgame searches read it).
+
+    ``run_seconds`` and ``run_rlimit`` bound every call of one run together (``sushigo table``'s
+    ``--timeout``/``--rlimit``; see :meth:`for_run`): the run that makes the calls keeps the
+    account and asks :meth:`next_call` for each call's share of what is left."""
 
     timeout_ms: int | None = DEFAULT_TIMEOUT_MS
     rlimit: int | None = DEFAULT_RLIMIT
     deadline: float | None = None
     nodes: int | None = None
+    run_seconds: float | None = None
+    run_rlimit: int | None = None
+
+    @classmethod
+    def for_run(cls, seconds: float | None = None, rlimit: int | None = None) -> Budget:
+        """A budget for a whole run, every Z3 call of it together: ``seconds`` of wall clock and
+        ``rlimit`` units of Z3's deterministic resource count (so an answer within it does not
+        depend on the machine's load). None: no limit beyond each call's own safety nets."""
+        return cls(None, None, run_seconds=seconds, run_rlimit=rlimit)
+
+    def describe_run(self) -> str:
+        return _listed(None if self.run_seconds is None else f"timeout {self.run_seconds:g} s",
+                       None if self.run_rlimit is None else f"rlimit {self.run_rlimit}")
+
+    def run_json(self) -> dict[str, Any]:
+        return {"timeout_seconds": self.run_seconds, "rlimit": self.run_rlimit}
+
+    def next_call(self, started: float, rlimit_spent: int, timeout_ms: int, rlimit: int
+                  ) -> tuple[int, int, bool] | None:
+        """The next call of a run begun at ``started`` (``time.monotonic()``) that has spent
+        ``rlimit_spent`` units: its ``timeout_ms`` and ``rlimit`` cut to what is left of the
+        run's budget, and whether the run's budget (not the call's own) is the binding one.
+        None: the run's budget is spent."""
+        capped = False
+        if self.run_seconds is not None:
+            left_ms = int((started + self.run_seconds - time.monotonic()) * 1000)
+            if left_ms <= 0:
+                return None
+            capped = capped or left_ms < timeout_ms
+            timeout_ms = min(timeout_ms, left_ms)
+        if self.run_rlimit is not None:
+            left = self.run_rlimit - rlimit_spent
+            if left <= 0:
+                return None
+            capped = capped or left < rlimit
+            rlimit = min(rlimit, left)
+        return timeout_ms, rlimit, capped
 
     def describe(self) -> str:
-        parts = []
-        if self.timeout_ms is not None:
-            parts.append(f"timeout {self.timeout_ms} ms")
-        if self.rlimit is not None:
-            parts.append(f"rlimit {self.rlimit}")
-        if self.nodes is not None:
-            parts.append(f"{self.nodes} nodes")
-        return ", ".join(parts) or "none"
+        return _listed(None if self.timeout_ms is None else f"timeout {self.timeout_ms} ms",
+                       None if self.rlimit is None else f"rlimit {self.rlimit}",
+                       None if self.nodes is None else f"{self.nodes} nodes")
 
     def apply(self, s: Any) -> None:
         """Set the budget on a solver or optimiser (each later ``check()`` runs under it)."""
@@ -86,7 +127,8 @@ class Budget:
             return b if a is None else a if b is None else min(a, b)
 
         return Budget(least(self.timeout_ms, other.timeout_ms), least(self.rlimit, other.rlimit),
-                      least(self.deadline, other.deadline), least(self.nodes, other.nodes))
+                      least(self.deadline, other.deadline), least(self.nodes, other.nodes),
+                      least(self.run_seconds, other.run_seconds), least(self.run_rlimit, other.run_rlimit))
 
     def now(self) -> Budget:
         """This budget for a call starting now: the timeout no longer than the time left."""

@@ -1,0 +1,51 @@
+"""The contested parameters, sorted by how they act: which search looks for a witness of each."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sushigo.spec.ruleset import PARAMETER_BY_NAME, PARAMETERS, Effect, Ruleset, format_value
+
+# Which search finds a witness for a reading follows from its effect (spec.ruleset.PARAMETERS).
+# The other modules read these lists as ``parameters.SCORING_PARAMS`` (an attribute of this
+# module, looked up at each call), so a test that takes a parameter out of one list here changes
+# what every search covers (tests/test_readings.py).
+SCORING_PARAMS: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.effect is Effect.SCORING)
+PICK_PARAMS: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.effect is Effect.PICK)
+DEAL_PARAMS: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.effect is Effect.DEAL)
+
+
+#: Scoring rule ids behind each kind of cell of a witness table.
+CELL_RULES: dict[str, tuple[str, ...]] = {
+    "round": ("R-ROUND-TOTAL",),
+    "maki": ("R-MAKI-POINTS",),
+    "pudding": ("R-PUDDING-MOST", "R-PUDDING-FEWEST"),
+    "total": ("R-GAME-TOTAL",),
+    "winners": ("R-WINNER", "R-WINNER-TIE"),
+    "tableau": ("R-WASABI-PLACE", "R-WASABI-ONE"),
+    "score": ("R-NIGIRI",),
+}
+
+
+DEFAULT_TIMEOUT_MS = 30_000
+
+
+def differing_parameters(a: Ruleset, b: Ruleset) -> list[str]:
+    return [p.name for p in PARAMETERS if getattr(a, p.name) != getattr(b, p.name)]
+
+
+def _with(rules: Ruleset, name: str, value: Any) -> Ruleset:
+    return rules.replace(**{name: value})
+
+
+def applies(rules: Ruleset, players: int) -> bool:
+    """Whether the ruleset can be played by ``players`` players (the dummy variant is 2-player only)."""
+    if rules.dummy_2p:
+        return players == rules.min_players
+    return any(n == players for n, _ in rules.hand_sizes)
+
+
+def describe_parameters(a: Ruleset, b: Ruleset) -> list[tuple[str, str, str, str]]:
+    """(parameter, rule id, value in a, value in b) for every differing parameter."""
+    return [(p, PARAMETER_BY_NAME[p].rule_id, format_value(getattr(a, p)), format_value(getattr(b, p)))
+            for p in differing_parameters(a, b)]
