@@ -752,7 +752,7 @@ class Ruleset:
         for n in NUMBERS:
             mine, theirs = getattr(self, n.name), getattr(base, n.name)
             if n.shape is Shape.DECK:
-                out.update({f"deck.{KINDS[i].name}": c for i, c in enumerate(mine) if c != theirs[i]})
+                out.update({f"deck.{KINDS[i].name}": str(c) for i, c in enumerate(mine) if c != theirs[i]})
             elif mine != theirs:
                 out[n.name] = format_number(n, mine)
         return out
