@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from hypothesis import strategies as st
-
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, RULESETS, Ruleset
 from sushigo.spec.tableau import Tableau
@@ -197,9 +196,12 @@ def turn_cases(draw: st.DrawFn, rules: Ruleset) -> TurnCase:
     taken = draw(st.integers(0, size - 1))
     hand_n = size - taken
     special = [Card.CHOPSTICKS, Card.WASABI, *NIGIRI]
-    before = draw(st.lists(st.sampled_from([*special, Card.TEMPURA, Card.MAKI2]), max_size=taken))
-    for c in before:
-        left[int(c)] -= 1
+    drawn = draw(st.lists(st.sampled_from([*special, Card.TEMPURA, Card.MAKI2]), max_size=taken))
+    before = []
+    for c in drawn:  # within the ruleset's deck (deck.KIND=N may leave a kind out)
+        if left[int(c)] > 0:
+            left[int(c)] -= 1
+            before.append(c)
     hand_cards = draw(st.lists(st.sampled_from([*special, Card.TEMPURA, Card.PUDDING]),
                                min_size=1, max_size=hand_n))
     hand = [0] * len(Card)

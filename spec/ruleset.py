@@ -409,6 +409,9 @@ NUMBERS: tuple[NumberParameter, ...] = (
 
 NUMBER_BY_NAME: dict[str, NumberParameter] = {n.name: n for n in NUMBERS}
 
+#: Number settings already validated (see Ruleset.__post_init__).
+_VALID_NUMBERS: set[tuple[Any, ...]] = set()
+
 #: Card kind names and their aliases (as on input everywhere) -> index in the deck.
 _KIND_INDEX: dict[str, int] = {
     **{k.name: i for i, k in enumerate(KINDS)},
@@ -462,9 +465,10 @@ def _kind_index(text: str, shown: str) -> int:
 def _normalise_number(param: NumberParameter, value: Any) -> Any:
     """A number field as the Ruleset keeps it (tuples; a deck given by kind name becomes the printed
     deck with those kinds changed; a hand table given as a mapping becomes pairs)."""
+    if param.shape is Shape.INTEGER or (type(value) is tuple and (
+            param.shape is not Shape.HANDS or all(type(pair) is tuple for pair in value))):
+        return value  # the common case, kept cheap: a Ruleset is built on every replace
     shown = f"{param.name}={value!r}"
-    if param.shape is Shape.INTEGER:
-        return value
     if isinstance(value, Mapping):
         if param.shape is Shape.DECK:
             deck = list(_DECK)
@@ -621,7 +625,14 @@ class Ruleset:
         # numbers are normalised (lists to tuples, a deck by kind name) and validated once.
         for n in NUMBERS:
             object.__setattr__(self, n.name, _normalise_number(n, getattr(self, n.name)))
-        validate_numbers(self)
+        # Rulesets are built often (every replace, a Hypothesis case's readings): numbers already
+        # found valid are not checked again.
+        key = (*(getattr(self, n.name) for n in NUMBERS), self.dummy_2p, self.min_players, self.max_players)
+        if key not in _VALID_NUMBERS:
+            validate_numbers(self)
+            if len(_VALID_NUMBERS) >= 1024:
+                _VALID_NUMBERS.clear()
+            _VALID_NUMBERS.add(key)
 
     # --- derived numbers ---
     def hand_size(self, players: int) -> int:
