@@ -15,6 +15,7 @@ import dataclasses
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any, assert_never
 
 from sushigo.spec.cards import Card
@@ -658,6 +659,28 @@ class Ruleset:
 
     def copies(self, card: Card) -> int:
         return self.deck[int(card)]
+
+    def card_points_cap(self) -> Fraction:
+        """Most points one card can bring in a round's dishes: a set's points per card, the best
+        dumpling count's, a nigiri's, or a stack's (nigiri times the multiplier, over two cards)."""
+        nigiri = max(self.nigiri_points)
+        return max(
+            Fraction(self.tempura_points, self.tempura_set),
+            Fraction(self.sashimi_points, self.sashimi_set),
+            max(Fraction(self.dumpling_score(k), k) for k in range(1, len(self.dumpling_points))),
+            Fraction(nigiri), Fraction(nigiri * self.wasabi_multiplier, 2),
+        )
+
+    def game_points_cap(self, players: int) -> int:
+        """More than any seat's game total can be: every round at the best card's points per card
+        plus the best maki place, then the pudding bonus."""
+        per_round = -(-self.card_points_cap() * self.hand_size(players) // 1) + self.maki_points_cap
+        return int(self.rounds * per_round + self.pudding_most_points)
+
+    @property
+    def maki_points_cap(self) -> int:
+        """Most maki points one seat takes in a round (second place may pay more than first)."""
+        return max(self.maki_first_points, self.maki_second_points)
 
     def dumpling_score(self, n: int) -> int:
         table = self.dumpling_points

@@ -457,3 +457,24 @@ def test_check_agrees_under_each_single_change(number: Any) -> None:
                         examples=6, no_edge=True)
     assert out.code == 0, out.data
     assert out.data["outcome"] == "proved"
+
+
+def test_second_place_may_pay_more_than_first(capsys: pytest.CaptureFixture[str]) -> None:
+    # maki_second_points=8 > first 6: a tableau may score 8 maki points, and the counts say so
+    change = "maki_second_points=8"
+    rules = rules_of(change)
+    assert rules.maki_points_cap == 8
+    _, doc = cli_json(capsys, "tableaux", "--cards", "3", "--maki-points", "8", "--count", "--all-scores",
+                      "--rule", change)
+    assert {int(k): n for k, n in doc["counts"].items()} == brute_counts(3, 8, rules)
+
+
+def test_card_points_cap_by_hand() -> None:
+    # official: a squid on wasabi is 3 x 3 = 9 points over 2 cards, more than a third of a sashimi set
+    assert OFFICIAL.card_points_cap() == Fraction(9, 2)
+    # two tempura worth 50: 25 a card
+    assert rules_of("tempura_points=50").card_points_cap() == 25
+    # dumplings 1, 3, 6, 10, 15, 21 for 1..6 and no wasabi bonus: six dumplings' 21 / 6 = 3.5 a card
+    # beat a sashimi's 10 / 3 and a squid's 3
+    rules = rules_of("dumpling_points=1,3,6,10,15,21", "wasabi_multiplier=1")
+    assert rules.card_points_cap() == Fraction(7, 2)
