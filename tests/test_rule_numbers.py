@@ -478,3 +478,9 @@ def test_card_points_cap_by_hand() -> None:
     # beat a sashimi's 10 / 3 and a squid's 3
     rules = rules_of("dumpling_points=1,3,6,10,15,21", "wasabi_multiplier=1")
     assert rules.card_points_cap() == Fraction(7, 2)
+
+
+def test_every_number_is_documented() -> None:
+    text = (Path(__file__).resolve().parents[1] / "docs" / "rule-numbers.md").read_text(encoding="utf-8")
+    for n in NUMBERS:
+        assert f"`{n.name}`" in text, n.name
