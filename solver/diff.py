@@ -49,6 +49,7 @@ from functools import lru_cache
 from typing import Any, assert_never
 
 import z3
+from sushigo.solver.deal_numbers import DEAL_NUMBERS, deal_number_witness
 from sushigo.spec.cards import NIGIRI, Card, Token
 from sushigo.spec.errors import InputError, SushiGoError
 from sushigo.spec.model.budget import Budget, decide
@@ -63,12 +64,15 @@ from sushigo.spec.model.scoring import (
 )
 from sushigo.spec.record import record_document, record_from_tableaux
 from sushigo.spec.ruleset import (
+    NUMBER_BY_NAME,
+    NUMBERS,
     OFFICIAL,
     PARAMETER_BY_NAME,
     PARAMETERS,
     RULESETS,
     Effect,
     Ruleset,
+    format_number,
     format_value,
 )
 from sushigo.spec.scoring import pudding_points, score_game, score_round, winners
@@ -79,6 +83,9 @@ from sushigo.spec.turns import Pick, Turn, apply_turn, hand_counts
 SCORING_PARAMS: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.effect is Effect.SCORING)
 PICK_PARAMS: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.effect is Effect.PICK)
 DEAL_PARAMS: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.effect is Effect.DEAL)
+# The rule numbers (spec.ruleset.NUMBERS): a scoring number is searched with the scoring readings
+# (a table is its witness); a deal number's witness is read off the numbers (solver.deal_numbers).
+SCORING_NUMBERS: tuple[str, ...] = tuple(n.name for n in NUMBERS if n.effect is Effect.SCORING)
 
 #: Scoring rule ids behind each kind of cell of a witness table.
 CELL_RULES: dict[str, tuple[str, ...]] = {
@@ -190,8 +197,8 @@ class DiffResult:
             "a": {"name": self.a.name, "readings": _readings_json(self.a)},
             "b": {"name": self.b.name, "readings": _readings_json(self.b)},
             "differing_parameters": [
-                {"name": p, "rule_id": PARAMETER_BY_NAME[p].rule_id,
-                 "a": getattr(self.a, p), "b": getattr(self.b, p)}
+                {"name": p, "rule_id": _rule_ids_of(p)[0], "a": _value_json(self.a, p),
+                 "b": _value_json(self.b, p)}
                 for p in differing_parameters(self.a, self.b)
             ],
             "status": self.status,
@@ -210,7 +217,20 @@ def _readings_json(rules: Ruleset) -> dict[str, Any]:
 
 
 def differing_parameters(a: Ruleset, b: Ruleset) -> list[str]:
-    return [p.name for p in PARAMETERS if getattr(a, p.name) != getattr(b, p.name)]
+    """The readings, then the rule numbers, that differ between ``a`` and ``b``."""
+    return [p.name for p in (*PARAMETERS, *NUMBERS) if getattr(a, p.name) != getattr(b, p.name)]
+
+
+def _rule_ids_of(name: str) -> tuple[str, ...]:
+    """A reading's or a rule number's rule ids (its own first)."""
+    param = PARAMETER_BY_NAME.get(name)
+    return param.rule_ids if param is not None else NUMBER_BY_NAME[name].rule_ids
+
+
+def _value_json(rules: Ruleset, name: str) -> Any:
+    """A parameter's value as JSON: a reading's value, or a rule number as ``--rule`` writes it."""
+    number = NUMBER_BY_NAME.get(name)
+    return getattr(rules, name) if number is None else format_number(number, getattr(rules, name))
 
 
 def _with(rules: Ruleset, name: str, value: Any) -> Ruleset:
@@ -662,7 +682,7 @@ def _causes_table(tabs: Sequence[Tableau], a: Ruleset, b: Ruleset, players: int)
     sa = score_table(tabs, a, players)
     out = []
     for p in differing_parameters(a, b):
-        if p not in SCORING_PARAMS:
+        if p not in SCORING_PARAMS and p not in SCORING_NUMBERS:
             continue
         alone = score_table(tabs, _with(a, p, getattr(b, p)), players)
         if p == "dummy_2p" or tables_differ(sa, alone, players):
@@ -674,7 +694,7 @@ def _rule_ids(causes: Sequence[str], cells: Iterable[str]) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for p in causes:
         # the reading's own rule, then the ranking rule it qualifies (its related ids)
-        for rid in PARAMETER_BY_NAME[p].rule_ids:
+        for rid in _rule_ids_of(p):
             seen.setdefault(rid, None)
     for c in cells:
         for rid in CELL_RULES.get(c, ()):
@@ -811,10 +831,11 @@ def diff(
     if all_causes:
         groups = [(p,) for p in params]
     else:
-        for kind in (SCORING_PARAMS, PICK_PARAMS, DEAL_PARAMS):
+        for kind in ((*SCORING_PARAMS, *SCORING_NUMBERS), PICK_PARAMS, DEAL_PARAMS):
             g = tuple(p for p in params if p in kind)
             if g:
                 groups.append(g)
+        groups += [(p,) for p in params if p in DEAL_NUMBERS]  # each read off its own numbers
     if not params:
         # identical readings: ask the solver anyway, so agreement is a proof, not an assumption
         groups = [SCORING_PARAMS]
@@ -856,13 +877,16 @@ def _search_group(
     rlimit: int | None, extend: bool,
 ) -> tuple[Witness | None, tuple[Proof, ...], str]:
     kind = group[0]
+    if kind in DEAL_NUMBERS:
+        witness, proofs = deal_number_witness(a, b, kind, prange)
+        return witness, proofs, ""
     rulesets: list[Ruleset] = [a, b]
     pairs: list[tuple[int, int]] = [(0, 1)]
     if single:
         # the witness must separate a and b, and a from a with only this parameter changed
         rulesets.append(_with(a, kind, getattr(b, kind)))
         pairs.append((0, 2))
-    effect = PARAMETER_BY_NAME[kind].effect
+    effect = PARAMETER_BY_NAME[kind].effect if kind in PARAMETER_BY_NAME else NUMBER_BY_NAME[kind].effect
     if effect is Effect.SCORING:
         search = _smallest_table_cached(tuple(_scoring_only(r) for r in rulesets), tuple(pairs), prange,
                                         timeout_ms, rlimit)
@@ -953,8 +977,10 @@ def matrix(
 
 def describe_parameters(a: Ruleset, b: Ruleset) -> list[tuple[str, str, str, str]]:
     """(parameter, rule id, value in a, value in b) for every differing parameter."""
-    return [(p, PARAMETER_BY_NAME[p].rule_id, format_value(getattr(a, p)), format_value(getattr(b, p)))
-            for p in differing_parameters(a, b)]
+    def text(rules: Ruleset, p: str) -> str:
+        return str(_value_json(rules, p)) if p in NUMBER_BY_NAME else format_value(getattr(rules, p))
+
+    return [(p, _rule_ids_of(p)[0], text(a, p), text(b, p)) for p in differing_parameters(a, b)]
 
 
 __all__ = [

@@ -484,3 +484,37 @@ def test_every_number_is_documented() -> None:
     text = (Path(__file__).resolve().parents[1] / "docs" / "rule-numbers.md").read_text(encoding="utf-8")
     for n in NUMBERS:
         assert f"`{n.name}`" in text, n.name
+
+
+# --- diff: a single change of each number is found, or proved unable to matter ----------------
+
+
+@pytest.mark.parametrize("number", NUMBERS, ids=lambda n: n.name)
+def test_diff_finds_each_single_change(number: Any) -> None:
+    from sushigo.api.diff import diff_outcome
+
+    change = SINGLE_CHANGES[number.name]
+    out = diff_outcome("official", "official", rule_b=[change], no_extend=True, timeout=60)
+    doc = out.data
+    assert [p["name"] for p in doc["differing_parameters"]] == [number.name]
+    assert number.name in doc["covered_parameters"]
+    if number.name == "dummy_hand_size":
+        # read only by the dummy-2p variant, which official does not play: agreement, with the reason
+        assert doc["status"] == "equivalent"
+        assert "dummy-2p" in doc["proofs"][0]["note"]
+        dummy = diff_outcome("dummy-2p", "dummy-2p", rule_b=[change], no_extend=True, timeout=60).data
+        assert dummy["status"] == "differ"
+        assert dummy["witness"]["situation"]["hand_size"] == {"a": 9, "b": 8}
+        return
+    assert doc["status"] == "differ", doc
+    w = doc["witness"]
+    assert number.name in w["causes"]
+    if number.effect is Effect.SCORING:
+        # the witness table scores differently under the two rulesets (plain scorer, re-scored here)
+        tabs = [parse_tableau(t).counts for t in w["situation"]["tableaux"]]
+        n = len(tabs)
+        seats = list(range(n))
+        a, b = OFFICIAL, rules_of(change)
+        game_a = round_totals(tabs, a), pudding_points([t[int(Token.PUDDING)] for t in tabs], a)
+        game_b = round_totals(tabs, b), pudding_points([t[int(Token.PUDDING)] for t in tabs], b)
+        assert game_a != game_b, (w["summary"], seats)
