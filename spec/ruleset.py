@@ -507,11 +507,11 @@ def validate_numbers(rules: Ruleset) -> None:
                     raise RulesError(f"rule {param.name} field starts with the points of 0 cards, which "
                                      f"must be 0, got {value[0]!r}; on --rule list the points from 1 card")
                 if len(value) <= param.from_one or (want is not None and len(value) != want):
-                    size = f"exactly {want}" if want is not None else "at least 1"
+                    how_many = f"exactly {want}" if want is not None else "at least 1"
                     what = ("card counts, one per kind" if param.shape is Shape.DECK
                             else "comma-separated whole numbers")
                     raise RulesError(f"rule {param.name} has {len(value) - param.from_one} entries; "
-                                     f"give {size} {what} "
+                                     f"give {how_many} {what} "
                                      f"({param.description})")
                 for i, v in enumerate(value):
                     one = f"deck.{KINDS[i].name}={v!r}" if param.shape is Shape.DECK else shown
