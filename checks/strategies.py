@@ -33,13 +33,17 @@ def named_rulesets() -> st.SearchStrategy[Ruleset]:
     return st.sampled_from(list(RULESETS.values()))
 
 
-def rulesets() -> st.SearchStrategy[Ruleset]:
-    """Any combination of the contested readings (not only the named rulesets)."""
+def rulesets(base: Ruleset = OFFICIAL) -> st.SearchStrategy[Ruleset]:
+    """Any combination of the contested readings (not only the named rulesets), with ``base``'s
+    rule numbers (``check --rule tempura_points=6`` mixes readings under that number)."""
     readings = st.fixed_dictionaries({p.name: st.sampled_from(list(p.values)) for p in PARAMETERS})
+    numbers = base.changed_numbers(OFFICIAL)
+    suffix = "".join(f",{k}={v}" for k, v in numbers.items())
 
     def build(values: dict[str, object]) -> Ruleset:
-        changed = ",".join(f"{k}={v}" for k, v in values.items() if getattr(OFFICIAL, k) != v)
-        return OFFICIAL.replace(name=f"mixed[{changed}]" if changed else "official", **values)
+        changed = ",".join(f"{k}={v}" for k, v in values.items() if getattr(OFFICIAL, k) != v) + suffix
+        name = f"mixed[{changed.lstrip(',')}]" if changed else "official"
+        return base.replace(name=name, **values)
 
     return readings.map(build)
 
