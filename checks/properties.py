@@ -710,12 +710,12 @@ def check_tableaux(case: TableauxCase, rules: Ruleset) -> None:
 
 
 def mixed_cases(rules: Ruleset) -> st.SearchStrategy[tuple[Ruleset, S.Table, tuple[int, ...]]]:
-    """Any combination of the contested readings (not only the named rulesets), a table and puddings."""
-    del rules
+    """Any combination of the contested readings (not only the named rulesets), a table and puddings,
+    under the rule numbers of ``rules``."""
 
     @st.composite
     def build(draw: st.DrawFn) -> tuple[Ruleset, S.Table, tuple[int, ...]]:
-        mixed = draw(S.rulesets())
+        mixed = draw(S.rulesets(rules))
         return mixed, draw(S.tables(mixed)), draw(S.pudding_counts(mixed))
 
     return build()

@@ -19,7 +19,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from hypothesis import strategies as st
-
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, RULESETS, Ruleset
 from sushigo.spec.tableau import Tableau
@@ -34,13 +33,17 @@ def named_rulesets() -> st.SearchStrategy[Ruleset]:
     return st.sampled_from(list(RULESETS.values()))
 
 
-def rulesets() -> st.SearchStrategy[Ruleset]:
-    """Any combination of the contested readings (not only the named rulesets)."""
+def rulesets(base: Ruleset = OFFICIAL) -> st.SearchStrategy[Ruleset]:
+    """Any combination of the contested readings (not only the named rulesets), with ``base``'s
+    rule numbers (``check --rule tempura_points=6`` mixes readings under that number)."""
     readings = st.fixed_dictionaries({p.name: st.sampled_from(list(p.values)) for p in PARAMETERS})
+    numbers = base.changed_numbers(OFFICIAL)
+    suffix = "".join(f",{k}={v}" for k, v in numbers.items())
 
     def build(values: dict[str, object]) -> Ruleset:
-        changed = ",".join(f"{k}={v}" for k, v in values.items() if getattr(OFFICIAL, k) != v)
-        return OFFICIAL.replace(name=f"mixed[{changed}]" if changed else "official", **values)
+        changed = ",".join(f"{k}={v}" for k, v in values.items() if getattr(OFFICIAL, k) != v) + suffix
+        name = f"mixed[{changed.lstrip(',')}]" if changed else "official"
+        return base.replace(name=name, **values)
 
     return readings.map(build)
 
@@ -197,9 +200,12 @@ def turn_cases(draw: st.DrawFn, rules: Ruleset) -> TurnCase:
     taken = draw(st.integers(0, size - 1))
     hand_n = size - taken
     special = [Card.CHOPSTICKS, Card.WASABI, *NIGIRI]
-    before = draw(st.lists(st.sampled_from([*special, Card.TEMPURA, Card.MAKI2]), max_size=taken))
-    for c in before:
-        left[int(c)] -= 1
+    drawn = draw(st.lists(st.sampled_from([*special, Card.TEMPURA, Card.MAKI2]), max_size=taken))
+    before = []
+    for c in drawn:  # within the ruleset's deck (deck.KIND=N may leave a kind out)
+        if left[int(c)] > 0:
+            left[int(c)] -= 1
+            before.append(c)
     hand_cards = draw(st.lists(st.sampled_from([*special, Card.TEMPURA, Card.PUDDING]),
                                min_size=1, max_size=hand_n))
     hand = [0] * len(Card)

@@ -241,7 +241,7 @@ def _pair_cuts(m: Model, rounds: int, game: bool, rules: Ruleset) -> None:
     for r in range(rounds):
         mk = [m.int(f"r{r}_p{i}_maki", None) for i in (0, 1)]
         m.add("Q-CUTS", [mk[0] + mk[1] <= pair_maki, mk[0] >= 0, mk[1] >= 0,
-                         mk[0] <= first, mk[1] <= first], f"maki r{r}")
+                         mk[0] <= rules.maki_points_cap, mk[1] <= rules.maki_points_cap], f"maki r{r}")
     if game:
         most = rules.pudding_most_points
         pd = [m.int(f"end_p{i}_pudding", None) for i in (0, 1)]
@@ -346,13 +346,7 @@ def verify_witness(record: dict[str, Any], rules: Ruleset, kind: str, score: int
 
 def _per_card_cap(rules: Ruleset) -> Fraction:
     """Most points one card can bring in a round's dishes (a set's or a stack's points per card)."""
-    sq = max(rules.nigiri_points)
-    return max(
-        Fraction(rules.tempura_points, rules.tempura_set),
-        Fraction(rules.sashimi_points, rules.sashimi_set),
-        max(Fraction(rules.dumpling_score(k), k) for k in range(1, len(rules.dumpling_points))),
-        Fraction(sq), Fraction(sq * rules.wasabi_multiplier, 2),
-    )
+    return rules.card_points_cap()
 
 
 def upper_bound(
@@ -365,7 +359,7 @@ def upper_bound(
     played from a subset of the deck, and pudding points never exceed the bonus.
     """
     size = rules.hand_size(players)
-    trivial = int(size * _per_card_cap(rules)) + rules.maki_first_points
+    trivial = int(size * _per_card_cap(rules)) + rules.maki_points_cap
     if kind == "round":
         return trivial
     rnd = best_over_deals(players, "round", rules, False, timeout, progress=progress)

@@ -24,7 +24,7 @@ from sushigo.solver.estimates import Estimate, mean, quantile, ratio, spread
 from sushigo.spec.attribution import KINDS, card_counts, game_attribution
 from sushigo.spec.cards import Token
 from sushigo.spec.executor import fast_random_games, play_game
-from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.ruleset import NUMBERS, Effect, Ruleset
 from sushigo.spec.scoring import pudding_points, round_totals, winners
 
 __all__ = ["QUANTILES", "SCORING_ONLY", "Side", "same_games", "tally"]
@@ -35,10 +35,10 @@ QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
 #: Ruleset fields that only say how finished tableaux score: random players never read them.
 #: A field not listed here (a new one included) is taken to change play, so two rulesets that
 #: differ in it play their own games: slower, never wrong.
+#: The rule numbers come from their table (spec.ruleset.NUMBERS, effect "scoring"); the readings
+#: are listed, since dummy_2p is a scoring reading that also changes play.
 SCORING_ONLY: frozenset[str] = frozenset({
-    "name", "source", "tempura_set", "tempura_points", "sashimi_set", "sashimi_points",
-    "dumpling_points", "nigiri_points", "wasabi_multiplier", "maki_icons", "maki_first_points",
-    "maki_second_points", "pudding_most_points", "pudding_fewest_penalty", "maki_first_tie",
+    "name", "source", *(n.name for n in NUMBERS if n.effect is Effect.SCORING), "maki_first_tie",
     "maki_second_tie", "pudding_penalty_rounding", "pudding_all_tied", "pudding_penalty_2p",
     "winner_tie",
 })

@@ -31,7 +31,7 @@ from sushigo.solver.endgame import (
     solve_two,
 )
 from sushigo.solver.endgame.state import BudgetExceeded
-from sushigo.spec.errors import InputError
+from sushigo.spec.errors import InputError, RulesError
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.turns import format_turn
 
@@ -144,7 +144,13 @@ def verify(p: Puzzle, rules: Ruleset | None = None, time_limit: float | None = N
     A re-solve that does not finish within ``time_limit`` seconds raises :class:`BudgetExceeded`
     (unknown: neither confirmed nor a problem)."""
     problems = []
-    pos = parse_position(p.position, rules)
+    try:
+        pos = parse_position(p.position, rules)
+    except (InputError, RulesError) as exc:
+        if rules is None:
+            raise
+        # Another ruleset's numbers (rounds, hand sizes, the deck) can leave no such position.
+        return [f"puzzle {p.id}: its position does not fit this ruleset: {exc}"]
     res = solve_two(pos, "diff", time_limit=time_limit)
     if res.status != "solved":
         raise BudgetExceeded(f"puzzle {p.id}: {res.reason or 'not solved'}")

@@ -29,7 +29,14 @@ from typing import Any
 
 from sushigo.spec.cards import NIGIRI, Card, Token, parse_card
 from sushigo.spec.errors import InputError, NotationError, RulesError
-from sushigo.spec.ruleset import PARAMETER_BY_NAME, RULESETS, Ruleset, get_ruleset, parse_value
+from sushigo.spec.ruleset import (
+    PARAMETER_BY_NAME,
+    RULESETS,
+    Ruleset,
+    apply_overrides,
+    get_ruleset,
+    parse_value,
+)
 from sushigo.spec.scoring import score_game
 from sushigo.spec.tableau import Tableau, format_tableau, parse_tableau
 from sushigo.spec.turns import Turn, format_turn, parse_pick
@@ -66,6 +73,7 @@ class GameRecord:
             "format": FORMAT,
             "rules": base_rules_name(self.rules),
             "readings": {k: v for k, v in self.rules.readings().items()},
+            **numbers_field(self.rules),
             "seed": self.seed,
             "players": self.players,
             "policies": list(self.policies),
@@ -176,7 +184,16 @@ def record_document(
 def rules_fields(rules: Ruleset) -> dict[str, Any]:
     """``"rules"`` and ``"readings"`` of anything written under ``rules`` (a record, a witness):
     :func:`rules_from_record` reads them back to exactly these rules, overrides included."""
-    return {"rules": record_rules_name(rules), "readings": dict(rules.readings())}
+    return {"rules": record_rules_name(rules), "readings": dict(rules.readings()), **numbers_field(rules)}
+
+
+def numbers_field(rules: Ruleset) -> dict[str, Any]:
+    """``"numbers"``: the rule numbers that differ from the named ruleset a record names, as
+    ``--rule`` texts by name (``"tempura_points": "6"``, ``"deck.squid": "10"``); nothing when
+    none differ, so records of the named rulesets keep their form."""
+    base = RULESETS.get(record_rules_name(rules), RULESETS["official"])
+    changed = rules.changed_numbers(base)
+    return {"numbers": changed} if changed else {}
 
 
 def record_rules_name(rules: Ruleset) -> str:
@@ -186,11 +203,16 @@ def record_rules_name(rules: Ruleset) -> str:
     return base if base in RULESETS else "official"
 
 
-def rules_from_record(name: object, readings: object) -> Ruleset:
-    """The ruleset named in a record, with its explicit readings applied."""
+def rules_from_record(name: object, readings: object, numbers: object = None) -> Ruleset:
+    """The ruleset named in a record, with its explicit rule numbers and readings applied."""
     if not isinstance(name, str):
         raise InputError(f'record "rules" must be a ruleset name string, got {name!r}')
     base = get_ruleset(name.partition("[")[0])
+    if numbers is not None:
+        if not (isinstance(numbers, dict) and all(isinstance(v, str) for v in numbers.values())):
+            raise InputError(f'record "numbers" must be an object of rule numbers as texts '
+                             f'("tempura_points": "6"), got {numbers!r}')
+        base = apply_overrides(base, [f"{k}={v}" for k, v in numbers.items()])
     if readings is None:
         return base
     if not isinstance(readings, dict):
@@ -265,7 +287,7 @@ def record_from_json(data: object) -> GameRecord:
     _expect(fmt == FORMAT, f'unknown record format {fmt!r}; expected "{FORMAT}"')
     for key in ("rules", "players", "rounds", "puddings", "pudding", "totals", "winners"):
         _expect(key in data, f'game record has no "{key}" field')
-    rules = rules_from_record(data["rules"], data.get("readings"))
+    rules = rules_from_record(data["rules"], data.get("readings"), data.get("numbers"))
     players = data["players"]
     _expect(
         isinstance(players, int) and not isinstance(players, bool),
@@ -337,6 +359,7 @@ __all__ = [
     "GameRecord",
     "RoundRecord",
     "base_rules_name",
+    "numbers_field",
     "pick_order",
     "record_document",
     "record_from_json",

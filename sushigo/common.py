@@ -27,7 +27,8 @@ def add_rules_args(parser: argparse.ArgumentParser, default: str | None = "offic
         action="append",
         default=[],
         metavar="NAME=VALUE",
-        help="override one rule parameter (repeatable), e.g. maki_first_tie=each",
+        help="override one rule parameter or number (repeatable), e.g. maki_first_tie=each, "
+        "tempura_points=6, dumpling_points=1,3,6,10,15,21, deck.squid=10 (list: sushigo rules)",
     )
 
 

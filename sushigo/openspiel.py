@@ -32,6 +32,7 @@ Only this module imports ``pyspiel``; the CLI never imports it.
 from __future__ import annotations
 
 import json
+import math
 import random
 import re
 from collections.abc import Sequence
@@ -142,10 +143,15 @@ def rules_from_params(name: str, rule: str) -> Ruleset:
     return get_ruleset(name, rule_overrides(rule))
 
 
+def _card_bound(rules: Ruleset) -> int:
+    """Points no card exceeds: 10 (a generous bound under the printed numbers, where a third of a
+    sashimi set is 10/3 and a squid on wasabi 9/2), or the ruleset's best card when it is more."""
+    return max(10, math.ceil(rules.card_points_cap()))
+
+
 def _utility_bounds(rules: Ruleset, players: int, utility: str) -> tuple[float, float]:
-    # A tableau ends each round with hand_size cards, none worth more than 10 points
-    # (a generous bound: a third of a sashimi set is 10/3, a squid on wasabi 9/2).
-    best = rules.rounds * (10 * rules.hand_size(players) + rules.maki_first_points)
+    # A tableau ends each round with hand_size cards, none worth more than _card_bound points.
+    best = rules.rounds * (_card_bound(rules) * rules.hand_size(players) + rules.maki_points_cap)
     best += rules.pudding_most_points
     worst = -float(rules.pudding_fewest_penalty)
     if utility == "win":
@@ -719,8 +725,8 @@ class SushiGoEndgame(pyspiel.Game):  # type: ignore[misc]
         pos = position_from_param(text)
         self.position = pos
         rules = pos.rules
-        spread = sum(abs(s) for s in pos.scores) + 10 * rules.hand_size(2) + rules.maki_first_points
-        spread += rules.pudding_most_points + rules.pudding_fewest_penalty
+        spread = sum(abs(s) for s in pos.scores) + _card_bound(rules) * rules.hand_size(2)
+        spread += rules.maki_points_cap + rules.pudding_most_points + rules.pudding_fewest_penalty
         info = pyspiel.GameInfo(
             num_distinct_actions=NUM_ACTIONS,
             max_chance_outcomes=0,

@@ -88,7 +88,8 @@ class SushiGoParallelEnv(ParallelEnv):  # type: ignore[misc]
         self._seeder: random.Random | None = None
         self.seed_used: int | None = None
         self._step: Step = new_game(players, self.rules)
-        high = float(max(self.rules.deck) + 200)  # card counts, and the scores of a few rounds
+        # card counts, and scores (200 is more than the printed numbers allow; larger rule numbers more)
+        high = float(max(self.rules.deck) + max(200, self.rules.game_points_cap(players)))
         vector = (-high, high, (self._size,), np.float32)
         self._spaces = {
             agent: (

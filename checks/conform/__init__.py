@@ -82,7 +82,7 @@ def points_bound(rules: Ruleset) -> int:
     """More than any seat can score in a round or from puddings: every card of the deck at the
     best value any card has. Beyond it an answer is absurd and never reaches Z3."""
     best_card = max(max(rules.nigiri_points) * rules.wasabi_multiplier, rules.tempura_points,
-                    rules.sashimi_points, max(rules.dumpling_points), rules.maki_first_points,
+                    rules.sashimi_points, max(rules.dumpling_points), rules.maki_points_cap,
                     rules.pudding_most_points, rules.pudding_fewest_penalty)
     return sum(rules.deck) * best_card
 

@@ -6,6 +6,7 @@ import time
 from collections.abc import Sequence
 from typing import assert_never
 
+from sushigo.solver.deal_numbers import DEAL_NUMBERS, deal_number_witness
 from sushigo.solver.diff import parameters
 from sushigo.solver.diff.deal import smallest_deal
 from sushigo.solver.diff.parameters import DEFAULT_TIMEOUT_MS, _with, applies, differing_parameters
@@ -13,7 +14,7 @@ from sushigo.solver.diff.picks import smallest_picks
 from sushigo.solver.diff.results import DiffResult, Proof, Witness
 from sushigo.solver.diff.table_search import _scoring_only, _smallest_table_cached
 from sushigo.solver.diff.witness import _deal_witness, _picks_witness, _table_witness
-from sushigo.spec.ruleset import PARAMETER_BY_NAME, Effect, Ruleset
+from sushigo.spec.ruleset import NUMBER_BY_NAME, PARAMETER_BY_NAME, Effect, Ruleset
 
 
 def diff(
@@ -34,10 +35,12 @@ def diff(
     if all_causes:
         groups = [(p,) for p in params]
     else:
-        for kind in (parameters.SCORING_PARAMS, parameters.PICK_PARAMS, parameters.DEAL_PARAMS):
+        for kind in ((*parameters.SCORING_PARAMS, *parameters.SCORING_NUMBERS), parameters.PICK_PARAMS,
+                     parameters.DEAL_PARAMS):
             g = tuple(p for p in params if p in kind)
             if g:
                 groups.append(g)
+        groups += [(p,) for p in params if p in DEAL_NUMBERS]  # each read off its own numbers
     if not params:
         # identical readings: ask the solver anyway, so agreement is a proof, not an assumption
         groups = [parameters.SCORING_PARAMS]
@@ -79,13 +82,16 @@ def _search_group(
     rlimit: int | None, extend: bool,
 ) -> tuple[Witness | None, tuple[Proof, ...], str]:
     kind = group[0]
+    if kind in DEAL_NUMBERS:
+        witness, proofs = deal_number_witness(a, b, kind, prange)
+        return witness, proofs, ""
     rulesets: list[Ruleset] = [a, b]
     pairs: list[tuple[int, int]] = [(0, 1)]
     if single:
         # the witness must separate a and b, and a from a with only this parameter changed
         rulesets.append(_with(a, kind, getattr(b, kind)))
         pairs.append((0, 2))
-    effect = PARAMETER_BY_NAME[kind].effect
+    effect = PARAMETER_BY_NAME[kind].effect if kind in PARAMETER_BY_NAME else NUMBER_BY_NAME[kind].effect
     if effect is Effect.SCORING:
         search = _smallest_table_cached(tuple(_scoring_only(r) for r in rulesets), tuple(pairs), prange,
                                         timeout_ms, rlimit)

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from sushigo.spec.ruleset import PARAMETER_BY_NAME, PARAMETERS, Effect, Ruleset, format_value
+from sushigo.spec.ruleset import (
+    NUMBER_BY_NAME,
+    NUMBERS,
+    PARAMETER_BY_NAME,
+    PARAMETERS,
+    Effect,
+    Ruleset,
+    format_number,
+    format_value,
+)
 
 # Which search finds a witness for a reading follows from its effect (spec.ruleset.PARAMETERS).
 # The other modules read these lists as ``parameters.SCORING_PARAMS`` (an attribute of this
@@ -13,6 +22,9 @@ from sushigo.spec.ruleset import PARAMETER_BY_NAME, PARAMETERS, Effect, Ruleset,
 SCORING_PARAMS: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.effect is Effect.SCORING)
 PICK_PARAMS: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.effect is Effect.PICK)
 DEAL_PARAMS: tuple[str, ...] = tuple(p.name for p in PARAMETERS if p.effect is Effect.DEAL)
+# The rule numbers (spec.ruleset.NUMBERS): a scoring number is searched with the scoring readings
+# (a table is its witness); a deal number's witness is read off the numbers (solver.deal_numbers).
+SCORING_NUMBERS: tuple[str, ...] = tuple(n.name for n in NUMBERS if n.effect is Effect.SCORING)
 
 
 #: Scoring rule ids behind each kind of cell of a witness table.
@@ -31,7 +43,20 @@ DEFAULT_TIMEOUT_MS = 30_000
 
 
 def differing_parameters(a: Ruleset, b: Ruleset) -> list[str]:
-    return [p.name for p in PARAMETERS if getattr(a, p.name) != getattr(b, p.name)]
+    """The readings, then the rule numbers, that differ between ``a`` and ``b``."""
+    return [p.name for p in (*PARAMETERS, *NUMBERS) if getattr(a, p.name) != getattr(b, p.name)]
+
+
+def _rule_ids_of(name: str) -> tuple[str, ...]:
+    """A reading's or a rule number's rule ids (its own first)."""
+    param = PARAMETER_BY_NAME.get(name)
+    return param.rule_ids if param is not None else NUMBER_BY_NAME[name].rule_ids
+
+
+def _value_json(rules: Ruleset, name: str) -> Any:
+    """A parameter's value as JSON: a reading's value, or a rule number as ``--rule`` writes it."""
+    number = NUMBER_BY_NAME.get(name)
+    return getattr(rules, name) if number is None else format_number(number, getattr(rules, name))
 
 
 def _with(rules: Ruleset, name: str, value: Any) -> Ruleset:
@@ -47,5 +72,7 @@ def applies(rules: Ruleset, players: int) -> bool:
 
 def describe_parameters(a: Ruleset, b: Ruleset) -> list[tuple[str, str, str, str]]:
     """(parameter, rule id, value in a, value in b) for every differing parameter."""
-    return [(p, PARAMETER_BY_NAME[p].rule_id, format_value(getattr(a, p)), format_value(getattr(b, p)))
-            for p in differing_parameters(a, b)]
+    def text(rules: Ruleset, p: str) -> str:
+        return str(_value_json(rules, p)) if p in NUMBER_BY_NAME else format_value(getattr(rules, p))
+
+    return [(p, _rule_ids_of(p)[0], text(a, p), text(b, p)) for p in differing_parameters(a, b)]

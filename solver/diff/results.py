@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sushigo.solver.diff.parameters import differing_parameters
-from sushigo.spec.ruleset import PARAMETER_BY_NAME, Ruleset
+from sushigo.solver.diff.parameters import _rule_ids_of, _value_json, differing_parameters
+from sushigo.spec.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -100,8 +100,8 @@ class DiffResult:
             "a": {"name": self.a.name, "readings": _readings_json(self.a)},
             "b": {"name": self.b.name, "readings": _readings_json(self.b)},
             "differing_parameters": [
-                {"name": p, "rule_id": PARAMETER_BY_NAME[p].rule_id,
-                 "a": getattr(self.a, p), "b": getattr(self.b, p)}
+                {"name": p, "rule_id": _rule_ids_of(p)[0], "a": _value_json(self.a, p),
+                 "b": _value_json(self.b, p)}
                 for p in differing_parameters(self.a, self.b)
             ],
             "status": self.status,

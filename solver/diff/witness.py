@@ -7,13 +7,13 @@ from typing import Any
 
 from sushigo.solver.diff import parameters
 from sushigo.solver.diff.extension import extend_picks, extend_to_game
-from sushigo.solver.diff.parameters import CELL_RULES, _with, differing_parameters
+from sushigo.solver.diff.parameters import CELL_RULES, _rule_ids_of, _with, differing_parameters
 from sushigo.solver.diff.picks import _seat_scores, reachable
 from sushigo.solver.diff.results import Proof, Row, Witness
 from sushigo.solver.diff.table import _PUD, TableScore, score_table, tables_differ
 from sushigo.solver.diff.table_search import _TableSearch
 from sushigo.spec.cards import Card
-from sushigo.spec.ruleset import PARAMETER_BY_NAME, Ruleset
+from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.tableau import Tableau, format_tableau
 
 
@@ -21,7 +21,7 @@ def _causes_table(tabs: Sequence[Tableau], a: Ruleset, b: Ruleset, players: int)
     sa = score_table(tabs, a, players)
     out = []
     for p in differing_parameters(a, b):
-        if p not in parameters.SCORING_PARAMS:
+        if p not in parameters.SCORING_PARAMS and p not in parameters.SCORING_NUMBERS:
             continue
         alone = score_table(tabs, _with(a, p, getattr(b, p)), players)
         if p == "dummy_2p" or tables_differ(sa, alone, players):
@@ -33,7 +33,7 @@ def _rule_ids(causes: Sequence[str], cells: Iterable[str]) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for p in causes:
         # the reading's own rule, then the ranking rule it qualifies (its related ids)
-        for rid in PARAMETER_BY_NAME[p].rule_ids:
+        for rid in _rule_ids_of(p):
             seen.setdefault(rid, None)
     for c in cells:
         for rid in CELL_RULES.get(c, ()):

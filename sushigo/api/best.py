@@ -11,6 +11,7 @@ from sushigo.api.base import (
     Outcome,
     Rule,
     load_input,
+    override_texts,
     public,
     rules_from_options,
     solver_budget,
@@ -106,6 +107,13 @@ def _best(
     if not isinstance(data, dict):
         raise InputError(f"{where}: expected a JSON object (a puzzle, a round or a game record)")
     ruleset = rules_from_options(rules, rule, data.get("rules"))
+    if rules is None and data.get("numbers") is not None:
+        # a record played under changed rule numbers is re-examined under those numbers
+        from sushigo.spec.record import rules_from_record
+        from sushigo.spec.ruleset import apply_overrides
+
+        ruleset = apply_overrides(rules_from_record(data.get("rules", "official"), data.get("readings"),
+                                                    data["numbers"]), override_texts(rule))
     from sushigo.solver.best import solve_hindsight, solve_puzzle
     from sushigo.solver.best_dummy import dummy_hindsight_from_json
     from sushigo.solver.search import hindsight_from_record, parse_hindsight, parse_puzzle

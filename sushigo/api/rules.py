@@ -12,12 +12,14 @@ from sushigo.api.base import Outcome, Rule, as_list, override_texts, public, tag
 from sushigo.spec.document import DUMMY_PLAYERS
 from sushigo.spec.errors import InputError, SushiGoError
 from sushigo.spec.ruleset import (
+    NUMBERS,
     OFFICIAL,
     PARAMETERS,
     RULESETS,
     SINGLE_READING_VARIANTS,
     Ruleset,
     apply_overrides,
+    format_number,
     get_ruleset,
 )
 
@@ -122,6 +124,20 @@ def rules_outcome(
             {"name": r.name, "source": r.source, "readings": r.readings()} for r in chosen
         ],
         "numbers": dict(numbers(OFFICIAL)),
+        "number_parameters": [
+            {
+                "name": n.name,
+                "shape": str(n.shape),
+                "minimum": n.minimum,
+                "maximum": n.maximum,
+                "length": n.length,
+                "effect": str(n.effect),
+                "rule_ids": list(n.rule_ids),
+                "description": n.description,
+                "rulesets": {r.name: format_number(n, getattr(r, n.name)) for r in chosen},
+            }
+            for n in NUMBERS
+        ],
         "catalogue": cat if not isinstance(cat, str) else None,
         **({"note": cat} if isinstance(cat, str) else {}),
     }

@@ -55,10 +55,10 @@ def tableaux_outcome(
     modes = [f"--{m}" for m, on in (("facts", facts), ("count", count), ("unreachable", unreachable)) if on]
     if len(modes) > 1 and not (all_scores and modes == ["--count"]):
         raise InputError(f"{' and '.join(modes)} are different answers: give one of them")
-    top = ruleset.maki_first_points
+    top = ruleset.maki_points_cap
     if isinstance(maki_points, bool) or not 0 <= maki_points <= top:
         raise InputError(f"--maki-points {maki_points!r}: a player scores 0 to {top} maki points in a "
-                         f"round under {ruleset.name} (most maki icons: {top})")
+                         f"round under {ruleset.name} (most maki icons: {ruleset.maki_first_points})")
     if all_scores:
         if not count or score is not None or facts or unreachable:
             raise InputError("--all-scores goes with --count and without --score, --facts or --unreachable: "

@@ -19,7 +19,6 @@ from sushigo.common import (
     add_json_arg,
     budget_count,
     budget_seconds,
-    positive_int,
     print_json,
     print_table,
 )
@@ -57,7 +56,7 @@ def register(subparsers: Any) -> None:
                         "--ruleset is the older spelling")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                         help="override one rule parameter (repeatable) in every ruleset run, "
-                        "e.g. maki_first_tie=each")
+                        "e.g. maki_first_tie=each, tempura_points=6 (list: sushigo rules)")
     parser.add_argument("--only", action="append", default=[], metavar="PROPERTY",
                         help="run only this property (repeatable); see the table for names")
     parser.add_argument("--no-edge", action="store_true", help="skip the enumerated edge cases")
