@@ -128,4 +128,15 @@ def rules_outcome(
     return Outcome(tagged(FORMAT, data), 0, (chosen, cat))
 
 
+def export_rules(ruleset: str = "official", rule: Rule = None, *, args: bool = False) -> str:
+    """``ruleset`` (a name or a rules file) with ``rule`` overrides as a commented TOML rules file
+    (what ``sushigo rules --export`` prints); ``args`` says other options were given with it."""
+    from sushigo.spec.rulefile import to_toml
+
+    if args:
+        raise InputError("--export prints one ruleset as TOML: drop the RULESET arguments, --all, "
+                         "--catalogue, --rules and --json")
+    return to_toml(get_ruleset(ruleset, override_texts(rule)))
+
+
 rules = public(rules_outcome, "rules")

@@ -22,6 +22,8 @@ examples:
   sushigo rules official dutch          # just these rulesets, every parameter
   sushigo rules --all                   # every named ruleset as a column
   sushigo rules --catalogue --players 3 # rule ids and the model constraints encoding each
+  sushigo rules --export official > mine.toml  # a rules file to edit (or: extends = "official")
+  sushigo rules mine.toml               # a rules file beside official, changes marked (--vs NAME)
 """
 
 
@@ -45,6 +47,10 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--players", type=int, default=4, metavar="N",
         help="player count for the constraint counts of --catalogue (default 4; dummy-2p uses 2)",
+    )
+    parser.add_argument(
+        "--export", metavar="RULESET", default=None,
+        help="print RULESET (a name or a rules file; --rule applies) as a commented TOML rules file",
     )
     add_rules_args(parser, default=None)
     add_json_arg(parser)
@@ -155,6 +161,13 @@ def _print_catalogue(cat: dict[str, Any] | str, chosen: list[Ruleset]) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sushigo.api.rules import rules_outcome
+
+    if args.export is not None:
+        from sushigo.api.rules import export_rules
+
+        others = bool(args.rulesets or args.all or args.catalogue or args.json or args.rules)
+        print(export_rules(args.export, list(args.rule), args=others), end="")
+        return 0
 
     out = rules_outcome(list(args.rulesets), all=args.all, catalogue=args.catalogue, players=args.players,
                         rules=args.rules, rule=list(args.rule))
