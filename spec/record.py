@@ -29,7 +29,7 @@ from typing import Any
 
 from sushigo.spec.cards import NIGIRI, Card, Token, parse_card
 from sushigo.spec.errors import InputError, NotationError, RulesError
-from sushigo.spec.ruleset import PARAMETER_BY_NAME, RULESETS, Ruleset, get_ruleset, parse_value
+from sushigo.spec.ruleset import PARAMETER_BY_NAME, RULESETS, Ruleset, parse_value
 from sushigo.spec.scoring import score_game
 from sushigo.spec.tableau import Tableau, format_tableau, parse_tableau
 from sushigo.spec.turns import Turn, format_turn, parse_pick
@@ -64,8 +64,7 @@ class GameRecord:
     def to_json(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
-            "rules": base_rules_name(self.rules),
-            "readings": {k: v for k, v in self.rules.readings().items()},
+            **rules_fields(self.rules),
             "seed": self.seed,
             "players": self.players,
             "policies": list(self.policies),
@@ -175,8 +174,16 @@ def record_document(
 
 def rules_fields(rules: Ruleset) -> dict[str, Any]:
     """``"rules"`` and ``"readings"`` of anything written under ``rules`` (a record, a witness):
-    :func:`rules_from_record` reads them back to exactly these rules, overrides included."""
-    return {"rules": record_rules_name(rules), "readings": dict(rules.readings())}
+    :func:`rules_from_record` reads them back to exactly these rules, overrides included. A
+    ruleset no named ruleset and readings can say (a rules file's numbers) is written whole,
+    as an object with a rules file's keys (:mod:`spec.rulefile`)."""
+    from sushigo.spec.rulefile import ruleset_dict, same_rules
+
+    name = record_rules_name(rules)
+    readings = dict(rules.readings())
+    if same_rules(rules_from_record(name, readings), rules):
+        return {"rules": name, "readings": readings}
+    return {"rules": ruleset_dict(rules), "readings": readings}
 
 
 def record_rules_name(rules: Ruleset) -> str:
@@ -187,10 +194,16 @@ def record_rules_name(rules: Ruleset) -> str:
 
 
 def rules_from_record(name: object, readings: object) -> Ruleset:
-    """The ruleset named in a record, with its explicit readings applied."""
-    if not isinstance(name, str):
-        raise InputError(f'record "rules" must be a ruleset name string, got {name!r}')
-    base = get_ruleset(name.partition("[")[0])
+    """The ruleset named (or held whole, :mod:`spec.rulefile`) in a record, with its explicit
+    readings applied."""
+    from sushigo.spec.rulefile import ruleset_from_value
+
+    if isinstance(name, dict):
+        base = ruleset_from_value(name, 'record "rules"')
+    elif not isinstance(name, str):
+        raise InputError(f'record "rules" must be a ruleset name or a ruleset object, got {name!r}')
+    else:
+        base = ruleset_from_value(name.partition("[")[0], 'record "rules"')
     if readings is None:
         return base
     if not isinstance(readings, dict):

@@ -270,6 +270,9 @@ def ruleset_from_value(value: object, where: str = 'the document\'s "rules"') ->
     from sushigo.spec.ruleset import get_ruleset
 
     if isinstance(value, str):
+        if is_rules_path(value):  # a document travels: it holds a custom ruleset, never a path to one
+            raise RulesError(f"{where} = {value!r} names a file; a document names a named ruleset "
+                             "or holds the ruleset as an object (sushigo rules --export shows its keys)")
         return get_ruleset(value)
     if not isinstance(value, Mapping):
         raise RulesError(f"{where} must be a ruleset name or an object of rule keys, got {_shown(value)}")
@@ -281,6 +284,11 @@ def ruleset_from_value(value: object, where: str = 'the document\'s "rules"') ->
                          "extends a named ruleset only (or lists every key)")
     data = {k: v for k, v in value.items() if k not in ("format", "extends")}
     return _build(get_ruleset(name), _changes(data, get_ruleset(name), where), where)
+
+
+def same_rules(a: Ruleset, b: Ruleset) -> bool:
+    """Whether two rulesets hold the same numbers and readings, whatever their names."""
+    return dataclasses.replace(a, name="") == dataclasses.replace(b, name="")
 
 
 def rules_value(rules: Ruleset) -> str | dict[str, Any]:

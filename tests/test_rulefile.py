@@ -178,3 +178,59 @@ def test_a_huge_file_is_refused_before_it_is_read(tmp_path: Path) -> None:
         fh.truncate(64 * 1024 * 1024)  # sparse: nothing is written or read
     with pytest.raises(SushiGoError, match="KiB"):
         load_rules_file(path)
+
+
+# --- every command, documents and workers under a file ----------------------------------------
+
+TEMPURA6 = 'extends = "official"\ntempura_points = 6\n'
+
+
+def test_a_record_played_under_a_file_replays_without_it(tmp_path: Path,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "tempura6.toml", TEMPURA6)
+    record = tmp_path / "game.json"
+    code, _, err = cli(capsys, "play", "--rules", str(path), "--seed", "3", "--record", str(record))
+    assert code == 0, err
+    path.unlink()  # the record holds the ruleset itself, not the path
+    data = json.loads(record.read_text())
+    assert data["rules"]["tempura_points"] == 6
+    assert first_problem(data, "record") is None
+    code, out, err = cli(capsys, "replay", str(record))
+    assert code == 0, err
+    assert "valid" in out
+    # the same picks under official score otherwise (seed 3 takes tempura pairs): replay says so
+    code, out, err = cli(capsys, "replay", "--rules", "official", str(record))
+    assert code == 1
+
+
+def test_jobs_carry_the_file_ruleset(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "tempura6.toml", TEMPURA6)
+    runs = {}
+    for rules, jobs in ((str(path), "1"), (str(path), "2"), ("official", "1")):
+        code, out, err = cli(capsys, "play", "--rules", rules, "--seed", "5", "--games", "4",
+                             "--jobs", jobs, "--json")
+        assert code == 0, err
+        runs[rules, jobs] = json.loads(out)
+    assert runs[str(path), "1"] == runs[str(path), "2"]
+    assert runs[str(path), "1"] != {**runs["official", "1"]}  # the workers did play tempura6
+
+
+def test_documents_hold_a_ruleset_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    doc = {"rules": {"extends": "official", "tempura_points": 6}, "rounds": [["tempura*2", "egg"]]}
+    path = write(tmp_path, "score.json", json.dumps(doc))
+    code, out, err = cli(capsys, "score", str(path), "--json")
+    assert code == 0, err
+    assert json.loads(out)["totals"] == [6, 1]  # a tempura pair at the document's 6; an egg 1
+    doc["rules"] = "tempura6.toml"  # a document never names a file
+    path.write_text(json.dumps(doc))
+    code, out, err = cli(capsys, "score", str(path))
+    assert code == 2 and "names a file" in err
+
+
+def test_the_library_takes_a_path_a_ruleset_or_an_object(tmp_path: Path) -> None:
+    import sushigo
+
+    path = write(tmp_path, "tempura6.toml", TEMPURA6)
+    custom = OFFICIAL.replace(name="t6", tempura_points=6)
+    for rules in (str(path), path, custom, {"tempura_points": 6}):
+        assert sushigo.score(["tempura*2", "egg"], rules=rules)["totals"] == [6, 1], rules
