@@ -234,3 +234,35 @@ def test_the_library_takes_a_path_a_ruleset_or_an_object(tmp_path: Path) -> None
     custom = OFFICIAL.replace(name="t6", tempura_points=6)
     for rules in (str(path), path, custom, {"tempura_points": 6}):
         assert sushigo.score(["tempura*2", "egg"], rules=rules)["totals"] == [6, 1], rules
+
+
+# --- sushigo rules FILE.toml: beside official, changes marked ---------------------------------
+
+
+def test_rules_shows_a_file_beside_official(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = write(tmp_path, "tempura6.toml", TEMPURA6)
+    code, out, err = cli(capsys, "rules", str(path))
+    assert code == 0, err
+    rows = {line.split()[0]: line.split()[1:] for line in out.splitlines() if line[:1].isalpha()}
+    assert rows["tempura_points"] == ["6", "*", "5"]
+    assert rows["sashimi_points"] == ["10", "10"]  # unchanged, unmarked
+    assert sum(line.count(" * ") + line.endswith(" *") for line in out.splitlines()) == 1
+
+
+def test_rules_json_lists_exactly_the_changed_keys(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # dutch's readings (spec/ruleset.py: the Dutch text read literally) plus one number and one kind
+    path = write(tmp_path, "mine.toml", 'extends = "dutch"\ntempura_points = 6\n[deck]\nsquid = 10\n')
+    code, out, err = cli(capsys, "rules", str(path), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert first_problem(data, "rules-result") is None
+    beside = data["beside"]
+    assert beside["vs"] == "official"
+    changed = {k["key"]: (k["vs"], k["values"]["mine"]) for k in beside["keys"] if k["changed"]}
+    assert changed == {"tempura_points": (5, 6), "maki_first_tie": ("split", "half"),
+                       "pudding_all_tied": ("nobody", "both"),
+                       "wasabi_placement": ("automatic", "optional"), "deck.squid": (5, 10)}
+    code, out, err = cli(capsys, "rules", str(path), "--vs", "dutch", "--json")
+    changed = {k["key"] for k in json.loads(out)["beside"]["keys"] if k["changed"]}
+    assert changed == {"tempura_points", "deck.squid"}
