@@ -266,3 +266,23 @@ def test_rules_json_lists_exactly_the_changed_keys(tmp_path: Path,
     code, out, err = cli(capsys, "rules", str(path), "--vs", "dutch", "--json")
     changed = {k["key"] for k in json.loads(out)["beside"]["keys"] if k["changed"]}
     assert changed == {"tempura_points", "deck.squid"}
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.mark.parametrize("argv", [
+    ("endgame", "position.json"), ("table", "--input", "table.json"), ("scoresheet", "sheet4.json"),
+    ("best", "puzzle.json"), ("score", "tempura*2", "egg"),
+], ids=lambda a: a[0])
+def test_json_outputs_under_a_file_match_their_schema(argv: tuple[str, ...], tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str],
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(EXAMPLES)
+    path = write(tmp_path, "tempura6.toml", TEMPURA6)
+    code, out, err = cli(capsys, *argv, "--rules", str(path), "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert first_problem(data, f"{argv[0]}-result") is None
+    if isinstance(data.get("rules"), dict):  # a document's ruleset, whole: it reads back as the file
+        assert ruleset_from_value(data["rules"]) == load_rules_file(path)
