@@ -23,6 +23,7 @@ raises :class:`InputError`; whether the game is legal is :func:`spec.executor.re
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -177,13 +178,21 @@ def rules_fields(rules: Ruleset) -> dict[str, Any]:
     :func:`rules_from_record` reads them back to exactly these rules, overrides included. A
     ruleset no named ruleset and readings can say (a rules file's numbers) is written whole,
     as an object with a rules file's keys (:mod:`spec.rulefile`)."""
-    from sushigo.spec.rulefile import ruleset_dict, same_rules
+    from sushigo.spec.rulefile import ruleset_dict
 
-    name = record_rules_name(rules)
     readings = dict(rules.readings())
-    if same_rules(rules_from_record(name, readings), rules):
-        return {"rules": name, "readings": readings}
+    if _said_by_name(rules):
+        return {"rules": record_rules_name(rules), "readings": readings}
     return {"rules": ruleset_dict(rules), "readings": readings}
+
+
+@functools.cache
+def _said_by_name(rules: Ruleset) -> bool:
+    """Whether a named ruleset and ``rules``' readings say ``rules`` (once per ruleset: a batch
+    of records asks it for every game)."""
+    from sushigo.spec.rulefile import same_rules
+
+    return same_rules(rules_from_record(record_rules_name(rules), dict(rules.readings())), rules)
 
 
 def record_rules_name(rules: Ruleset) -> str:
