@@ -23,20 +23,14 @@ raises :class:`InputError`; whether the game is legal is :func:`spec.executor.re
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sushigo.spec.cards import NIGIRI, Card, Token, parse_card
 from sushigo.spec.errors import InputError, NotationError, RulesError
-from sushigo.spec.ruleset import (
-    PARAMETER_BY_NAME,
-    RULESETS,
-    Ruleset,
-    apply_overrides,
-    get_ruleset,
-    parse_value,
-)
+from sushigo.spec.ruleset import PARAMETER_BY_NAME, RULESETS, Ruleset, apply_overrides, parse_value
 from sushigo.spec.scoring import score_game
 from sushigo.spec.tableau import Tableau, format_tableau, parse_tableau
 from sushigo.spec.turns import Turn, format_turn, parse_pick
@@ -71,9 +65,7 @@ class GameRecord:
     def to_json(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
-            "rules": base_rules_name(self.rules),
-            "readings": {k: v for k, v in self.rules.readings().items()},
-            **numbers_field(self.rules),
+            **rules_fields(self.rules),
             "seed": self.seed,
             "players": self.players,
             "policies": list(self.policies),
@@ -183,8 +175,17 @@ def record_document(
 
 def rules_fields(rules: Ruleset) -> dict[str, Any]:
     """``"rules"`` and ``"readings"`` of anything written under ``rules`` (a record, a witness):
-    :func:`rules_from_record` reads them back to exactly these rules, overrides included."""
-    return {"rules": record_rules_name(rules), "readings": dict(rules.readings()), **numbers_field(rules)}
+    :func:`rules_from_record` reads them back to exactly these rules, overrides included.
+
+    A ruleset derived from a named one (``--rule`` overrides) names it, lists its readings and
+    the rule numbers it changed (``"numbers"``); any other ruleset (a rules file's) is written
+    whole, as an object with a rules file's keys (:mod:`spec.rulefile`)."""
+    from sushigo.spec.rulefile import ruleset_dict
+
+    readings = dict(rules.readings())
+    if _said_by_name(rules):
+        return {"rules": record_rules_name(rules), "readings": readings, **numbers_field(rules)}
+    return {"rules": ruleset_dict(rules), "readings": readings}
 
 
 def numbers_field(rules: Ruleset) -> dict[str, Any]:
@@ -196,6 +197,19 @@ def numbers_field(rules: Ruleset) -> dict[str, Any]:
     return {"numbers": changed} if changed else {}
 
 
+@functools.cache
+def _said_by_name(rules: Ruleset) -> bool:
+    """Whether ``rules`` is a named ruleset with overrides, and the name, the readings and the
+    changed numbers say it exactly (once per ruleset: a batch of records asks it for every game)."""
+    from sushigo.spec.rulefile import same_rules
+
+    if base_rules_name(rules) not in RULESETS:
+        return False
+    said = rules_from_record(record_rules_name(rules), dict(rules.readings()),
+                             numbers_field(rules).get("numbers"))
+    return same_rules(said, rules)
+
+
 def record_rules_name(rules: Ruleset) -> str:
     """The named ruleset a record names: the one ``rules`` was derived from (its readings, which
     a record lists in full, carry any override); "official" for a ruleset of no known name."""
@@ -204,10 +218,16 @@ def record_rules_name(rules: Ruleset) -> str:
 
 
 def rules_from_record(name: object, readings: object, numbers: object = None) -> Ruleset:
-    """The ruleset named in a record, with its explicit rule numbers and readings applied."""
-    if not isinstance(name, str):
-        raise InputError(f'record "rules" must be a ruleset name string, got {name!r}')
-    base = get_ruleset(name.partition("[")[0])
+    """The ruleset named (or held whole, :mod:`spec.rulefile`) in a record, with its explicit
+    rule numbers and readings applied."""
+    from sushigo.spec.rulefile import ruleset_from_value
+
+    if isinstance(name, dict):
+        base = ruleset_from_value(name, 'record "rules"')
+    elif not isinstance(name, str):
+        raise InputError(f'record "rules" must be a ruleset name or a ruleset object, got {name!r}')
+    else:
+        base = ruleset_from_value(name.partition("[")[0], 'record "rules"')
     if numbers is not None:
         if not (isinstance(numbers, dict) and all(isinstance(v, str) for v in numbers.values())):
             raise InputError(f'record "numbers" must be an object of rule numbers as texts '

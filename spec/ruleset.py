@@ -874,7 +874,12 @@ SINGLE_READING_VARIANTS: tuple[str, ...] = tuple(
 
 
 def get_ruleset(name: str, overrides: list[str] | tuple[str, ...] = ()) -> Ruleset:
-    """A named ruleset with ``NAME=VALUE`` overrides applied (in order)."""
+    """A named ruleset (or a rules file: a .toml name or a path, :mod:`spec.rulefile`) with
+    ``NAME=VALUE`` overrides applied (in order)."""
+    from sushigo.spec import rulefile  # lazy: rulefile builds on this module
+
+    if rulefile.is_rules_path(name):
+        return apply_overrides(rulefile.load_rules_file(name), overrides)
     key = name.strip().lower()
     if key not in RULESETS:
         import difflib

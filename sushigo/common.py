@@ -19,7 +19,8 @@ def add_rules_args(parser: argparse.ArgumentParser, default: str | None = "offic
         "--rules",
         default=default,
         metavar="NAME",
-        help="named ruleset (see 'sushigo rules'); default: official"
+        help="named ruleset (see 'sushigo rules'), or a rules file FILE.toml (sushigo rules --export); "
+        "default: official"
         + ("" if default else ", or the file's own \"rules\""),
     )
     parser.add_argument(

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 from sushigo.solver import endgame, puzzles, scoresheet, search, table
-from sushigo.spec import document, record
+from sushigo.spec import document, record, rulefile
 from sushigo.spec.executor import play_game
 from sushigo.spec.ruleset import OFFICIAL, get_ruleset
 
@@ -69,6 +69,7 @@ def test_every_command_has_an_output_schema() -> None:
         ("scoresheet", scoresheet.SHEET_FORMAT),
         ("table-query", table.QUERY_FORMAT),
         ("puzzles", puzzles.FORMAT),
+        ("ruleset", rulefile.FORMAT),
     ],
 )
 def test_the_schema_tag_is_the_one_the_code_writes_and_reads(name: str, tag: str) -> None:

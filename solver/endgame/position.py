@@ -10,7 +10,8 @@ from typing import Any
 from sushigo.spec.cards import Card, Token, parse_card
 from sushigo.spec.document import check_format
 from sushigo.spec.errors import IllegalMoveError, InputError, NotationError
-from sushigo.spec.ruleset import OFFICIAL, Ruleset, get_ruleset
+from sushigo.spec.rulefile import rules_value, ruleset_from_value
+from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.turns import Turn, apply_turn, format_turn, hand_counts, legal_turns, parse_turn
 
 N_CARDS = len(Card)
@@ -53,7 +54,7 @@ class Position:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "rules": self.rules.name,
+            "rules": rules_value(self.rules),
             "round": self.round,
             "hands": [hand_names(h) for h in self.hands] + (
                 [[c.label for c in self.pile]] if self.pile is not None else []
@@ -105,10 +106,7 @@ def parse_position(data: object, rules: Ruleset | None = None) -> Position:
         )
     check_format(data, POSITION_FORMAT, "position")
     if rules is None:
-        name = data.get("rules", "official")
-        if not isinstance(name, str):
-            raise InputError(f'"rules" must be a ruleset name, got {name!r}')
-        rules = get_ruleset(name)
+        rules = ruleset_from_value(data.get("rules", "official"), 'the position\'s "rules"')
     rnd = data.get("round", 1)
     if not isinstance(rnd, int) or isinstance(rnd, bool) or not 1 <= rnd <= rules.rounds:
         raise InputError(f'"round" must be 1..{rules.rounds}, got {rnd!r}')

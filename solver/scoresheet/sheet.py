@@ -8,7 +8,8 @@ from typing import Any
 
 from sushigo.spec.document import check_format
 from sushigo.spec.errors import InputError
-from sushigo.spec.ruleset import Ruleset, get_ruleset
+from sushigo.spec.rulefile import rules_value, ruleset_from_value
+from sushigo.spec.ruleset import Ruleset
 
 #: Optional format tag of a scoresheet document (older ones have none).
 SHEET_FORMAT = "sushigo-scoresheet/1"
@@ -34,7 +35,7 @@ class Sheet:
         return self.players[i] if i < len(self.players) else "the dummy"
 
     def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"rules": self.rules.name, "players": list(self.players),
+        out: dict[str, Any] = {"rules": rules_value(self.rules), "players": list(self.players),
                                "rounds": [list(r) for r in self.rounds]}
         if self.pudding is not None:
             out["pudding"] = list(self.pudding)
@@ -61,10 +62,7 @@ def parse_sheet(data: object, rules: Ruleset | None = None) -> Sheet:
                          "fields: format, rules, players, rounds, pudding, totals")
     check_format(data, SHEET_FORMAT, "scoresheet")
     if rules is None:
-        name = data.get("rules", "official")
-        if not isinstance(name, str):
-            raise InputError(f'"rules" must be a ruleset name, got {name!r}')
-        rules = get_ruleset(name)
+        rules = ruleset_from_value(data.get("rules", "official"), 'the scoresheet\'s "rules"')
     players = data.get("players")
     if not isinstance(players, list) or not players or not all(isinstance(p, str) for p in players):
         raise InputError(f'"players" must be a list of player names, got {players!r}')

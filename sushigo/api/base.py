@@ -148,19 +148,29 @@ def override_texts(rule: Rule) -> list[str]:
     return [str(item) for item in rule]
 
 
-def rules_from_options(rules: str | None, rule: Rule, file_rules: object = None) -> Ruleset:
-    """The ruleset: ``rules`` if given, else the document's "rules", else official; then ``rule``."""
-    from sushigo.spec.ruleset import get_ruleset
+#: ``rules=``: a ruleset's name, a rules file (a .toml path), or the ruleset itself (a
+#: :class:`Ruleset`, or an object with a rules file's keys).
+Rules = str | os.PathLike[str] | Mapping[str, Any] | None
 
-    name = rules
-    if name is None:
-        if file_rules is None:
-            name = "official"
-        elif isinstance(file_rules, str):
-            name = file_rules
-        else:
-            raise InputError(f'"rules" must be a ruleset name string, got {file_rules!r}')
-    return get_ruleset(name, override_texts(rule))
+
+def rules_from_options(rules: Rules | Ruleset, rule: Rule, file_rules: object = None) -> Ruleset:
+    """The ruleset: ``rules`` if given, else the document's "rules" (a name, or the ruleset as an
+    object), else official; then ``rule``."""
+    from sushigo.spec.rulefile import ruleset_from_value
+    from sushigo.spec.ruleset import Ruleset, apply_overrides, get_ruleset
+
+    overrides = override_texts(rule)
+    if isinstance(rules, Ruleset):
+        return apply_overrides(rules, overrides)
+    if isinstance(rules, Mapping):
+        return apply_overrides(ruleset_from_value(rules, "rules="), overrides)
+    if rules is not None:
+        return get_ruleset(os.fspath(rules), overrides)
+    if file_rules is None:
+        return get_ruleset("official", overrides)
+    if not isinstance(file_rules, str | Mapping):
+        raise InputError(f'"rules" must be a ruleset name or a ruleset object, got {file_rules!r}')
+    return apply_overrides(ruleset_from_value(file_rules), overrides)
 
 
 def ruleset(name: str = "official", **overrides: object) -> Ruleset:

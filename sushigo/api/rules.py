@@ -70,17 +70,53 @@ def _catalogue(chosen: list[Ruleset], players: int) -> dict[str, Any] | str:
     }
 
 
+def beside(chosen: Sequence[Ruleset], vs: Ruleset) -> dict[str, Any]:
+    """Every rules-file key of ``chosen`` beside ``vs``: each value, and which rulesets change it."""
+    from sushigo.spec.rulefile import DECK, DECK_MEANING, KEYS, META, NUMBERS, ruleset_dict
+
+    def flat(rules: Ruleset) -> dict[str, tuple[Any, str]]:
+        data = ruleset_dict(rules)
+        out: dict[str, tuple[Any, str]] = {}
+        for key in KEYS:
+            if key in META:
+                continue
+            if key == DECK:
+                out |= {f"{DECK}.{kind}": (n, DECK_MEANING) for kind, n in data[DECK].items()}
+            else:
+                param = next((p for p in PARAMETERS if p.name == key), None)
+                out[key] = (data[key], param.question if param else NUMBERS[key][1])
+        return out
+
+    base = flat(vs)
+    mine = {r.name: flat(r) for r in chosen}
+    keys = [
+        {
+            "key": key,
+            "meaning": meaning,
+            "values": {name: values[key][0] for name, values in mine.items()},
+            "vs": value,
+            "changed": [name for name, values in mine.items() if values[key][0] != value],
+        }
+        for key, (value, meaning) in base.items()
+    ]
+    return {"vs": vs.name, "keys": keys}
+
+
 def rules_outcome(
     rulesets: str | Sequence[str] = (), *, all: bool = False, catalogue: bool = False, players: int = 4,
-    rules: str | None = None, rule: Rule = None,
+    rules: str | None = None, rule: Rule = None, vs: str | None = None,
 ) -> Outcome:
     """The contested rule parameters: for each its rule id, question, values, the texts that
     support each value and its value in each of ``rulesets`` (default: the rulesets of the rule
     texts; ``all``: every named ruleset); the rulesets' readings and the rule numbers. With
     ``catalogue``, the rule ids and how many Z3 model constraints encode each (for ``players``).
     ``rules`` (as every command spells it) shows that one ruleset; ``rule`` overrides parameters
-    in every ruleset shown, and alone shows the official ruleset so overridden.
+    in every ruleset shown, and alone shows the official ruleset so overridden. A ruleset given as
+    a rules file (or any ruleset with ``vs``) is also shown key by key beside ``vs`` (default
+    official), each change marked ("beside").
     Returns what ``sushigo rules --json`` prints."""
+    from sushigo.spec.rulefile import is_rules_path
+
     names = as_list(rulesets)
     overrides = override_texts(rule)
     if rules is not None:
@@ -103,6 +139,9 @@ def rules_outcome(
             f"{OFFICIAL.min_players} to {OFFICIAL.max_players} players"
         )
     cat = _catalogue(chosen, players) if catalogue else None
+    compared = None
+    if vs is not None or any(is_rules_path(n) for n in names):
+        compared = beside(chosen, get_ruleset(vs or "official"))
     data = {
         "parameters": [
             {
@@ -140,8 +179,20 @@ def rules_outcome(
         ],
         "catalogue": cat if not isinstance(cat, str) else None,
         **({"note": cat} if isinstance(cat, str) else {}),
+        **({"beside": compared} if compared is not None else {}),
     }
-    return Outcome(tagged(FORMAT, data), 0, (chosen, cat))
+    return Outcome(tagged(FORMAT, data), 0, (chosen, cat, compared))
+
+
+def export_rules(ruleset: str = "official", rule: Rule = None, *, args: bool = False) -> str:
+    """``ruleset`` (a name or a rules file) with ``rule`` overrides as a commented TOML rules file
+    (what ``sushigo rules --export`` prints); ``args`` says other options were given with it."""
+    from sushigo.spec.rulefile import to_toml
+
+    if args:
+        raise InputError("--export prints one ruleset as TOML: drop the RULESET arguments, --all, "
+                         "--catalogue, --rules and --json")
+    return to_toml(get_ruleset(ruleset, override_texts(rule)))
 
 
 rules = public(rules_outcome, "rules")

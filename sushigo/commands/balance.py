@@ -50,9 +50,9 @@ def register(subparsers: Any) -> None:
         "the smallest situation where they differ, and over seeded games per card kind the pick rate "
         "and points per card, the score spread and the win shares per seat and policy, each with "
         "its 95% interval.")
-    p.add_argument("ruleset", metavar="RULESET", help="named ruleset (see 'sushigo rules')")
+    p.add_argument("ruleset", metavar="RULESET", help="named ruleset (see 'sushigo rules') or FILE.toml")
     p.add_argument("--vs", default="official", metavar="NAME",
-                   help="ruleset to compare with (default official)")
+                   help="ruleset (or rules file) to compare with (default official)")
     p.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                    help="override a rule parameter of RULESET (repeatable)")
     p.add_argument("--rule-vs", action="append", default=[], metavar="NAME=VALUE",

@@ -40,8 +40,9 @@ def register(subparsers: Any) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("a", nargs="?", metavar="A", help="named ruleset A (see 'sushigo rules')")
-    parser.add_argument("b", nargs="?", metavar="B", help="named ruleset B")
+    parser.add_argument("a", nargs="?", metavar="A",
+                        help="named ruleset A (see 'sushigo rules'), or FILE.toml")
+    parser.add_argument("b", nargs="?", metavar="B", help="named ruleset B or rules file FILE.toml")
     parser.add_argument("--rule-a", action="append", default=[], metavar="NAME=VALUE",
                         help="override a rule parameter of A (repeatable)")
     parser.add_argument("--rule-b", action="append", default=[], metavar="NAME=VALUE",

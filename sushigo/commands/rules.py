@@ -22,6 +22,8 @@ examples:
   sushigo rules official dutch          # just these rulesets, every parameter
   sushigo rules --all                   # every named ruleset as a column
   sushigo rules --catalogue --players 3 # rule ids and the model constraints encoding each
+  sushigo rules --export official > mine.toml  # a rules file to edit (or: extends = "official")
+  sushigo rules mine.toml               # a rules file beside official, changes marked (--vs NAME)
 """
 
 
@@ -45,6 +47,15 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--players", type=int, default=4, metavar="N",
         help="player count for the constraint counts of --catalogue (default 4; dummy-2p uses 2)",
+    )
+    parser.add_argument(
+        "--export", metavar="RULESET", default=None,
+        help="print RULESET (a name or a rules file; --rule applies) as a commented TOML rules file",
+    )
+    parser.add_argument(
+        "--vs", metavar="RULESET", default=None,
+        help="show the rulesets key by key beside this one, changes marked (default for a rules "
+        "file: official)",
     )
     add_rules_args(parser, default=None)
     add_json_arg(parser)
@@ -153,18 +164,51 @@ def _print_catalogue(cat: dict[str, Any] | str, chosen: list[Ruleset]) -> None:
     )
 
 
+def _print_beside(compared: dict[str, Any], chosen: list[Ruleset]) -> None:
+    """Every key, each ruleset's value beside ``--vs``'s, a change marked with *."""
+    from sushigo.spec.rulefile import describe_value
+
+    vs = compared["vs"]
+    rows = []
+    for item in compared["keys"]:
+        marks = [describe_value(item["key"], item["values"][r.name])
+                 + (" *" if r.name in item["changed"] else "") for r in chosen]
+        rows.append([item["key"], *marks, describe_value(item["key"], item["vs"])])
+    names = ", ".join(r.name for r in chosen)
+    print_table(rows, ["key", *(r.name for r in chosen), vs],
+                title=f"{names} beside {vs} (* marks a value that differs from {vs})")
+    changed = [item for item in compared["keys"] if item["changed"]]
+    print()
+    if not changed:
+        print(f"no change from {vs}")
+    for item in changed:
+        print(f"changed: {item['key']} ({item['meaning']}): {describe_value(item['key'], item['vs'])} in "
+              f"{vs}, " + "; ".join(f"{describe_value(item['key'], item['values'][n])} in {n}"
+                                     for n in item["changed"]))
+
+
 def run(args: argparse.Namespace) -> int:
     from sushigo.api.rules import rules_outcome
 
+    if args.export is not None:
+        from sushigo.api.rules import export_rules
+
+        others = bool(args.rulesets or args.all or args.catalogue or args.json or args.rules)
+        print(export_rules(args.export, list(args.rule), args=others), end="")
+        return 0
+
     out = rules_outcome(list(args.rulesets), all=args.all, catalogue=args.catalogue, players=args.players,
-                        rules=args.rules, rule=list(args.rule))
+                        rules=args.rules, rule=list(args.rule), vs=args.vs)
     if args.json:
         print_json(out.data)
         return out.code
-    chosen, cat = out.detail
+    chosen, cat, compared = out.detail
     if args.catalogue:
         assert cat is not None
         _print_catalogue(cat, chosen)
+        return out.code
+    if compared is not None:
+        _print_beside(compared, chosen)
         return out.code
     _print_readings(chosen, default_view=not (args.all or args.rulesets or args.rules or args.rule))
     print("\nrule catalogue (rule ids and the constraints encoding them): sushigo rules --catalogue")
