@@ -53,7 +53,16 @@ from typing import NamedTuple
 
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import IllegalMoveError, InputError, SushiGoError
-from sushigo.spec.game import CARD_BIT, Game, check_players, option_table, pattern, shuffled_deck
+from sushigo.spec.game import (
+    CARD_BIT,
+    DUMMY_SEAT,
+    Game,
+    check_players,
+    dummy_controller,
+    option_table,
+    pattern,
+    shuffled_deck,
+)
 from sushigo.spec.policies import POLICIES, PlayerView, Policy
 from sushigo.spec.record import GameRecord, RoundRecord, record_from_json
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
@@ -63,7 +72,6 @@ from sushigo.spec.turns import Turn, TurnResult, apply_turn, legal_turns, resolv
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
-DUMMY_SEAT = 2  # the dummy pile's seat in dummy-2p
 _CHOP = int(Card.CHOPSTICKS)
 _WASABI = int(Card.WASABI)
 _PUD = int(Card.PUDDING)
@@ -171,11 +179,6 @@ def accounting(state: GameState) -> Accounting:
 
 
 # --------------------------------------------------------------------------- engine
-
-
-def dummy_controller(turn: int) -> int:
-    """The seat controlling the dummy at ``turn`` (from 0) of any round, in dummy-2p."""
-    return turn % 2
 
 
 def deal_order(rules: Ruleset) -> list[Card]:
