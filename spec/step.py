@@ -65,6 +65,7 @@ _CHOP_FIELD = 0xFF << (8 * int(Token.CHOPSTICKS))  # a packed tableau's chopstic
 __all__ = [
     "Step",
     "deal",
+    "gift_hand",
     "gift_options",
     "new_game",
     "options",
@@ -214,11 +215,16 @@ def _table(step: Step) -> OptionTable:
     return seats_of(step.rules, step.players).table
 
 
-def _after(hand: Counts, turn: Turn) -> list[int]:
-    left = list(hand)
+def gift_hand(step: Step, turn: Turn) -> Counts:
+    """What the controller holds when choosing the dummy's card after ``turn``: the hand without
+    the cards taken (chopsticks used by ``turn`` rejoin it only after the dummy's card)."""
+    ctrl = step.controller
+    if ctrl is None:
+        raise IllegalMoveError("no seat controls a dummy this turn (R-DUMMY)")
+    left = list(step.hands[ctrl])
     for pick in turn:
         left[int(pick.card)] -= 1
-    return left
+    return tuple(left)
 
 
 def _gift_tableau(tab: int) -> int:
@@ -228,11 +234,8 @@ def _gift_tableau(tab: int) -> int:
 
 def gift_options(step: Step, turn: Turn) -> list[Turn]:
     """The cards the controller may give the dummy after taking ``turn`` (single picks only)."""
-    ctrl = step.controller
-    if ctrl is None:
-        raise IllegalMoveError("no seat controls a dummy this turn (R-DUMMY)")
     stub = _gift_tableau(pack(step.tableaux[DUMMY_SEAT]))
-    return list(_table(step)(pack(_after(step.hands[ctrl], turn)), stub).turns)
+    return list(_table(step)(pack(gift_hand(step, turn)), stub).turns)
 
 
 def play(step: Step, turns: Sequence[Turn], gift: Turn | None = None) -> Step:
