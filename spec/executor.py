@@ -227,18 +227,8 @@ class _Table:
         )
 
     def view(self, seat: int, target: int, hand: Sequence[int]) -> PlayerView:
-        return PlayerView(
-            seat=seat,
-            target=target,
-            players=self.players,
-            round_index=self.round_index,
-            turn=self.turn,
-            hand=tuple(hand),
-            tableaux=self.start,
-            puddings=tuple(self.kept[s] + self.start[s][_PUD_TOKEN] for s in range(self.seats)),
-            scores=tuple(self.scores),
-            rules=self.rules,
-        )
+        return _view(self.rules, self.players, self.round_index, self.turn, seat, target, hand, self.start,
+                     self.kept, self.scores)
 
     def where(self, seat: int) -> str:
         return f"round {self.round_index + 1}, turn {self.turn + 1}, {_who(seat, self.players)}"
@@ -523,17 +513,27 @@ def _play_dummy_steps(rules: Ruleset, players: int, seed: int, names: Sequence[s
 
 def _step_view(step: steps.Step, seat: int, target: int, hand: Sequence[int]) -> PlayerView:
     """What ``seat`` sees choosing for ``target`` (the executor's _Table.view, from a Step)."""
+    return _view(step.rules, step.players, step.round_index, step.turn, seat, target, hand, step.tableaux,
+                 step.kept, step.scores)
+
+
+def _view(
+    rules: Ruleset, players: int, round_index: int, turn: int, seat: int, target: int, hand: Sequence[int],
+    tableaux: Sequence[tuple[int, ...]], kept: Sequence[int], scores: Sequence[tuple[int, ...]],
+) -> PlayerView:
+    """What ``seat`` sees choosing for ``target``: the hand it holds, every tableau at the start of
+    the turn, the puddings so far (kept plus this round's), the finished rounds' scores."""
     return PlayerView(
         seat=seat,
         target=target,
-        players=step.players,
-        round_index=step.round_index,
-        turn=step.turn,
+        players=players,
+        round_index=round_index,
+        turn=turn,
         hand=tuple(hand),
-        tableaux=step.tableaux,
-        puddings=tuple(k + t[_PUD_TOKEN] for k, t in zip(step.kept, step.tableaux, strict=True)),
-        scores=step.scores,
-        rules=step.rules,
+        tableaux=tuple(tableaux),
+        puddings=tuple(k + t[_PUD_TOKEN] for k, t in zip(kept, tableaux, strict=True)),
+        scores=tuple(scores),
+        rules=rules,
     )
 
 
