@@ -51,19 +51,25 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from sushigo.spec import step as steps
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import IllegalMoveError, InputError, SushiGoError
-from sushigo.spec.game import CARD_BIT, Game, check_players, option_table, pattern, shuffled_deck
+from sushigo.spec.game import (
+    DUMMY_SEAT,
+    Game,
+    check_players,
+    dummy_controller,
+    shuffled_deck,
+)
 from sushigo.spec.policies import POLICIES, PlayerView, Policy
 from sushigo.spec.record import GameRecord, RoundRecord, record_from_json
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
-from sushigo.spec.scoring import GameScore, pudding_points, round_totals, score_game, winners
+from sushigo.spec.scoring import GameScore, round_totals, score_game
 from sushigo.spec.tableau import Tableau, format_tableau
 from sushigo.spec.turns import Turn, TurnResult, apply_turn, legal_turns, resolve_turn
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
-DUMMY_SEAT = 2  # the dummy pile's seat in dummy-2p
 _CHOP = int(Card.CHOPSTICKS)
 _WASABI = int(Card.WASABI)
 _PUD = int(Card.PUDDING)
@@ -173,11 +179,6 @@ def accounting(state: GameState) -> Accounting:
 # --------------------------------------------------------------------------- engine
 
 
-def dummy_controller(turn: int) -> int:
-    """The seat controlling the dummy at ``turn`` (from 0) of any round, in dummy-2p."""
-    return turn % 2
-
-
 def deal_order(rules: Ruleset) -> list[Card]:
     """The unshuffled deck, in Card order (what ``random.Random(seed).shuffle`` permutes)."""
     return [Card(c) for c in range(N_CARDS) for _ in range(rules.deck[c])]
@@ -226,18 +227,8 @@ class _Table:
         )
 
     def view(self, seat: int, target: int, hand: Sequence[int]) -> PlayerView:
-        return PlayerView(
-            seat=seat,
-            target=target,
-            players=self.players,
-            round_index=self.round_index,
-            turn=self.turn,
-            hand=tuple(hand),
-            tableaux=self.start,
-            puddings=tuple(self.kept[s] + self.start[s][_PUD_TOKEN] for s in range(self.seats)),
-            scores=tuple(self.scores),
-            rules=self.rules,
-        )
+        return _view(self.rules, self.players, self.round_index, self.turn, seat, target, hand, self.start,
+                     self.kept, self.scores)
 
     def where(self, seat: int) -> str:
         return f"round {self.round_index + 1}, turn {self.turn + 1}, {_who(seat, self.players)}"
@@ -463,13 +454,8 @@ def play_game(
     """A complete game from ``seed``; ``policies``: one name for all, or one per player."""
     _check_players(rules, players)
     names = resolve_policies(players, policies)
-    if not rules.dummy_2p:
-        return _finish(rules, players, seed, names, _play_steps(rules, players, seed, names))[0]
-    deals, prng = _seeded_deal(rules, players, seed)
-    decide = _policy_decider(rules, [POLICIES[n]() for n in names], prng)
-    rounds: list[RoundRecord] = []
-    _drain(_game(rules, players, deals, decide, False, lambda _r, rnd: rounds.append(rnd)))
-    return _finish(rules, players, seed, names, rounds)[0]
+    play = _play_dummy_steps if rules.dummy_2p else _play_steps
+    return _finish(rules, players, seed, names, play(rules, players, seed, names))[0]
 
 
 def _play_steps(rules: Ruleset, players: int, seed: int, names: Sequence[str]) -> list[RoundRecord]:
@@ -496,6 +482,59 @@ def _play_steps(rules: Ruleset, players: int, seed: int, names: Sequence[str]) -
             )
             turns = []
     return rounds
+
+
+def _play_dummy_steps(rules: Ruleset, players: int, seed: int, names: Sequence[str]) -> list[RoundRecord]:
+    """The rounds of a dummy-2p play_game, driven through the engine's count-vector face
+    (spec.step): the policies are asked in seat order, the controller for the dummy's card
+    right after its own turn, each shown the table at the start of the turn."""
+    deals, prng = _seeded_deal(rules, players, seed)
+    policies = [POLICIES[n]() for n in names]
+    step = steps.new_game(players, rules)
+    rounds: list[RoundRecord] = []
+    for dealt in deals:
+        step = steps.deal(step, dealt)
+        turns: list[tuple[Turn, ...]] = []
+        while step.dealt:
+            chosen: list[Turn] = []
+            gift: Turn | None = None
+            for s in range(players):
+                turn = policies[s].choose(_step_view(step, s, s, step.hands[s]), steps.options(step, s), prng)
+                chosen.append(turn)
+                if s == step.controller:
+                    view = _step_view(step, s, DUMMY_SEAT, steps.gift_hand(step, turn))
+                    gift = policies[s].choose(view, steps.gift_options(step, turn), prng)
+            turns.append((*chosen, *(() if gift is None else (gift,))))
+            step = steps.play(step, chosen, gift)
+        hands = tuple(tuple(h) for h in dealt)
+        rounds.append(RoundRecord(hands, tuple(turns), step.rounds[-1], step.scores[-1]))
+    return rounds
+
+
+def _step_view(step: steps.Step, seat: int, target: int, hand: Sequence[int]) -> PlayerView:
+    """What ``seat`` sees choosing for ``target`` (the executor's _Table.view, from a Step)."""
+    return _view(step.rules, step.players, step.round_index, step.turn, seat, target, hand, step.tableaux,
+                 step.kept, step.scores)
+
+
+def _view(
+    rules: Ruleset, players: int, round_index: int, turn: int, seat: int, target: int, hand: Sequence[int],
+    tableaux: Sequence[tuple[int, ...]], kept: Sequence[int], scores: Sequence[tuple[int, ...]],
+) -> PlayerView:
+    """What ``seat`` sees choosing for ``target``: the hand it holds, every tableau at the start of
+    the turn, the puddings so far (kept plus this round's), the finished rounds' scores."""
+    return PlayerView(
+        seat=seat,
+        target=target,
+        players=players,
+        round_index=round_index,
+        turn=turn,
+        hand=tuple(hand),
+        tableaux=tuple(tableaux),
+        puddings=tuple(k + t[_PUD_TOKEN] for k, t in zip(kept, tableaux, strict=True)),
+        scores=tuple(scores),
+        rules=rules,
+    )
 
 
 # --------------------------------------------------------------------------- replay
@@ -734,62 +773,27 @@ def fast_random_games(
 def _python_random_games(
     players: int, seeds: Iterable[int], rules: Ruleset, tableaux: bool
 ) -> list[FastGame]:
-    """The fast path one game at a time, in pure Python (no dummy-2p)."""
-    table = option_table(rules)
-    by_pattern = table.by_pattern
-    seats = players
-    size = rules.hand_size(players)
-    n_rounds = rules.rounds
-    offsets = [rules.pass_offset(r) for r in range(n_rounds)]
-    # the deck as packed one-card hands: a dealt hand is the sum of its slice
-    base = [CARD_BIT[c] for c in range(N_CARDS) for _ in range(rules.deck[c])]
-    deck_rng = random.Random()
-    prng = random.Random()
-    rand = prng.random
-    turns = range(size)
-    seat_range = range(seats)
+    """The fast path one game at a time, in pure Python (no dummy-2p): the random policy of
+    play_game (option ``int(random() * n)`` of ``n``, no draw for one) driving the step engine."""
     results: list[FastGame] = []
+    seats = range(players)
     for game_seed in seeds:
-        deck_rng.seed(game_seed)
-        deck = base[:]
-        deck_rng.shuffle(deck)
-        prng.seed(deck_rng.getrandbits(64))
-        pos = 0
-        kept = [0] * seats
-        round_scores = []
-        round_tabs = []
-        for r in range(n_rounds):
-            hands = []
-            for _s in seat_range:
-                hands.append(sum(deck[pos : pos + size]))
-                pos += size
-            tabs: list[int] = [0] * seats
-            off = offsets[r]
-            for _t in turns:
-                for s in seat_range:
-                    tab = tabs[s]
-                    opts = by_pattern.get(pattern(hands[s], tab))
-                    changes = (opts if opts is not None else table(hands[s], tab)).changes
-                    o = changes[0] if len(changes) == 1 else changes[int(rand() * len(changes))]
-                    hands[s] += o[0]
-                    tabs[s] = tab + o[1]
-                hands = hands[-off:] + hands[:-off]
-            vectors = [t.to_bytes(N_TOKENS, "little") for t in tabs]
-            round_scores.append(tuple(round_totals(vectors, rules)))
-            for s in seat_range:
-                kept[s] += vectors[s][_PUD_TOKEN]
-            if tableaux:
-                round_tabs.append(tuple(tuple(v) for v in vectors))
-        pud = pudding_points(kept, rules)
-        totals = tuple(sum(rs[s] for rs in round_scores) + pud[s] for s in seat_range)
+        game = Game.new(players, game_seed, rules)
+        rand = random.Random(game.policy_seed).random
+        while not game.over:
+            actions = []
+            for s in seats:
+                found = game.legal_actions(s)
+                actions.append(found[0] if len(found) == 1 else found[int(rand() * len(found))])
+            game = game.apply(actions)
         results.append(
             FastGame(
                 game_seed,
-                tuple(round_scores),
-                tuple(kept),
-                totals,
-                tuple(winners(totals, kept, rules, seats)),
-                tuple(round_tabs) if tableaux else None,
+                game.round_scores,
+                game.puddings,
+                game.scores(),
+                game.winners(),
+                game.round_tableaux if tableaux else None,
             )
         )
     return results

@@ -37,9 +37,20 @@ from sushigo.spec.errors import IllegalMoveError, InputError, RulesError
 from sushigo.spec.policies import PlayerView
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import pudding_points, round_totals, winners
-from sushigo.spec.turns import Turn, apply_turn, legal_turns, resolve_turn
+from sushigo.spec.turns import Turn, apply_turn, legal_turns
 
-__all__ = ["Game", "check_players", "fast_shuffled_deck", "shuffled_deck"]
+__all__ = [
+    "DUMMY_SEAT",
+    "Game",
+    "check_players",
+    "dummy_controller",
+    "fast_shuffled_deck",
+    "land",
+    "pass_hands",
+    "score_round",
+    "seats_of",
+    "shuffled_deck",
+]
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
@@ -212,6 +223,14 @@ def option_table(rules: Ruleset) -> OptionTable:
 
 # ----------------------------------------------------------------- deal
 
+DUMMY_SEAT = 2  # the dummy pile's seat in dummy-2p
+
+
+def dummy_controller(turn: int) -> int:
+    """The seat controlling the dummy at ``turn`` (from 0) of any round, in dummy-2p."""
+    return turn % 2
+
+
 
 def check_players(rules: Ruleset, players: int) -> None:
     """InputError unless ``players`` can play a whole game under ``rules``."""
@@ -291,8 +310,6 @@ class _Seats:
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         check_players(rules, players)
-        if rules.dummy_2p:
-            raise InputError("the step API does not play the dummy-2p variant; use play_game for it")
         self.rules, self.players = rules, players
         self.size = rules.hand_size(players)
         self.table = option_table(rules)
@@ -306,6 +323,16 @@ class _Seats:
 # Ruleset hashes every field, which costs more than a tenth of a whole game. An entry keeps its
 # Ruleset alive (seats.rules), so no other ruleset can take its id meanwhile.
 _SEATS: dict[tuple[int, int], _Seats] = {}
+
+
+def seats_of(rules: Ruleset, players: int) -> _Seats:
+    """The shared setup of ``players`` players under ``rules`` (InputError for a count they forbid)."""
+    seats = _SEATS.get((id(rules), players))
+    if seats is None or seats.rules is not rules:
+        if len(_SEATS) >= 256:
+            _SEATS.clear()
+        seats = _SEATS[(id(rules), players)] = _Seats(rules, players)
+    return seats
 
 
 class _Setup:
@@ -334,7 +361,7 @@ def _options_of(table: OptionTable, hands: Sequence[int], tabs: Sequence[int]) -
     """Each seat's options (OptionTable.__call__ inlined: this runs once per seat and turn)."""
     get = table.by_pattern.get
     out = []
-    for hand, tab in zip(hands, tabs, strict=True):
+    for hand, tab in zip(hands, tabs):  # noqa: B905 (one tableau per hand; strict costs here)
         wc = (tab >> WC_SHIFT) & _WC_FIELD
         x = hand | (hand >> 2)
         once = (x | (x >> 1)) & _ONES
@@ -345,6 +372,48 @@ def _options_of(table: OptionTable, hands: Sequence[int], tabs: Sequence[int]) -
         found = get(key)
         out.append(found if found is not None else table._build(key))
     return tuple(out)
+
+
+# ----------------------------------------------------------------- the engine's moves
+# The one place a turn lands, hands pass and a round is scored: Game (a seeded game driven by
+# its players) and spec.step (the same table with the deals and the dummy-2p variant pushed in
+# from outside) both move through these.
+
+
+def land(found: Options, hand: int, tab: int, turn: Turn, rules: Ruleset, who: str) -> tuple[int, int]:
+    """The packed hand and tableau after ``turn``, taken from ``hand`` in ``tab`` whose options are
+    ``found``: one look-up for a listed turn; any other turn (an equal object, the other order of
+    a chopsticks turn, or an illegal one) is checked by spec.turns. IllegalMoveError names ``who``."""
+    change = found.change_of.get(id(turn))
+    if change is not None:
+        return hand + change[0], tab + change[1]
+    i = found.find(turn)
+    if i >= 0:
+        dh, dt = found.changes[i]
+        return hand + dh, tab + dt
+    if not turn:
+        raise IllegalMoveError(f"{who} took no card; every player takes a card each turn (R-PICK)")
+    hand_counts, tab_counts = list(unpack(hand, N_CARDS)), list(unpack(tab, N_TOKENS))
+    try:
+        apply_turn(hand_counts, tab_counts, turn, rules)
+    except IllegalMoveError as exc:
+        raise IllegalMoveError(f"{who} {exc}") from exc
+    return pack(hand_counts), pack(tab_counts)
+
+
+def pass_hands(hands: list[int], offset: int) -> list[int]:
+    """The hands after seat i hands its own to seat ``(i + offset) % players`` (offset taken mod players)."""
+    return hands[-offset:] + hands[:-offset] if offset else hands
+
+
+def score_round(
+    tabs: Sequence[int], kept: Sequence[int], rules: Ruleset
+) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
+    """A finished round: the round totals per seat, the final tableaux as token counts, and the
+    puddings kept (those of earlier rounds plus this round's)."""
+    vectors = tuple(tuple(unpack(t, N_TOKENS)) for t in tabs)
+    totals = tuple(round_totals(vectors, rules))
+    return totals, vectors, tuple(k + v[_PUD_TOKEN] for k, v in zip(kept, vectors, strict=True))
 
 
 class Game:
@@ -378,11 +447,9 @@ class Game:
     @classmethod
     def new(cls, players: int, seed: int, rules: Ruleset = OFFICIAL) -> Game:
         """The position after the first deal of the game ``play_game(players, seed, rules)``."""
-        seats = _SEATS.get((id(rules), players))
-        if seats is None or seats.rules is not rules:
-            if len(_SEATS) >= 256:
-                _SEATS.clear()
-            seats = _SEATS[(id(rules), players)] = _Seats(rules, players)
+        seats = seats_of(rules, players)
+        if rules.dummy_2p:
+            raise InputError("the step API does not play the dummy-2p variant; use play_game for it")
         setup = _Setup(seats, seed)
         game = _new(cls)
         game._setup, game.round_index, game.turn, game.over = setup, 0, 0, False
@@ -469,7 +536,7 @@ class Game:
         for found, turn, hand, tab in zip(self._opts, actions, self._hands, self._tabs):  # noqa: B905
             change = found.change_of.get(id(turn))
             if change is None:  # not a listed object: an equal turn, another order, or illegal
-                hand, tab = self._unlisted(len(hands), found, turn)
+                hand, tab = land(found, hand, tab, turn, seats.rules, self._where(len(hands)))
             else:
                 hand += change[0]
                 tab += change[1]
@@ -478,20 +545,19 @@ class Game:
         nxt = _new(Game)
         nxt._setup, nxt._view, nxt.over = setup, None, False
         if self.turn + 1 < seats.size:
-            off = seats.offsets[self.round_index]
             nxt.round_index, nxt.turn = self.round_index, self.turn + 1
             nxt.round_scores, nxt.round_tableaux = self.round_scores, self.round_tableaux
             nxt._kept = self._kept
-            nxt._hands = tuple(hands[-off:] + hands[:-off]) if off else tuple(hands)
+            hands = pass_hands(hands, seats.offsets[self.round_index])
+            nxt._hands = tuple(hands)
             nxt._tabs = tuple(tabs)
-            nxt._opts = _options_of(seats.table, nxt._hands, nxt._tabs)
+            nxt._opts = _options_of(seats.table, hands, tabs)
             return nxt
         # the hands are empty: score the round, keep the puddings, deal the next round
         rules = seats.rules
-        vectors = [unpack(t, N_TOKENS) for t in tabs]
-        nxt.round_scores = (*self.round_scores, tuple(round_totals(vectors, rules)))
-        nxt.round_tableaux = (*self.round_tableaux, tuple(tuple(v) for v in vectors))
-        nxt._kept = tuple(k + v[_PUD_TOKEN] for k, v in zip(self._kept, vectors, strict=True))
+        totals, vectors, nxt._kept = score_round(tabs, self._kept, rules)
+        nxt.round_scores = (*self.round_scores, totals)
+        nxt.round_tableaux = (*self.round_tableaux, vectors)
         nxt.turn, nxt._tabs = 0, seats.empty
         if self.round_index + 1 < rules.rounds:
             nxt.round_index = self.round_index + 1
@@ -504,25 +570,6 @@ class Game:
 
     def _where(self, seat: int) -> str:
         return f"round {self.round_index + 1}, turn {self.turn + 1}, player {seat}"
-
-    def _unlisted(self, seat: int, found: Options, turn: Turn) -> tuple[int, int]:
-        """A turn that is not one of the listed objects: an equal one, an equivalent order of a
-        listed one, or illegal. The packed hand and tableau after it."""
-        i = found.find(turn)
-        if i >= 0:
-            dh, dt = found.changes[i]
-            return self._hands[seat] + dh, self._tabs[seat] + dt
-        if not turn:
-            raise IllegalMoveError(
-                f"{self._where(seat)} took no card; every player takes a card each turn (R-PICK)"
-            )
-        hand, tab = list(self.hand(seat)), list(self.tableau(seat))
-        try:
-            resolve_turn(hand, tab, turn, self.rules)
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"{self._where(seat)} {exc}") from exc
-        apply_turn(hand, tab, turn, self.rules)
-        return pack(hand), pack(tab)
 
     @property
     def puddings(self) -> tuple[int, ...]:

@@ -23,6 +23,12 @@ used chopsticks rejoin the hand after the dummy's card is chosen. No rule is sta
 here that the executor does not state; ``tests/test_step.py`` drives this module
 with the executor's own policies and seeds and requires the very games
 :func:`spec.executor.play_game` records.
+
+One engine: a :class:`Step` is the count-vector face of :mod:`spec.game`'s engine. The
+legal turns are its option tables, a turn lands, the hands pass and a round is scored by
+its :func:`spec.game.land`, :func:`spec.game.pass_hands` and :func:`spec.game.score_round`,
+exactly as in :meth:`spec.game.Game.apply`; what is added here is only what a seeded
+:class:`~spec.game.Game` does not need: deals pushed in from outside and the dummy.
 """
 
 from __future__ import annotations
@@ -32,19 +38,34 @@ from dataclasses import dataclass
 
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import IllegalMoveError
-from sushigo.spec.executor import DUMMY_SEAT, check_players, dummy_controller
+from sushigo.spec.game import (
+    CARD_BIT,
+    DUMMY_SEAT,
+    N_CARDS,
+    N_TOKENS,
+    OptionTable,
+    check_players,
+    dummy_controller,
+    land,
+    pack,
+    pass_hands,
+    score_round,
+    seats_of,
+    unpack,
+)
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
-from sushigo.spec.scoring import GameScore, round_totals, score_game
+from sushigo.spec.scoring import GameScore, score_game
 from sushigo.spec.tableau import Tableau
-from sushigo.spec.turns import Turn, apply_turn, legal_turns, resolve_turn
+from sushigo.spec.turns import Turn
 
-N_CARDS = len(Card)
-N_TOKENS = len(Token)
 _CHOP = int(Card.CHOPSTICKS)
+_CHOP_BIT = CARD_BIT[_CHOP]
+_CHOP_FIELD = 0xFF << (8 * int(Token.CHOPSTICKS))  # a packed tableau's chopsticks count
 
 __all__ = [
     "Step",
     "deal",
+    "gift_hand",
     "gift_options",
     "new_game",
     "options",
@@ -184,27 +205,37 @@ def options(step: Step, seat: int) -> list[Turn]:
     if not 0 <= seat < step.players:
         raise IllegalMoveError(f"seat {seat} is not a player; seats are 0..{step.players - 1}")
     hand = step.hands[seat]
-    found = legal_turns(hand, step.tableaux[seat], step.rules)
+    found = list(_table(step)(pack(hand), pack(step.tableaux[seat])).turns)
     if seat == step.controller and sum(hand) < 3:
         found = [t for t in found if len(t) == 1]
     return found
 
 
-def _after(hand: Counts, turn: Turn) -> list[int]:
-    left = list(hand)
+def _table(step: Step) -> OptionTable:
+    return seats_of(step.rules, step.players).table
+
+
+def gift_hand(step: Step, turn: Turn) -> Counts:
+    """What the controller holds when choosing the dummy's card after ``turn``: the hand without
+    the cards taken (chopsticks used by ``turn`` rejoin it only after the dummy's card)."""
+    ctrl = step.controller
+    if ctrl is None:
+        raise IllegalMoveError("no seat controls a dummy this turn (R-DUMMY)")
+    left = list(step.hands[ctrl])
     for pick in turn:
         left[int(pick.card)] -= 1
-    return left
+    return tuple(left)
+
+
+def _gift_tableau(tab: int) -> int:
+    """The dummy's packed tableau as its turn sees it: the dummy never uses chopsticks."""
+    return tab & ~_CHOP_FIELD
 
 
 def gift_options(step: Step, turn: Turn) -> list[Turn]:
     """The cards the controller may give the dummy after taking ``turn`` (single picks only)."""
-    ctrl = step.controller
-    if ctrl is None:
-        raise IllegalMoveError("no seat controls a dummy this turn (R-DUMMY)")
-    stub = list(step.tableaux[DUMMY_SEAT])
-    stub[_CHOP] = 0  # the dummy never uses chopsticks
-    return legal_turns(_after(step.hands[ctrl], turn), stub, step.rules)
+    stub = _gift_tableau(pack(step.tableaux[DUMMY_SEAT]))
+    return list(_table(step)(pack(gift_hand(step, turn)), stub).turns)
 
 
 def play(step: Step, turns: Sequence[Turn], gift: Turn | None = None) -> Step:
@@ -222,59 +253,48 @@ def play(step: Step, turns: Sequence[Turn], gift: Turn | None = None) -> Step:
     if (gift is None) != (ctrl is None):
         need = "needs the dummy's card" if ctrl is not None else "has no dummy to give a card to"
         raise IllegalMoveError(f"round {step.round_index + 1}, turn {step.turn + 1} {need} (R-DUMMY)")
-    hands = [list(h) for h in step.hands]
-    tabs = [list(t) for t in step.tableaux]
+    table = _table(step)
+    hands = [pack(h) for h in step.hands]
+    tabs = [pack(t) for t in step.tableaux]
     where = f"round {step.round_index + 1}, turn {step.turn + 1}"
     for s, turn in enumerate(turns):
         who = f"{where}, player {s}"
-        if not turn:
-            raise IllegalMoveError(f"{who} took no card; every player takes a card each turn (R-PICK)")
-        if s == ctrl and len(turn) == 2 and sum(hands[s]) < 3:
+        if s == ctrl and len(turn) == 2 and sum(step.hands[s]) < 3:
             raise IllegalMoveError(
-                f"{who} used chopsticks with {sum(hands[s])} cards, leaving none for the dummy (R-DUMMY)"
+                f"{who} used chopsticks with {sum(step.hands[s])} cards, leaving none for the dummy (R-DUMMY)"
             )
-        try:
-            used = apply_turn(hands[s], tabs[s], turn, rules).chopsticks
-        except IllegalMoveError as exc:
-            raise IllegalMoveError(f"{who} {exc}") from exc
+        hands[s], tabs[s] = land(table(hands[s], tabs[s]), hands[s], tabs[s], turn, rules, who)
         if s == ctrl and gift is not None:
-            hands[s][_CHOP] -= int(used)  # the used chopsticks rejoin the hand after the gift
+            # a legal two-card turn used chopsticks; they rejoin the hand after the gift
+            used = _CHOP_BIT if len(turn) == 2 else 0
             if len(gift) != 1:
                 raise IllegalMoveError(f"{where}: the dummy takes exactly one card (R-DUMMY)")
-            stub = list(step.tableaux[DUMMY_SEAT])
-            stub[_CHOP] = 0
-            try:
-                resolve_turn(hands[s], stub, gift, rules)
-            except IllegalMoveError as exc:
-                raise IllegalMoveError(f"{where}, the dummy {exc}") from exc
-            apply_turn(hands[s], tabs[DUMMY_SEAT], gift, rules)
-            hands[s][_CHOP] += int(used)
-    offset = rules.pass_offset(step.round_index)
-    moved = hands[: step.players]
-    for s in range(step.players):
-        hands[(s + offset) % step.players] = moved[s]
+            held = hands[s] - used
+            found = table(held, _gift_tableau(pack(step.tableaux[DUMMY_SEAT])))
+            held, tabs[DUMMY_SEAT] = land(found, held, tabs[DUMMY_SEAT], gift, rules, f"{where}, the dummy")
+            hands[s] = held + used
+    moved = pass_hands(hands[: step.players], rules.pass_offset(step.round_index) % step.players)
+    hands[: step.players] = moved
     after = _replace(
         step,
         turn=step.turn + 1,
-        hands=tuple(tuple(h) for h in hands),
-        tableaux=tuple(tuple(t) for t in tabs),
+        hands=tuple(tuple(unpack(h, N_CARDS)) for h in hands),
+        tableaux=tuple(tuple(unpack(t, N_TOKENS)) for t in tabs),
     )
-    if any(sum(h) for h in after.hands):
+    if any(hands):
         return _draw(after)
-    return _score_round(after)
+    return _score_round(after, tabs)
 
 
-def _score_round(step: Step) -> Step:
-    seats = step.seats
-    totals = tuple(round_totals(step.tableaux, step.rules))
-    kept = tuple(step.kept[s] + step.tableaux[s][int(Token.PUDDING)] for s in range(seats))
+def _score_round(step: Step, tabs: Sequence[int]) -> Step:
+    totals, vectors, kept = score_round(tabs, step.kept, step.rules)
     return _replace(
         step,
         round_index=step.round_index + 1,
         turn=0,
         dealt=False,
-        rounds=(*step.rounds, tuple(Tableau(t) for t in step.tableaux)),
+        rounds=(*step.rounds, tuple(Tableau(v) for v in vectors)),
         scores=(*step.scores, totals),
         kept=kept,
-        tableaux=tuple((0,) * N_TOKENS for _ in range(seats)),
+        tableaux=tuple((0,) * N_TOKENS for _ in range(step.seats)),
     )
