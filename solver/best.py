@@ -65,8 +65,8 @@ from sushigo.solver.search import (
 )
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
-from sushigo.spec.kinds import KINDS
-from sushigo.spec.model.budget import Budget, decide
+from sushigo.spec.kinds import KINDS, Icons
+from sushigo.spec.model.budget import Budget, UnknownAnswer, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
@@ -166,6 +166,11 @@ def _at_most(lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
     return _pb(z3.Z3_mk_pble, lits, k)
 
 
+def _maki_values(opponents_maki: Sequence[int], rules: Ruleset, top: int) -> list[int]:
+    """Maki points of 0..top rolls against the opponents' totals."""
+    return [maki_points([j, *opponents_maki], rules)[0] for j in range(top + 1)]
+
+
 def build_pick_model(
     turns: Sequence[TurnSpec],
     opponents_maki: Sequence[int],
@@ -259,9 +264,13 @@ def _picks(pm: PickModel, c: int) -> list[z3.BoolRef]:
 def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> Weighted:
     obj: Weighted = []
 
-    def indicator(name: str, lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
+    def indicator(name: str, lits: Sequence[tuple[z3.BoolRef, int]], k: int, weight: int = 1) -> z3.BoolRef:
+        """``g`` implies "at least k"; a negative weight (a point table that falls, under custom
+        rule numbers) makes it an equivalence, else the solver would leave it false and gain."""
         g = _bool(name)
         pm.constraints.append(_implies(g, _at_least(lits, k)))
+        if weight < 0:
+            pm.constraints.append(_or(g, _at_most(lits, k - 1)))
         return g
 
     for card, size, points in (
@@ -270,11 +279,12 @@ def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> 
     ):
         lits = [(v, 1) for v in _picks(pm, card)]
         for k in range(1, len(lits) // size + 1):
-            obj.append((indicator(f"{Card(card).label}_{k}", lits, k * size), points))
+            obj.append((indicator(f"{Card(card).label}_{k}", lits, k * size, points), points))
     dum = [(v, 1) for v in _picks(pm, int(Card.DUMPLING))]
     table = rules.dumpling_points
     for k in range(1, min(len(dum), len(table) - 1) + 1):
-        obj.append((indicator(f"dumpling_{k}", dum, k), table[k] - table[k - 1]))
+        step = table[k] - table[k - 1]
+        obj.append((indicator(f"dumpling_{k}", dum, k, step), step))
     for i, c in enumerate(_NIGIRI):
         pts = rules.nigiri_points[i]
         obj += [(v, pts) for v in _picks(pm, c)]
@@ -285,7 +295,7 @@ def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> 
     opps = list(opponents_maki)
     cap = max(opps, default=0) + 1  # one icon above the best opponent: nothing changes beyond
     top = min(sum(w for _, w in icons), cap)
-    values = [maki_points([j, *opps], rules)[0] for j in range(top + 1)]
+    values = _maki_values(opps, rules, top)
     if all(a <= b for a, b in itertools.pairwise(values)):
         # Points never fall as icons rise (the official tables, and every ruleset that ranks
         # more rolls no worse): one "at least j rolls" literal per step up, weighted by the step,
@@ -332,7 +342,8 @@ def _value(model: z3.ModelRef, total: z3.ArithRef | None) -> int:
 
 
 def certify(
-    pm: PickModel, timeout: float, seed: Seed | None = None, breaks: Sequence[z3.BoolRef] = ()
+    pm: PickModel, timeout: float, seed: Seed | None = None, breaks: Sequence[z3.BoolRef] = (),
+    accepted: list[bool] | None = None,
 ) -> tuple[str, z3.ModelRef | None, int | None, str | None]:
     """Raise the bound until unsat. Returns (status, best model, its score, reason when unknown).
 
@@ -341,10 +352,14 @@ def certify(
     there, so most puzzles need one more check, the unsat of "one point more". A seed the model
     refuses is dropped (the climb starts from nothing, as without one). ``breaks``: symmetry
     breaking constraints (:func:`swap_breaks`), added after the seed's check, since they may
-    exclude the seed's line itself (never every optimum).
+    exclude the seed's line itself (never every optimum). ``accepted`` (when given) receives
+    True if the model admitted the seed's line at its score.
     """
     deadline = time.perf_counter() + timeout
     s = z3.Solver()
+    # Relevancy filtering off: every literal here is a pick or a counted indicator, none is
+    # irrelevant, and the proofs of "one point more" took about a fifth less time without it.
+    s.set("smt.relevancy", 0)
     s.add(*pm.constraints)
     total = _total(pm.objective) if pm.objective else None
     best_model: z3.ModelRef | None = None
@@ -366,8 +381,10 @@ def certify(
             best_model = s.model()
             best = _value(best_model, total)
             s.add(_at_least(pm.objective, best + 1))
+            if accepted is not None:
+                accepted.append(True)
         elif answer.unknown:
-            return STATUS_UNKNOWN, None, None, f"solver gave up: {s.reason_unknown()}"
+            return STATUS_UNKNOWN, None, None, f"solver gave up: {answer.reason}"
     s.add(*breaks)
     while True:
         spend = budget()
@@ -384,11 +401,54 @@ def certify(
                 return STATUS_UNKNOWN, None, None, "no legal pick sequence (the input is inconsistent)"
             return STATUS_OPTIMAL, best_model, best, None
         else:
-            return STATUS_UNKNOWN, best_model, best, f"solver gave up: {s.reason_unknown()}"
+            return STATUS_UNKNOWN, best_model, best, f"solver gave up: {answer.reason}"
 
 
 #: A seed for :func:`certify`: a score and the literals that pin the line reaching it.
 Seed = tuple[int, list[z3.BoolRef]]
+
+
+def dominance_breaks(pm: PickModel, turns: Sequence[TurnSpec], opponents_maki: Sequence[int],
+                     rules: Ruleset) -> list[z3.BoolRef]:
+    """Lines that a line of at least the same score beats, banned (puzzle form).
+
+    An idle card (order-free, never scoring in a round: pudding) taken as the second pick of a
+    turn: the same turn without it keeps the chopsticks, which never costs a point. Taken as the
+    first pick while the hand holds a card of an order-free kind whose points never fall as
+    its count rises (and that the turn's second pick does not already take): that card instead
+    scores no less. Together with :func:`swap_breaks` some optimal line always survives: one
+    with the fewest idle picks, then the smallest first picks in card order, breaks neither.
+    """
+    icons = max(opponents_maki, default=0) + 1
+    maki_up = all(a <= b for a, b in itertools.pairwise(_maki_values(opponents_maki, rules, icons)))
+    idle, better = [], []
+    for c in _ORDER_FREE:
+        sc = KINDS[c].scoring
+        top = rules.copies(Card(c))
+        if isinstance(sc, Icons):
+            if maki_up and sc.score(1, rules) >= 0:
+                better.append(c)
+        elif all(sc.score(n, rules) == 0 for n in range(top + 1)):
+            idle.append(c)
+        elif all(sc.score(n, rules) <= sc.score(n + 1, rules) for n in range(top)):
+            better.append(c)
+    out: list[z3.BoolRef] = []
+    for t, spec in enumerate(turns):
+        a, b = pm.first[t], pm.second[t]
+        for p in idle:
+            if p in b:
+                out.append(_not(b[p]))
+            if p not in a:
+                continue
+            for x in better:
+                if spec.base[x] == 0:
+                    continue
+                if spec.base[x] == 1 and x in b:
+                    out.append(_or(_not(a[p]), b[x]))
+                else:
+                    out.append(_not(a[p]))
+                    break
+    return out
 
 
 def seed_literals(pm: PickModel, hands: Sequence[Sequence[int]], picks: Sequence[Turn], rules: Ruleset
@@ -514,6 +574,8 @@ def spec_model_total(tableau: Sequence[int], opponents_maki: Sequence[int], rule
         s.add(*[v == n for v, n in zip(sc.counts, tableau, strict=True)],
               *[v == n for v, n in zip(sc.opponents, opponents_maki, strict=True)])
         answer = decide(s)  # constants only: answered at once, but never without a budget
+        if answer.unknown:  # only under a budget too small for anything (a test's rlimit of 1)
+            raise UnknownAnswer(answer)
         if not answer.sat:
             raise AssertionError(f"the scoring terms of a tableau gave {answer.status} {answer.reason}")
         value: int = s.model().eval(sc.total, model_completion=True).as_long()
@@ -533,13 +595,19 @@ def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
     lower, line, _ = search_turns(turns, puzzle.opponents_maki, rules)
     pins = seed_literals(pm, puzzle.hands, line, rules) if lower >= 0 else None
     seed = (lower, pins) if pins is not None else None
-    status, model, score, reason = certify(pm, timeout, seed, swap_breaks(pm, turns))
+    breaks = swap_breaks(pm, turns) + dominance_breaks(pm, turns, puzzle.opponents_maki, rules)
+    left = max(0.0, timeout - (time.perf_counter() - start))  # the search's time counts too
+    accepted: list[bool] = []
+    status, model, score, reason = certify(pm, left, seed, breaks, accepted)
     if model is None or score is None:
         return BestResult(0, (), STATUS_UNKNOWN, "z3", time.perf_counter() - start, timeout, reason)
     picks: list[Turn] = []
     tableau = [0] * len(Token)
     for t, hand in enumerate(puzzle.hands):
-        turn = turn_for_tokens(hand, tableau, chosen_tokens(model, pm, t), rules)
+        if accepted and score == lower:
+            turn = line[t]  # the best model is the seed's: its literals pin exactly this line
+        else:
+            turn = turn_for_tokens(hand, tableau, chosen_tokens(model, pm, t), rules)
         apply_turn(list(hand), tableau, turn, rules)
         picks.append(turn)
     running = replay_puzzle(puzzle, picks)

@@ -33,6 +33,10 @@ RULESETS = {
     "official": OFFICIAL,
     "variant": OFFICIAL.replace(wasabi_placement="optional", tempura_set=3, tempura_points=7,
                                 nigiri_points=(2, 3, 4), wasabi_multiplier=2, maki_icons=(2, 1, 3)),
+    # Tables that fall: maki second place worth more than first (exact maki levels, not the
+    # thresholds) and a dumpling table that goes down (the indicators become equivalences).
+    "falling": OFFICIAL.replace(maki_first_points=1, maki_second_points=4,
+                                dumpling_points=(0, 3, 2, 6, 1, 15)),
 }
 
 
