@@ -38,9 +38,8 @@ from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import InputError
 from sushigo.spec.model.budget import Budget, ceiling
 from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset
-from sushigo.spec.scoring import score_round
-from sushigo.spec.tableau import Tableau
 from sushigo.spec.turns import apply_turn, legal_turns
+from test_best import _shuffled_hands, brute_force  # every legal line scored by spec.scoring
 
 #: The named rulesets the brief asks for, and one whose maki points fall as rolls rise (second
 #: place worth more than first: the engine must keep exact maki levels and no maki dominance)
@@ -62,25 +61,6 @@ _POOL = [c.label for c in Card] + ["wasabi", "squid", "egg", "chopsticks", "pudd
 
 def _puzzle(hands: Sequence[Sequence[str]], opponents: Sequence[int], rules: Ruleset) -> Puzzle:
     return parse_puzzle({"hands": [list(h) for h in hands], "opponents_maki": list(opponents)}, rules)
-
-
-def brute_force(p: Puzzle) -> int:
-    """Every legal pick sequence (no dedupe), each final tableau scored by spec.scoring."""
-    opps = [Tableau.of(maki1=n) for n in p.opponents_maki]  # maki1 shows one roll in these rulesets
-    best = -1
-
-    def go(t: int, tab: list[int]) -> None:
-        nonlocal best
-        if t == p.turns:
-            best = max(best, score_round([Tableau(tuple(tab)), *opps], p.rules)[0].total)
-            return
-        for turn in legal_turns(p.hands[t], tab, p.rules, dedupe=False):
-            new = list(tab)
-            apply_turn(list(p.hands[t]), new, turn, p.rules)
-            go(t + 1, new)
-
-    go(0, [0] * len(Token))
-    return best
 
 
 @st.composite
@@ -147,13 +127,8 @@ def test_breaks_keep_an_optimal_line(hands: list[list[str]], opps: list[int], ex
 
 
 def _round_puzzle(rng: random.Random, rules: Ruleset, largest: int) -> Puzzle:
-    deck = [c for c in Card for _ in range(rules.copies(c))]
-    rng.shuffle(deck)
-    hands, i = [], 0
-    for n in range(largest, 0, -1):
-        hands.append([c.label for c in deck[i:i + n]])
-        i += n
-    return _puzzle(hands, [rng.randint(0, 8) for _ in range(rng.randint(0, 3))], rules)
+    opponents = [rng.randint(0, 8) for _ in range(rng.randint(0, 3))]
+    return _puzzle(_shuffled_hands(rng, rules, largest), opponents, rules)
 
 
 @pytest.mark.parametrize("rules", list(RULESETS_UNDER_TEST))
