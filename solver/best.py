@@ -39,6 +39,8 @@ terms), and the picks are replayed through :mod:`spec.turns` and scored with
 from __future__ import annotations
 
 import ctypes
+import itertools
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -57,12 +59,14 @@ from sushigo.solver.search import (
     hindsight_problem,
     puzzle_turns,
     replay_puzzle,
+    search_turns,
     solve_hindsight_search,
     solve_search,
 )
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
-from sushigo.spec.model.budget import Budget, decide
+from sushigo.spec.kinds import KINDS, Icons
+from sushigo.spec.model.budget import Budget, UnknownAnswer, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
@@ -113,6 +117,41 @@ def _pb(make: Callable[..., Any], lits: Sequence[tuple[z3.BoolRef, int]], k: int
     return z3.BoolRef(make(ctx.ref(), n, args, coeffs, k), ctx)
 
 
+# Boolean terms by direct C API calls: z3.Not, z3.And, z3.Implies and z3.Bool check and coerce
+# every argument in Python, which made up most of the time of building a puzzle's model. The
+# arguments here are Boolean terms of the main context already.
+
+
+def _bool(name: str) -> z3.BoolRef:
+    ctx = z3.main_ctx()
+    c = ctx.ref()
+    return z3.BoolRef(z3.Z3_mk_const(c, z3.Z3_mk_string_symbol(c, name), z3.Z3_mk_bool_sort(c)), ctx)
+
+
+def _not(v: z3.BoolRef) -> z3.BoolRef:
+    return z3.BoolRef(z3.Z3_mk_not(v.ctx.ref(), v.as_ast()), v.ctx)
+
+
+def _implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    return z3.BoolRef(z3.Z3_mk_implies(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)
+
+
+def _nary(make: Callable[..., Any], xs: Sequence[z3.BoolRef]) -> z3.BoolRef:
+    args = (z3.Ast * len(xs))()
+    for i, x in enumerate(xs):
+        args[i] = x.as_ast()
+    ctx = xs[0].ctx
+    return z3.BoolRef(make(ctx.ref(), len(xs), args), ctx)
+
+
+def _and(*xs: z3.BoolRef) -> z3.BoolRef:
+    return _nary(z3.Z3_mk_and, xs)
+
+
+def _or(*xs: z3.BoolRef) -> z3.BoolRef:
+    return _nary(z3.Z3_mk_or, xs)
+
+
 def _at_least(lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
     if k <= 0:
         return z3.BoolVal(True)
@@ -125,6 +164,11 @@ def _at_most(lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
     if not lits:
         return z3.BoolVal(k >= 0)
     return _pb(z3.Z3_mk_pble, lits, k)
+
+
+def _maki_values(opponents_maki: Sequence[int], rules: Ruleset, top: int) -> list[int]:
+    """Maki points of 0..top rolls against the opponents' totals."""
+    return [maki_points([j, *opponents_maki], rules)[0] for j in range(top + 1)]
 
 
 def build_pick_model(
@@ -140,21 +184,21 @@ def build_pick_model(
         earlier = [u for u in range(t) if turns[u].pile == spec.pile]
         returned_chop = any(True for _ in earlier)  # my own used chopsticks may come back round
         kinds = [c for c in range(N_CARDS) if spec.base[c] > 0 or (c == _CHOP and returned_chop)]
-        a = {c: z3.Bool(f"t{t}_a_{Card(c).label}") for c in kinds}
+        a = {c: _bool(f"t{t}_a_{Card(c).label}") for c in kinds}
         # A second pick needs a chopsticks card taken on an earlier turn (R-CHOPSTICKS-EARLIER):
         # without one there is no second-pick literal at all.
         chop_before = any(_CHOP in x for x in pm.first + pm.second)
-        b = {c: z3.Bool(f"t{t}_b_{Card(c).label}") for c in kinds} if spec.size >= 2 and chop_before else {}
+        b = {c: _bool(f"t{t}_b_{Card(c).label}") for c in kinds} if spec.size >= 2 and chop_before else {}
         add(_pb(z3.Z3_mk_pbeq, [(v, 1) for v in a.values()], 1))
         if b:
-            add(z3.AtMost(*b.values(), 1))
-        two: z3.BoolRef = z3.Or(*b.values()) if b else z3.BoolVal(False)
+            add(_at_most([(v, 1) for v in b.values()], 1))
+        two: z3.BoolRef = _or(*b.values()) if b else z3.BoolVal(False)
         # Symmetry: the order of two picks matters only for two nigiri (which one finds the
         # free wasabi) and for wasabi with a nigiri; everywhere else fix it (card order).
         for c1 in b:
             for c2 in b:
                 if c2 < c1 and not _order_matters(c1, c2):
-                    add(z3.Or(z3.Not(a[c1]), z3.Not(b[c2])))
+                    add(_or(_not(a[c1]), _not(b[c2])))
         # R-PICK: the pile holds base minus my earlier picks from it plus the chopsticks I put back.
         for c in kinds:
             mine: list[tuple[z3.BoolRef, int]] = [(a[c], 1)] + ([(b[c], 1)] if c in b else [])
@@ -163,34 +207,34 @@ def build_pick_model(
                 mine += [(pm.first[u][c], 1)] if c in pm.first[u] else []
                 mine += [(pm.second[u][c], 1)] if c in pm.second[u] else []
                 if c == _CHOP and pm.second[u]:
-                    mine.append((z3.Not(pm.two[u]), 1))  # -two = not(two) - 1
+                    mine.append((_not(pm.two[u]), 1))  # -two = not(two) - 1
                     back += 1
             if len(mine) > spec.base[c] + back:  # fewer literals than cards: the limit holds anyway
                 add(_at_most(mine, spec.base[c] + back))
         # R-CHOPSTICKS-EARLIER: chopsticks taken before minus those used before >= 1.
         if b:
             chop = [(x[_CHOP], 1) for x in pm.first + pm.second if _CHOP in x]
-            used = [(z3.Not(w), 1) for w in pm.two]
-            add(z3.Implies(two, _at_least(chop + used, len(used) + 1)))
+            used = [(_not(w), 1) for w in pm.two]
+            add(_implies(two, _at_least(chop + used, len(used) + 1)))
         # Free wasabi before this turn, as literals: wasabi picks and not(laid) over earlier turns.
         wasabi = [(x[_W], 1) for x in pm.first + pm.second if _W in x]
-        laid = [(z3.Not(v), 1) for x in pm.first_on + pm.second_on for v in x.values()]
+        laid = [(_not(v), 1) for x in pm.first_on + pm.second_on for v in x.values()]
         # A nigiri can land on a wasabi only if one was taken before (R-WASABI-ONE): no literal otherwise.
-        a_on = {c: z3.Bool(f"t{t}_a_{Card(c).label}_on") for c in _NIGIRI if c in a and wasabi}
+        a_on = {c: _bool(f"t{t}_a_{Card(c).label}_on") for c in _NIGIRI if c in a and wasabi}
         free1 = _at_least(wasabi + laid, 1 + len(laid))
         for c, v in a_on.items():
-            add(z3.Implies(v, z3.And(a[c], free1)))  # R-WASABI-ONE
+            add(_implies(v, _and(a[c], free1)))  # R-WASABI-ONE
             if not optional:
-                add(z3.Implies(z3.And(a[c], free1), v))  # R-WASABI-PLACE
+                add(_implies(_and(a[c], free1), v))  # R-WASABI-PLACE
         extra = [(a[_W], 1)] if (_W in a and rules.wasabi_same_turn) else []
-        b_on = {c: z3.Bool(f"t{t}_b_{Card(c).label}_on") for c in _NIGIRI if c in b and (wasabi or extra)}
+        b_on = {c: _bool(f"t{t}_b_{Card(c).label}_on") for c in _NIGIRI if c in b and (wasabi or extra)}
         if b_on:
-            laid2 = laid + [(z3.Not(v), 1) for v in a_on.values()]
+            laid2 = laid + [(_not(v), 1) for v in a_on.values()]
             free2 = _at_least(wasabi + extra + laid2, 1 + len(laid2))
             for c, v in b_on.items():
-                add(z3.Implies(v, z3.And(b[c], free2)))
+                add(_implies(v, _and(b[c], free2)))
                 if not optional:
-                    add(z3.Implies(z3.And(b[c], free2), v))
+                    add(_implies(_and(b[c], free2), v))
         pm.first.append(a)
         pm.second.append(b)
         pm.first_on.append(a_on)
@@ -206,7 +250,7 @@ def build_pick_model(
             mine += [(pm.first[u][o.card], 1)] if o.card in pm.first[u] else []
             mine += [(pm.second[u][o.card], 1)] if o.card in pm.second[u] else []
             if o.card == _CHOP and pm.second[u]:
-                mine.append((z3.Not(pm.two[u]), 1))
+                mine.append((_not(pm.two[u]), 1))
                 back += 1
         add(_at_most(mine, o.spare + back))
     pm.objective = _objective(pm, opponents_maki, rules)
@@ -220,9 +264,13 @@ def _picks(pm: PickModel, c: int) -> list[z3.BoolRef]:
 def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> Weighted:
     obj: Weighted = []
 
-    def indicator(name: str, lits: Sequence[tuple[z3.BoolRef, int]], k: int) -> z3.BoolRef:
-        g = z3.Bool(name)
-        pm.constraints.append(z3.Implies(g, _at_least(lits, k)))
+    def indicator(name: str, lits: Sequence[tuple[z3.BoolRef, int]], k: int, weight: int = 1) -> z3.BoolRef:
+        """``g`` implies "at least k"; a negative weight (a point table that falls, under custom
+        rule numbers) makes it an equivalence, else the solver would leave it false and gain."""
+        g = _bool(name)
+        pm.constraints.append(_implies(g, _at_least(lits, k)))
+        if weight < 0:
+            pm.constraints.append(_or(g, _at_most(lits, k - 1)))
         return g
 
     for card, size, points in (
@@ -231,11 +279,12 @@ def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> 
     ):
         lits = [(v, 1) for v in _picks(pm, card)]
         for k in range(1, len(lits) // size + 1):
-            obj.append((indicator(f"{Card(card).label}_{k}", lits, k * size), points))
+            obj.append((indicator(f"{Card(card).label}_{k}", lits, k * size, points), points))
     dum = [(v, 1) for v in _picks(pm, int(Card.DUMPLING))]
     table = rules.dumpling_points
     for k in range(1, min(len(dum), len(table) - 1) + 1):
-        obj.append((indicator(f"dumpling_{k}", dum, k), table[k] - table[k - 1]))
+        step = table[k] - table[k - 1]
+        obj.append((indicator(f"dumpling_{k}", dum, k, step), step))
     for i, c in enumerate(_NIGIRI):
         pts = rules.nigiri_points[i]
         obj += [(v, pts) for v in _picks(pm, c)]
@@ -245,18 +294,28 @@ def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> 
         icons += [(v, rules.maki_icons[i]) for v in _picks(pm, c)]
     opps = list(opponents_maki)
     cap = max(opps, default=0) + 1  # one icon above the best opponent: nothing changes beyond
+    top = min(sum(w for _, w in icons), cap)
+    values = _maki_values(opps, rules, top)
+    if all(a <= b for a, b in itertools.pairwise(values)):
+        # Points never fall as icons rise (the official tables, and every ruleset that ranks
+        # more rolls no worse): one "at least j rolls" literal per step up, weighted by the step,
+        # like the dumplings. The solver then never has to pin the icon total exactly.
+        for j in range(1, top + 1):
+            if values[j] > values[j - 1]:
+                obj.append((indicator(f"maki_ge_{j}", icons, j), values[j] - values[j - 1]))
+        return obj
     levels = []
-    for j in range(1, min(sum(w for _, w in icons), cap) + 1):
+    for j in range(1, top + 1):
         value = maki_points([j, *opps], rules)[0]
         if value <= 0:
             continue
-        lit = z3.Bool(f"maki_{j}")
-        pm.constraints.append(z3.Implies(lit, _at_least(icons, j)))
+        lit = _bool(f"maki_{j}")
+        pm.constraints.append(_implies(lit, _at_least(icons, j)))
         if j < cap:
-            pm.constraints.append(z3.Implies(lit, _at_most(icons, j)))
+            pm.constraints.append(_implies(lit, _at_most(icons, j)))
         levels.append((lit, value))
     if len(levels) > 1:
-        pm.constraints.append(z3.AtMost(*[v for v, _ in levels], 1))
+        pm.constraints.append(_at_most([(v, 1) for v, _ in levels], 1))
     return obj + levels
 
 
@@ -283,20 +342,55 @@ def _value(model: z3.ModelRef, total: z3.ArithRef | None) -> int:
 
 
 def certify(
-    pm: PickModel, timeout: float
+    pm: PickModel, timeout: float, seed: Seed | None = None, breaks: Sequence[z3.BoolRef] = (),
+    accepted: list[bool] | None = None,
 ) -> tuple[str, z3.ModelRef | None, int | None, str | None]:
-    """Raise the bound until unsat. Returns (status, best model, its score, reason when unknown)."""
+    """Raise the bound until unsat. Returns (status, best model, its score, reason when unknown).
+
+    ``seed``: a line found by a fast search, as (its score, the literals that pin its picks). One
+    check under those literals shows the model admits it at that score; the climb then starts
+    there, so most puzzles need one more check, the unsat of "one point more". A seed the model
+    refuses is dropped (the climb starts from nothing, as without one). ``breaks``: symmetry
+    breaking constraints (:func:`swap_breaks`), added after the seed's check, since they may
+    exclude the seed's line itself (never every optimum). ``accepted`` (when given) receives
+    True if the model admitted the seed's line at its score.
+    """
     deadline = time.perf_counter() + timeout
     s = z3.Solver()
+    # Relevancy filtering off: every literal here is a pick or a counted indicator, none is
+    # irrelevant, and the proofs of "one point more" took about a fifth less time without it.
+    s.set("smt.relevancy", 0)
     s.add(*pm.constraints)
     total = _total(pm.objective) if pm.objective else None
     best_model: z3.ModelRef | None = None
     best: int | None = None
-    while True:
+
+    def budget() -> Budget | None:
         left = deadline - time.perf_counter()
-        if left <= 0:
+        return Budget(max(1, int(left * 1000)), None) if left > 0 else None  # the deadline bounds it
+
+    if seed is not None and pm.objective:
+        lower, pins = seed
+        guard = _bool("seed_bound")
+        s.add(_implies(guard, _at_least(pm.objective, lower)))
+        spend = budget()
+        if spend is None:
+            return STATUS_UNKNOWN, None, None, "time budget exhausted"
+        answer = decide(s, spend, [guard, *pins])
+        if answer.sat:
+            best_model = s.model()
+            best = _value(best_model, total)
+            s.add(_at_least(pm.objective, best + 1))
+            if accepted is not None:
+                accepted.append(True)
+        elif answer.unknown:
+            return STATUS_UNKNOWN, None, None, f"solver gave up: {answer.reason}"
+    s.add(*breaks)
+    while True:
+        spend = budget()
+        if spend is None:
             return STATUS_UNKNOWN, best_model, best, "time budget exhausted"
-        answer = decide(s, Budget(max(1, int(left * 1000)), None))  # the deadline bounds it
+        answer = decide(s, spend)
         if answer.sat:
             best_model = s.model()
             best = _value(best_model, total)
@@ -307,7 +401,119 @@ def certify(
                 return STATUS_UNKNOWN, None, None, "no legal pick sequence (the input is inconsistent)"
             return STATUS_OPTIMAL, best_model, best, None
         else:
-            return STATUS_UNKNOWN, best_model, best, f"solver gave up: {s.reason_unknown()}"
+            return STATUS_UNKNOWN, best_model, best, f"solver gave up: {answer.reason}"
+
+
+#: A seed for :func:`certify`: a score and the literals that pin the line reaching it.
+Seed = tuple[int, list[z3.BoolRef]]
+
+
+def dominance_breaks(pm: PickModel, turns: Sequence[TurnSpec], opponents_maki: Sequence[int],
+                     rules: Ruleset) -> list[z3.BoolRef]:
+    """Lines that a line of at least the same score beats, banned (puzzle form).
+
+    An idle card (order-free, never scoring in a round: pudding) taken as the second pick of a
+    turn: the same turn without it keeps the chopsticks, which never costs a point. Taken as the
+    first pick while the hand holds a card of an order-free kind whose points never fall as
+    its count rises (and that the turn's second pick does not already take): that card instead
+    scores no less. Together with :func:`swap_breaks` some optimal line always survives: one
+    with the fewest idle picks, then the smallest first picks in card order, breaks neither.
+    """
+    icons = max(opponents_maki, default=0) + 1
+    maki_up = all(a <= b for a, b in itertools.pairwise(_maki_values(opponents_maki, rules, icons)))
+    idle, better = [], []
+    for c in _ORDER_FREE:
+        sc = KINDS[c].scoring
+        top = rules.copies(Card(c))
+        if isinstance(sc, Icons):
+            if maki_up and sc.score(1, rules) >= 0:
+                better.append(c)
+        elif all(sc.score(n, rules) == 0 for n in range(top + 1)):
+            idle.append(c)
+        elif all(sc.score(n, rules) <= sc.score(n + 1, rules) for n in range(top)):
+            better.append(c)
+    out: list[z3.BoolRef] = []
+    for t, spec in enumerate(turns):
+        a, b = pm.first[t], pm.second[t]
+        for p in idle:
+            if p in b:
+                out.append(_not(b[p]))
+            if p not in a:
+                continue
+            for x in better:
+                if spec.base[x] == 0:
+                    continue
+                if spec.base[x] == 1 and x in b:
+                    out.append(_or(_not(a[p]), b[x]))
+                else:
+                    out.append(_not(a[p]))
+                    break
+    return out
+
+
+def seed_literals(pm: PickModel, hands: Sequence[Sequence[int]], picks: Sequence[Turn], rules: Ruleset
+                  ) -> list[z3.BoolRef] | None:
+    """The model's literals for a line of picks (played through :mod:`spec.turns`), or ``None``
+    when a pick has no literal (the model and the turn rules disagree: no seed then).
+
+    Two picks in an order the model fixes (card order, see :func:`build_pick_model`) are swapped
+    into it; every other literal of the turn is pinned false, so the line is the only one.
+    """
+    tableau = [0] * len(Token)
+    out: list[z3.BoolRef] = []
+    for t, (hand, turn) in enumerate(zip(hands, picks, strict=True)):
+        res = resolve_turn(hand, tableau, turn, rules)
+        apply_turn(list(hand), tableau, turn, rules)
+        cards = [int(pk.card) for pk in turn]
+        placed = list(res.placed)
+        if len(cards) == 2 and cards[1] < cards[0] and not _order_matters(*cards):
+            cards.reverse()
+            placed.reverse()
+        slots = ((pm.first[t], pm.first_on[t]), (pm.second[t], pm.second_on[t]))
+        for i, (lits, on) in enumerate(slots):
+            card = cards[i] if i < len(cards) else None
+            if card is not None and card not in lits:
+                return None
+            out += [v if c == card else _not(v) for c, v in lits.items()]
+            if card is not None and placed[i] and card not in on:
+                return None
+            out += [v if c == card and placed[i] else _not(v) for c, v in on.items()]
+    return out
+
+
+#: Kinds whose turn of taking never changes the score or a later turn (no wasabi, nigiri or
+#: chopsticks role): two of them swapped between turns give the same tableau.
+_ORDER_FREE = tuple(i for i, kind in enumerate(KINDS) if not kind.role)
+
+
+def swap_breaks(pm: PickModel, turns: Sequence[TurnSpec]) -> list[z3.BoolRef]:
+    """Symmetry breaking across turns, for the puzzle form (every turn its own pile).
+
+    If turn t takes Y first and a later turn u takes X first, X < Y both order-free, and each
+    hand also holds the other card (a copy not taken by the turn's other pick), swapping them
+    keeps every turn legal and the final tableau (so the score) the same, and makes the
+    sequence of first picks smaller in card order. Repeating such swaps ends, so a line of
+    every score survives the ban of the pattern; the model bans it.
+    """
+    out: list[z3.BoolRef] = []
+    for t, spec_t in enumerate(turns):
+        a_t, b_t = pm.first[t], pm.second[t]
+        for u in range(t + 1, len(turns)):
+            spec_u = turns[u]
+            a_u, b_u = pm.first[u], pm.second[u]
+            for x in _ORDER_FREE:
+                if x not in a_u or spec_t.base[x] == 0:
+                    continue
+                for y in _ORDER_FREE:
+                    if y <= x or y not in a_t or spec_u.base[y] == 0:
+                        continue
+                    bad = [a_t[y], a_u[x]]
+                    if spec_t.base[x] == 1 and x in b_t:
+                        bad.append(_not(b_t[x]))  # the one x of hand t is its second pick already
+                    if spec_u.base[y] == 1 and y in b_u:
+                        bad.append(_not(b_u[y]))
+                    out.append(_not(_and(*bad)))
+    return out
 
 
 def chosen_tokens(model: z3.ModelRef, pm: PickModel, t: int) -> list[int]:
@@ -330,20 +536,51 @@ def turn_for_tokens(hand: Sequence[int], tableau: Sequence[int], tokens: list[in
     raise IllegalMoveError(f"no legal turn lays {tokens} (model and turn rules disagree)")
 
 
+@dataclass
+class _Scorer:
+    """The spec's round-score terms over symbolic token and opponent icon counts, in one solver."""
+
+    solver: z3.Solver
+    counts: list[z3.ArithRef]
+    opponents: list[z3.ArithRef]
+    total: z3.ArithRef
+
+
+_scorers = threading.local()  # per thread: a solver belongs to the thread (and context) that made it
+
+
+def _scorer(rules: Ruleset, opponents: int) -> _Scorer:
+    """Built once per thread, ruleset and number of opponents; each tableau is then one push."""
+    cache: dict[tuple[Ruleset, int], _Scorer] = _scorers.__dict__.setdefault("cache", {})
+    hit = cache.get((rules, opponents))
+    if hit is None:
+        m = Model()
+        counts = [z3.Int(f"tableau_{t.label.replace('+', '_')}") for t in Token]
+        opps = [z3.Int(f"opp{i}_icons") for i in range(opponents)]
+        dishes = dish_terms(m, "me", counts, rules)
+        maki = maki_terms(m, "round", [icons_term(counts, rules), *opps], rules)[0]
+        if len(cache) >= 16:
+            cache.clear()
+        hit = cache[(rules, opponents)] = _Scorer(m.solver(), counts, opps, total_term(dishes, maki))
+    return hit
+
+
 def spec_model_total(tableau: Sequence[int], opponents_maki: Sequence[int], rules: Ruleset) -> int:
     """The round score of a final tableau by the Z3 terms of :mod:`spec.model.scoring`."""
-    m = Model()
-    counts = [z3.IntVal(n) for n in tableau]
-    dishes = dish_terms(m, "me", counts, rules)
-    icons = [icons_term(counts, rules), *[z3.IntVal(o) for o in opponents_maki]]
-    maki = maki_terms(m, "round", icons, rules)[0]
-    s = m.solver()
-    answer = decide(s)  # constants only: answered at once, but never without a budget
-    if not answer.sat:
-        raise AssertionError(f"the scoring terms of a concrete tableau gave {answer.status} {answer.reason}")
-    model = s.model()
-    total = total_term(dishes, maki)
-    value: int = model.eval(total, model_completion=True).as_long()
+    sc = _scorer(rules, len(opponents_maki))
+    s = sc.solver
+    s.push()
+    try:
+        s.add(*[v == n for v, n in zip(sc.counts, tableau, strict=True)],
+              *[v == n for v, n in zip(sc.opponents, opponents_maki, strict=True)])
+        answer = decide(s)  # constants only: answered at once, but never without a budget
+        if answer.unknown:  # only under a budget too small for anything (a test's rlimit of 1)
+            raise UnknownAnswer(answer)
+        if not answer.sat:
+            raise AssertionError(f"the scoring terms of a tableau gave {answer.status} {answer.reason}")
+        value: int = s.model().eval(sc.total, model_completion=True).as_long()
+    finally:
+        s.pop()
     return value
 
 
@@ -351,14 +588,26 @@ def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
     """The optimum with Z3, proved by showing one point more is unsatisfiable."""
     start = time.perf_counter()
     rules = puzzle.rules
-    pm = build_pick_model(puzzle_turns(puzzle), puzzle.opponents_maki, rules)
-    status, model, score, reason = certify(pm, timeout)
+    turns = puzzle_turns(puzzle)
+    pm = build_pick_model(turns, puzzle.opponents_maki, rules)
+    # A lower bound from the search engine: Z3 checks the line in its own model, then proves one
+    # point more unsatisfiable (or finds more, and climbs on).
+    lower, line, _ = search_turns(turns, puzzle.opponents_maki, rules)
+    pins = seed_literals(pm, puzzle.hands, line, rules) if lower >= 0 else None
+    seed = (lower, pins) if pins is not None else None
+    breaks = swap_breaks(pm, turns) + dominance_breaks(pm, turns, puzzle.opponents_maki, rules)
+    left = max(0.0, timeout - (time.perf_counter() - start))  # the search's time counts too
+    accepted: list[bool] = []
+    status, model, score, reason = certify(pm, left, seed, breaks, accepted)
     if model is None or score is None:
         return BestResult(0, (), STATUS_UNKNOWN, "z3", time.perf_counter() - start, timeout, reason)
     picks: list[Turn] = []
     tableau = [0] * len(Token)
     for t, hand in enumerate(puzzle.hands):
-        turn = turn_for_tokens(hand, tableau, chosen_tokens(model, pm, t), rules)
+        if accepted and score == lower:
+            turn = line[t]  # the best model is the seed's: its literals pin exactly this line
+        else:
+            turn = turn_for_tokens(hand, tableau, chosen_tokens(model, pm, t), rules)
         apply_turn(list(hand), tableau, turn, rules)
         picks.append(turn)
     running = replay_puzzle(puzzle, picks)

@@ -33,6 +33,10 @@ RULESETS = {
     "official": OFFICIAL,
     "variant": OFFICIAL.replace(wasabi_placement="optional", tempura_set=3, tempura_points=7,
                                 nigiri_points=(2, 3, 4), wasabi_multiplier=2, maki_icons=(2, 1, 3)),
+    # Tables that fall: maki second place worth more than first (exact maki levels, not the
+    # thresholds) and a dumpling table that goes down (the indicators become equivalences).
+    "falling": OFFICIAL.replace(maki_first_points=1, maki_second_points=4,
+                                dumpling_points=(0, 3, 2, 6, 1, 15)),
 }
 
 
@@ -82,6 +86,7 @@ def _prove(hands: list[list[str]], opps: list[int], rules: Ruleset) -> None:
     cap = max(opps, default=0) + 1
     for j in range(1, cap + 1):
         s.add(z3.Bool(f"maki_{j}") == (icons == j if j < cap else icons >= cap))
+        s.add(z3.Bool(f"maki_ge_{j}") == (icons >= j))  # the thresholds when maki points never fall
     s.add(objective != spec_total)
     assert decide(s).unsat, "the objective misses the spec's score"
 
