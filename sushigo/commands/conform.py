@@ -10,10 +10,17 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from typing import TYPE_CHECKING, Any
 
 from sushigo.api.conform import DEFAULT_LIMITS, MAX_EXAMPLES, conform_outcome
-from sushigo.common import add_json_arg, add_rules_args, budget_count, print_json, print_table
+from sushigo.common import (
+    add_json_arg,
+    add_rules_args,
+    budget_count,
+    print_json,
+    print_table,
+)
 
 if TYPE_CHECKING:
     from sushigo.checks import conform as C
@@ -65,6 +72,7 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    started = time.monotonic()  # --timeout covers the whole run, the harness's import included
     from sushigo.checks import conform as C
 
     try:
@@ -72,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
             out = conform_outcome(args.target, rules=args.rules, rule=list(args.rule), examples=args.examples,
                                   seed=args.seed, call_timeout=args.call_timeout,
                                   memory_limit=args.memory_limit, time_limit=args.time_limit,
-                                  rlimit=args.rlimit)
+                                  rlimit=args.rlimit, started=started)
     except C.Interrupted as exc:
         print(f"sushigo conform: interrupted by {exc}: stopped, no verdict", file=sys.stderr)
         return exc.code
@@ -81,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
         return out.code
     rules, report = out.detail
     pud = f", {report.pudding_cases} pudding cases" if report.pudding_checked else \
-        " (no score_puddings: puddings not checked)"
+        "" if report.round_cases == 0 and report.stopped else " (no score_puddings: puddings not checked)"
     print(f"{args.target} against the reference under {rules.name}: {report.round_cases} rounds{pud}")
     _show_budget(report)
     if report.ok:
