@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_jobs import _group_alive
 
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTERS = ROOT / "tests" / "adapters"
@@ -103,19 +104,6 @@ def _alive(pid: int) -> bool:
         return False
 
 
-def _group(pgid: int) -> list[int]:
-    out = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if fields[0] != "Z" and int(fields[2]) == pgid:
-                out.append(int(entry.name))
-    return out
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_sigint_on_workers_exits_130_and_leaves_no_process(tmp_path: Path) -> None:
     # Every call of the target hangs (its own limit is 60 s): the workers' targets are mid-call
@@ -147,4 +135,4 @@ def test_sigint_on_workers_exits_130_and_leaves_no_process(tmp_path: Path) -> No
     time.sleep(0.3)
     pids = [int(p) for p in pidfile.read_text().split()]
     assert len(pids) >= 2  # the parent's target and at least one worker's
-    assert [p for p in pids if _alive(p)] == [] and _group(proc.pid) == []
+    assert [p for p in pids if _alive(p)] == [] and _group_alive(proc.pid) == []
