@@ -16,13 +16,14 @@ tableau can hold (six dumplings and beyond, odd and even tempura, ...).
 from __future__ import annotations
 
 import itertools
+import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
 from sushigo.spec.cards import Card, Token
-from sushigo.spec.model.budget import Budget, decide
+from sushigo.spec.model.budget import Budget, current_ceiling, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import icons_term
 from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, RULESETS, Ruleset
@@ -82,8 +83,12 @@ def _solve_structures(m: Model, values: Sequence[Any], structures: Sequence[Stru
     """For each structure and zero flag: the solver's model or None (unsat / unknown with reason)."""
     s = m.solver()
     s.set("timeout", EDGE_TIMEOUT_MS)
+    ceiling = current_ceiling()
     for structure in structures:
         for zero in (False, True):
+            if ceiling is not None and ceiling.deadline is not None and time.time() >= ceiling.deadline:
+                yield structure, zero, "unknown"  # the run's time is spent: not even built
+                continue
             s.push()
             for g in structure:
                 for seat in g[1:]:

@@ -17,12 +17,13 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel", reason="OpenSpiel is the optional extra 'openspiel'")
 
-from sushigo import openspiel as sg  # noqa: E402  (registers the games)
-from sushigo.actions import encode  # noqa: E402
 from sushigo.spec.cards import Card, Token  # noqa: E402
 from sushigo.spec.errors import SushiGoError  # noqa: E402
 from sushigo.spec.executor import play_game  # noqa: E402
 from sushigo.spec.ruleset import RULESETS, get_ruleset  # noqa: E402
+
+from sushigo import openspiel as sg  # noqa: E402  (registers the games)
+from sushigo.actions import encode  # noqa: E402
 
 CASES = [(name, n) for name in RULESETS for n in ((2,) if RULESETS[name].dummy_2p else (2, 3, 4, 5))]
 
@@ -247,6 +248,70 @@ def test_openspiels_exact_solver_gives_the_endgame_values(puzzle: dict[str, Any]
     value, other, _, _ = sequence_form_lp.solve_zero_sum_game(turn_based)
     assert value == pytest.approx(float(want), abs=1e-6)
     assert other == pytest.approx(-float(want), abs=1e-6)
+
+
+#: Solved by OpenSpiel's stage-game LP in one children-first pass (below) in about 50 s of CPU in
+#: all; each of the other eleven takes 12 s to minutes (docs/openspiel.md has the times).
+SWEEP = {4, 8, 9, 10, 12, 14, 15, 16, 17, 19, 20, 21, 22}
+
+
+def stage_lp_value(game: Any) -> float:
+    """The value of a simultaneous zero-sum game with perfect information, as OpenSpiel's
+    ``value_iteration`` computes it (states merged on ``str``, each simultaneous node's matrix game
+    solved by OpenSpiel's ``lp_solver``), in one pass children-first instead of repeated sweeps
+    over every state: each stage game is solved once. A node where each player has one legal
+    action takes its child's value (a 1x1 game needs no LP)."""
+    import pyspiel
+    from open_spiel.python.algorithms import lp_solver
+
+    values: dict[str, float] = {}
+
+    def value(state: Any) -> float:
+        key = str(state)
+        if key in values:
+            return values[key]
+        if state.is_terminal():
+            v = float(state.player_return(0))
+        else:
+            rows, cols = state.legal_actions(0), state.legal_actions(1)
+            m = [[value(_child(state, a, b)) for b in cols] for a in rows]
+            if len(rows) == len(cols) == 1:
+                v = m[0][0]
+            else:
+                matrix = pyspiel.create_matrix_game(m, [[-x for x in row] for row in m])
+                v = float(lp_solver.solve_zero_sum_matrix_game(matrix)[2])
+        values[key] = v
+        return v
+
+    return value(game.new_initial_state())
+
+
+def _child(state: Any, a: int, b: int) -> Any:
+    child = state.clone()
+    child.apply_actions([a, b])
+    return child
+
+
+def test_the_one_pass_is_openspiels_value_iteration() -> None:
+    # On the two smallest puzzles OpenSpiel's own value_iteration (repeated sweeps) runs in a
+    # second; the one pass must give its value at the root.
+    pytest.importorskip("cvxpy", reason="OpenSpiel's LP solvers need cvxpy (in the 'openspiel' extra)")
+    from open_spiel.python.algorithms import value_iteration
+
+    for pid in (16, 22):
+        game = endgame(next(p for p in PUZZLES if p["id"] == pid)["position"])
+        values = value_iteration.value_iteration(game, -1, 1e-9, cyclic_game=True)
+        assert stage_lp_value(game) == pytest.approx(values[str(game.new_initial_state())], abs=1e-6)
+
+
+@pytest.mark.parametrize("puzzle", [p for p in PUZZLES if p["id"] in SWEEP], ids=lambda p: f"puzzle{p['id']}")
+def test_openspiels_stage_lps_give_the_endgame_values(puzzle: dict[str, Any]) -> None:
+    pytest.importorskip("cvxpy", reason="OpenSpiel's LP solvers need cvxpy (in the 'openspiel' extra)")
+    from sushigo.solver.endgame import parse_position, solve_position
+
+    want = solve_position(parse_position(puzzle["position"])).value  # what `sushigo endgame --json` prints
+    assert want == puzzle["value"]
+    assert stage_lp_value(endgame(puzzle["position"])) == pytest.approx(float(want), abs=1e-6)
 
 
 def test_endgame_positions_are_checked() -> None:

@@ -28,7 +28,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sushigo.checks.conform.cases import (
     PuddingCase,
@@ -38,9 +38,10 @@ from sushigo.checks.conform.cases import (
     reference_round,
     reference_tableau,
     round_cases,
+    unknown_edges,
 )
 from sushigo.checks.conform import engine as engine_mod
-from sushigo.checks.conform.engine import Answer, BadTarget, Engine, Interrupted, Limits
+from sushigo.checks.conform.engine import Answer, BadTarget, Engine, Interrupted, Limits, OutOfTime
 from sushigo.checks.conform.faults import Budget, Side, find_faults
 from sushigo.checks.conform.pitfalls import PUDDING_READINGS, ROUND_READINGS
 from sushigo.checks.conform.report import (
@@ -52,9 +53,14 @@ from sushigo.checks.conform.report import (
     fault_entries,
     fingerprint,
 )
+from sushigo.checks.conform.tasks import Spread
 from sushigo.checks.properties import Z3Budget
+from sushigo.spec.model.budget import current_ceiling
 from sushigo.spec.model.core import interrupts_reach_python
 from sushigo.spec.ruleset import Ruleset
+
+if TYPE_CHECKING:
+    from sushigo.jobs import Runner
 
 __all__ = [
     "PUDDING_READINGS", "ROUND_READINGS", "Answer", "BadTarget", "Disagreement", "Interrupted", "Limits",
@@ -69,6 +75,12 @@ class Target:
     name: str
     score_puddings: bool
     limits: Limits = field(default_factory=Limits)
+
+    @classmethod
+    def named(cls, spec: str, limits: Limits | None = None) -> Target:
+        """A target not loaded yet: :func:`conform` loads it (once, under the run's time limit)
+        and reads then whether it scores puddings."""
+        return cls(spec, False, limits or Limits())
 
 
 def load_target(spec: str, limits: Limits | None = None) -> Target:
@@ -125,47 +137,109 @@ def _ask_all(side: Side, cases: Sequence[Any], budget: Budget) -> int:
 
 def conform(target: Target, rules: Ruleset, examples: int = 2000, seed: int | None = None,
             limits: Limits | None = None, z3: Z3Budget | None = None,
-            clock: Callable[[], float] = time.monotonic) -> Report:
+            clock: Callable[[], float] = time.monotonic, start: float | None = None,
+            where: Runner | None = None) -> Report:
+    """Hold ``target`` against the reference under ``rules``. The time limit covers the whole
+    run from ``start`` (``clock()`` by default): loading the target, generating the cases, the
+    target's calls, Z3's questions and the minimising. When it runs out the report says where
+    (``stopped``) and claims only what it saw: faults on cases the target did answer, a
+    fingerprint read from those cases alone, and no "conforms". ``where`` (``--jobs`` /
+    ``--cluster``) spreads the case generation and the target's calls over worker processes
+    (:mod:`.tasks`); the report is the same as with one worker."""
     lim = limits or target.limits
     zb = z3 or Z3Budget()
     report = Report(target.name, rules.name, seed=seed)
     report.budget = {"examples": examples, **lim.as_dict(), "z3": zb.as_dict()}
-    start = clock()
-    budget = Budget(lim.time_limit, clock)
-    with interruptible(), interrupts_reach_python(), \
-            Engine(target.name, lim, points_bound(rules)) as engine:
-        rcases = round_cases(rules, examples, seed)
-        report.round_cases = len(rcases)
-        sides = [(Side("round", engine, rules, zb, budget), rcases)]
-        pcases: list[PuddingCase] = []
-        if engine.score_puddings:
-            report.pudding_checked = True
-            pcases = pudding_cases(rules, examples, seed)
-            report.pudding_cases = len(pcases)
-            sides.append((Side("pudding", engine, rules, zb, budget), pcases))
-        runs = [_ask_all(side, cases, budget) for side, cases in sides]
-        report.round_cases_run = runs[0]
-        report.pudding_cases_run = runs[1] if len(runs) > 1 else 0
-        for side, cases in sides:
-            faults = find_faults(side, cases)
-            entries, old = fault_entries(side, faults, len(report.faults) + 1)
-            report.faults += entries
-            report.disagreements += old
-        for side, _ in sides:
-            entries, old = adapter_entries(side)
-            report.adapter_faults += entries
-            report.disagreements += old
-        rside = sides[0][0]
-        answers = [_value(rside.answers.get(c)) for c in rcases]
-        pud = [_value(sides[1][0].answers.get(c)) for c in pcases] if len(sides) > 1 else []
-        report.fingerprint = fingerprint(rules, rcases, answers, pcases, pud, engine.score_puddings)
-        report.restarts = engine.restarts
+    budget = Budget(lim.time_limit, clock, start)
+    started = budget.deadline - lim.time_limit
+    with contextlib.ExitStack() as stack:
+        stack.enter_context(interruptible())
+        stack.enter_context(interrupts_reach_python())
+        budget.phase = "loading the target"
+        try:
+            engine = stack.enter_context(Engine(target.name, lim, points_bound(rules), budget.left))
+        except OutOfTime:
+            budget.expired()
+            engine = None
+        if engine is not None:
+            spread = Spread(where, target.name, lim, points_bound(rules), budget) \
+                if where is not None and where.spread else None
+            _run(report, engine, rules, examples, seed, zb, budget, spread)
     if budget.hit:
-        done = report.round_cases_run + report.pudding_cases_run
-        report.stopped = (f"the time limit of {lim.time_limit:g} s ran out after {done} of "
-                          f"{report.round_cases + report.pudding_cases} cases")
-    report.seconds = clock() - start
+        report.stopped = _stopped(report, lim, budget)
+    report.seconds = clock() - started
     return report
+
+
+def _run(report: Report, engine: Engine, rules: Ruleset, examples: int, seed: int | None, zb: Z3Budget,
+         budget: Budget, spread: Spread | None) -> None:
+    budget.phase = "generating the cases"
+    wanted = ("round", "pudding") if engine.score_puddings else ("round",)
+    if spread is not None:
+        made, edges = spread.cases(rules, examples, seed, wanted)
+        rcases, pcases = made["round"], made.get("pudding", [])
+    else:
+        rcases = round_cases(rules, examples, seed, budget.expired)
+        pcases = pudding_cases(rules, examples, seed, budget.expired) if engine.score_puddings else []
+        edges = 0 if budget.expired() else unknown_edges(rules, wanted)
+    report.round_cases = len(rcases)
+    sides = [(Side("round", engine, rules, zb, budget), rcases)]
+    if engine.score_puddings:
+        report.pudding_checked = True
+        report.pudding_cases = len(pcases)
+        sides.append((Side("pudding", engine, rules, zb, budget), pcases))
+    for side, _ in sides:
+        side.spread = spread
+    budget.phase = "asking the target"
+    runs = [_ask_all(side, cases, budget) for side, cases in sides]
+    report.round_cases_run = runs[0]
+    report.pudding_cases_run = runs[1] if len(runs) > 1 else 0
+    budget.phase = "searching for faults"
+    for side, cases in sides:
+        faults = find_faults(side, cases)
+        entries, old = fault_entries(side, _confirmed(faults) if budget.hit else faults,
+                                     len(report.faults) + 1)
+        report.faults += entries
+        report.disagreements += old
+    budget.phase = "minimising the adapter faults"
+    for side, _ in sides:
+        entries, old = adapter_entries(side)
+        report.adapter_faults += entries
+        report.disagreements += old
+    # The fingerprint is read from the cases the target answered (all of them in a full run).
+    rside = sides[0][0]
+    asked_r = [c for c in rcases if c in rside.answers]
+    answers = [_value(rside.answers[c]) for c in asked_r]
+    asked_p: list[PuddingCase] = []
+    pud: list[list[int] | None] = []
+    if len(sides) > 1:
+        pside = sides[1][0]
+        asked_p = [c for c in pcases if c in pside.answers]
+        pud = [_value(pside.answers[c]) for c in asked_p]
+    report.fingerprint = fingerprint(rules, asked_r, answers, asked_p, pud, engine.score_puddings)
+    report.restarts = engine.restarts + (spread.restarts if spread is not None else 0)
+    if edges and not budget.expired():
+        ceiling = current_ceiling()
+        report.stopped = (f"Z3 left {edges} edge cases (tie structures) unknown within its budget "
+                          f"({ceiling.describe() if ceiling else 'its own'}); they were not compared")
+
+
+def _confirmed(faults: list[Any]) -> list[Any]:
+    """Faults cut short by the deadline are kept only where the target's answer on the reported
+    case differs from the reference's (a disagreement seen, whatever its attribution)."""
+    return [f for f in faults if f.got and f.got != f.expected]
+
+
+def _stopped(report: Report, lim: Limits, budget: Budget) -> str:
+    head = f"the time limit of {lim.time_limit:g} s ran out"
+    total = report.round_cases + report.pudding_cases
+    if budget.hit_in == "loading the target":
+        return f"{head} while loading the target"
+    if budget.hit_in == "generating the cases":
+        return f"{head} while generating the cases ({total} made, none compared)"
+    done = report.round_cases_run + report.pudding_cases_run
+    return f"{head} after {done} of {total} cases" + (
+        f", while {budget.hit_in}" if budget.hit_in and done == total else "")
 
 
 def _value(ans: Answer | None) -> list[int] | None:

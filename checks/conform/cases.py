@@ -155,7 +155,18 @@ class Scorer:
         return list(self.puddings(list(case), self.rules))
 
 
-def _collect(strategy: st.SearchStrategy[Any], n: int, seed: int | None) -> list[Any]:
+class _Expired(BaseException):
+    """Raised inside Hypothesis' loop when the run's time is up (not an ``Exception``: Hypothesis
+    lets it through at once, without replaying or shrinking)."""
+
+
+def _never() -> bool:
+    return False
+
+
+def _collect(strategy: st.SearchStrategy[Any], n: int, seed: int | None,
+             expired: Callable[[], bool] = _never) -> list[Any]:
+    """``n`` examples of ``strategy`` (fewer when ``expired()`` turns true while drawing)."""
     out: list[Any] = []
 
     @settings(max_examples=max(1, n), derandomize=seed is None, database=None, deadline=None,
@@ -163,20 +174,29 @@ def _collect(strategy: st.SearchStrategy[Any], n: int, seed: int | None) -> list
               phases=[Phase.explicit, Phase.generate])
     @given(strategy)
     def grab(x: Any) -> None:
+        if expired():
+            raise _Expired
         out.append(x)
 
     if seed is not None:
         import hypothesis
 
         grab = hypothesis.seed(seed)(grab)
-    grab()
+    try:
+        grab()
+    except _Expired:
+        pass
     return out
 
 
-def round_cases(rules: Ruleset, n: int, seed: int | None) -> list[RoundCase]:
-    """Every maki tie structure, every dish count, every wasabi order, then ``n`` drawn tables."""
+def round_cases(rules: Ruleset, n: int, seed: int | None,
+                expired: Callable[[], bool] = _never) -> list[RoundCase]:
+    """Every maki tie structure, every dish count, every wasabi order, then ``n`` drawn tables
+    (fewer when ``expired()`` turns true: what was made so far)."""
     cases: list[RoundCase] = []
     for seats in E.seat_range(rules):
+        if expired():
+            return cases
         for ec in E.maki_cases(seats, rules):
             if ec.value is not None:
                 cases.append(tuple(picks_of_tableau(t) for t in ec.tableaux()))
@@ -184,16 +204,29 @@ def round_cases(rules: Ruleset, n: int, seed: int | None) -> list[RoundCase]:
         cases.append(tuple(picks_of_tableau(t) for t in ec.tableaux()))
     others: tuple[tuple[Card, ...], ...] = ((),) * (min(E.seat_range(rules)) - 1)
     cases += [(order, *others) for order in E.wasabi_orders()]
-    cases += [t.picks for t in _collect(S.tables(rules), n, seed)]
+    cases += [t.picks for t in _collect(S.tables(rules), n, seed, expired)]
     return cases
 
 
-def pudding_cases(rules: Ruleset, n: int, seed: int | None) -> list[PuddingCase]:
+def pudding_cases(rules: Ruleset, n: int, seed: int | None,
+                  expired: Callable[[], bool] = _never) -> list[PuddingCase]:
+    """Every pudding tie structure, then ``n`` drawn pudding counts (fewer once ``expired()``)."""
     cases: list[PuddingCase] = []
     for seats in E.seat_range(rules):
+        if expired():
+            return cases
         cases += [ec.value for ec in E.pudding_cases(seats, rules) if ec.value is not None]  # type: ignore[misc]
-    cases += _collect(S.pudding_counts(rules), n, seed)
+    cases += _collect(S.pudding_counts(rules), n, seed, expired)
     return cases
+
+
+def unknown_edges(rules: Ruleset, sides: Sequence[str]) -> int:
+    """Tie structures of ``sides`` ("round": maki, "pudding") Z3 left unknown within its budget
+    (neither a witness nor impossible): the cases above lack them, so a run cannot claim to have
+    compared every tie structure."""
+    families = [E.maki_cases if side == "round" else E.pudding_cases for side in sides]
+    return sum(ec.unknown for seats in E.seat_range(rules) for family in families
+               for ec in family(seats, rules))
 
 
 def smaller_round(case: RoundCase, min_seats: int) -> list[RoundCase]:

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
@@ -29,6 +30,10 @@ _WINDOW_BYTES = 16_384  # requests written at once: a quarter of a Linux pipe's 
 
 class BadTarget(InputError):
     """The target cannot be loaded or does not expose ``score_round``."""
+
+
+class OutOfTime(Exception):
+    """The run's time limit ran out while the target was loading (not the target's fault)."""
 
 
 class Interrupted(KeyboardInterrupt):
@@ -84,10 +89,14 @@ def _signal_name(code: int) -> str:
 
 
 class Engine:
-    """One adapter, one child process at a time."""
+    """One adapter, one child process at a time. ``time_left`` (seconds left in the run; None:
+    no run deadline) caps every wait on the child: a wait the run's deadline cuts short is not
+    charged to the target (no "timed out" fault); :meth:`call_many` then answers fewer cases."""
 
-    def __init__(self, target: str, limits: Limits, bound: int | None = None) -> None:
+    def __init__(self, target: str, limits: Limits, bound: int | None = None,
+                 time_left: Callable[[], float] | None = None) -> None:
         self.target, self.limits, self.bound = target, limits, bound
+        self.time_left = time_left
         self.proc: subprocess.Popen[bytes] | None = None
         self.score_puddings = False
         self.restarts = 0
@@ -112,9 +121,12 @@ class Engine:
             [sys.executable, str(CHILD), self.target, str(self.limits.memory_mb), json.dumps(sys.path)],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr, start_new_session=True,
         )
-        line = self._read(self.limits.load_timeout)
+        wait, cut = self._wait(self.limits.load_timeout)
+        line = self._read(wait)
         if line is None:
             self.close()
+            if cut:
+                raise OutOfTime(f"the time limit ran out while target {self.target!r} was loading")
             raise BadTarget(f"target {self.target!r} did not finish loading within "
                             f"{self.limits.load_timeout:g} s")
         if not line:
@@ -126,6 +138,13 @@ class Engine:
             self.close()
             raise BadTarget(msg["load_error"])
         self.score_puddings = bool(msg.get("score_puddings"))
+
+    def _wait(self, limit: float) -> tuple[float, bool]:
+        """How long to wait for the child: ``limit``, or less when the run ends sooner (then True)."""
+        if self.time_left is None:
+            return limit, False
+        left = self.time_left()
+        return (left, True) if left < limit else (limit, False)
 
     def close(self) -> None:
         proc, self.proc = self.proc, None
@@ -184,15 +203,21 @@ class Engine:
         return self.call_many(fn, [(arg, seats)])[0]
 
     def call_many(self, fn: str, items: list[tuple[Any, int]]) -> list[Answer]:
-        """Answers in order. Requests are pipelined (a window at a time, well under a pipe's
-        buffer) so a busy machine does not charge a context switch per case; the child answers
-        one at a time, so each call's time limit runs from the previous answer."""
+        """Answers in order; fewer (a prefix) when the run's deadline comes first. Requests are
+        pipelined (a window at a time, well under a pipe's buffer) so a busy machine does not
+        charge a context switch per case; the child answers one at a time, so each call's time
+        limit runs from the previous answer."""
         out: list[Answer] = []
         while len(out) < len(items):
+            if self.time_left is not None and self.time_left() <= 0:
+                return out
             if self.proc is None or self.proc.poll() is not None:
                 try:
                     self.restarts += 1
                     self.start()
+                except OutOfTime:
+                    self.restarts -= 1
+                    return out
                 except BadTarget as exc:
                     out.append(Answer(None, "crashed", f"could not be restarted: {exc}"))
                     continue
@@ -212,9 +237,12 @@ class Engine:
                 out.append(self._dead())
                 continue
             for seats in window:
-                reply = self._read(self.limits.call_timeout)
+                wait, cut = self._wait(self.limits.call_timeout)
+                reply = self._read(wait)
                 if reply is None:
                     self.close()
+                    if cut:  # the run's deadline, not the target: no answer, no fault
+                        return out
                     out.append(Answer(None, "timed out", f"timed out after {self.limits.call_timeout:g} s"))
                     break
                 if not reply:

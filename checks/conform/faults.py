@@ -34,22 +34,39 @@ from sushigo.spec.cards import Card
 from sushigo.spec.model.core import Core
 from sushigo.spec.ruleset import Ruleset
 
+#: A case the run's deadline left unasked: no score, and no adapter fault either.
+NO_ANSWER = Answer(None)
+#: Fewer cases than this are asked here, not spread (starting a worker's engine costs more).
+SPREAD_AT = 256
 MAX_FAULTS = 24  # a target this broken is reported by its first 24 faults
 _PADS = 30  # cases the target scores right tried as padding around a fault's trigger
 
 
 class Budget:
-    """The run's deadline (monotonic seconds)."""
+    """The run's deadline (monotonic seconds from ``start``, by default now). ``phase`` names
+    what the run is doing; the phase in which the deadline was first seen is kept in ``hit_in``."""
 
-    def __init__(self, seconds: float, clock: Callable[[], float]) -> None:
+    def __init__(self, seconds: float, clock: Callable[[], float], start: float | None = None) -> None:
         self.clock = clock
-        self.deadline = clock() + seconds
+        self.seconds = seconds
+        self.deadline = (clock() if start is None else start) + seconds
         self.hit = False
+        self.phase = ""
+        self.hit_in = ""
 
     def expired(self) -> bool:
         if not self.hit and self.clock() >= self.deadline:
-            self.hit = True
+            self.hit, self.hit_in = True, self.phase
         return self.hit
+
+    def spend(self) -> None:
+        """The deadline was seen elsewhere (a worker stopped on it): the run is cut short here too."""
+        if not self.hit:
+            self.hit, self.hit_in = True, self.phase
+
+    def left(self) -> float:
+        """Seconds left (0 once expired): what a wait on the target may take at most."""
+        return 0.0 if self.expired() else max(0.0, self.deadline - self.clock())
 
 
 @dataclass
@@ -88,31 +105,49 @@ class Side:
         self.answers: dict[Any, Answer] = {}
         self.calls: list[tuple[Any, Answer]] = []  # every call, in order (adapter faults are read here)
         self._memo: dict[tuple[int, Any, str], tuple[K.Scorer, list[int]]] = {}
+        #: Asks many cases at once on other processes (``conform --jobs``); None: the engine here.
+        self.spread: Callable[[Side, list[Any]], list[Answer | None]] | None = None
 
     # ----------------------------------------------------------------- the target
 
     def ask(self, case: Any) -> Answer:
+        """The target's answer; past the deadline a case not asked yet gets :data:`NO_ANSWER`
+        (not kept: it is neither a score nor an adapter fault)."""
         hit = self.answers.get(case)
         if hit is None:
-            if self.kind == "round":
-                hit = self.engine.call("score_round", K.names(case), len(case))
-            else:
-                hit = self.engine.call("score_puddings", list(case), len(case))
-            self.answers[case] = hit
+            if self.budget.expired():
+                return NO_ANSWER
+            got = self.engine.call_many(self.fn, [self.request(case)])
+            if not got:  # the deadline came during the call
+                return NO_ANSWER
+            hit = self.answers[case] = got[0]
             self.calls.append((case, hit))
         return hit
 
+    @property
+    def fn(self) -> str:
+        return "score_round" if self.kind == "round" else "score_puddings"
+
+    def request(self, case: Any) -> tuple[Any, int]:
+        """What the target is given for ``case`` (JSON) and how many seats it must answer for."""
+        return (K.names(case) if self.kind == "round" else list(case)), len(case)
+
     def prefetch(self, cases: Sequence[Any]) -> None:
-        """Ask every case not asked yet, pipelined."""
+        """Ask every case not asked yet, pipelined (or spread over workers, :attr:`spread`)."""
         todo = list(dict.fromkeys(c for c in cases if c not in self.answers))
-        fn = "score_round" if self.kind == "round" else "score_puddings"
+        if self.spread is not None and len(todo) >= SPREAD_AT and not self.budget.expired():
+            for case, got in zip(todo, self.spread(self, todo), strict=True):
+                if got is not None:  # None: the deadline left it unasked
+                    self.answers[case] = got
+                    self.calls.append((case, got))
+            return
         step = 256  # the deadline is looked at between batches
         for k in range(0, len(todo), step):
             if self.budget.expired():
                 return
             batch = todo[k:k + step]
-            args = [(K.names(c) if self.kind == "round" else list(c), len(c)) for c in batch]
-            for case, ans in zip(batch, self.engine.call_many(fn, args), strict=True):
+            for case, ans in zip(batch, self.engine.call_many(self.fn, [self.request(c) for c in batch]),
+                                 strict=False):  # fewer answers when the deadline came
                 self.answers[case] = ans
                 self.calls.append((case, ans))
 

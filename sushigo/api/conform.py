@@ -4,6 +4,8 @@ The generator imports Hypothesis; it is imported when run, not with this module.
 
 from __future__ import annotations
 
+import time
+
 from sushigo.api.base import Outcome, Rule, public, rules_from_options, solver_budget, tagged
 from sushigo.spec.answer import verdict_of, with_outcome
 from sushigo.spec.errors import InputError
@@ -40,6 +42,9 @@ def conform_outcome(
     memory_limit: int | str = int(DEFAULT_LIMITS["memory_limit"]),
     time_limit: float | str = DEFAULT_LIMITS["time_limit"],
     rlimit: int | None = None,
+    started: float | None = None,
+    jobs: int | None = None,
+    cluster: str | None = None,
 ) -> Outcome:
     """Score generated rounds and pudding counts (every maki and pudding tie structure included)
     with ``target`` (a ``.py`` file or an importable module with ``score_round(tableaux)`` and
@@ -49,18 +54,29 @@ def conform_outcome(
     disagree). The target runs in its own process under ``call_timeout`` seconds a call and
     ``memory_limit`` MB (0: none); the whole run under ``time_limit`` seconds; each Z3 call
     (the rule ids of a fault) under ``rlimit`` resource units. ``"outcome"`` is proved when
-    the run settled the question (conforms, or a fault found), unknown when time ran out first."""
+    the run settled the question (conforms, or a fault found), unknown when time ran out first.
+    The time limit runs from ``started`` (``time.monotonic()``; default: now), so a caller can
+    count its own start-up in it (the CLI counts the import of the harness). ``jobs`` worker
+    processes, or the Dask scheduler at ``cluster`` ('local': a local Dask cluster of ``jobs``
+    workers), generate the cases and ask the target, each worker starting the target itself
+    (docs/scale.md); the report is the same whatever the workers."""
+    if started is None:
+        started = time.monotonic()
     from sushigo.checks import conform as C
     from sushigo.checks.edge_cases import forget_unknown
+    from sushigo.jobs import runner
 
     ruleset = rules_from_options(rules, rule)
+    where = runner(jobs, cluster)
     n = int(_number("--examples", examples, 1, MAX_EXAMPLES, True))
     limits = C.Limits(call_timeout=_number("--call-timeout", call_timeout, 0.01, 3600, False),
                       memory_mb=int(_number("--memory-limit", memory_limit, 0, 1 << 20, True)),
                       time_limit=_number("--time-limit", time_limit, 1, _MAX_SECONDS, False))
-    engine = C.load_target(target, limits)  # BadTarget is an InputError
-    with solver_budget(None, rlimit, whole=limits.time_limit):  # the cases' Z3 questions too
-        report = C.conform(engine, ruleset, n, seed, limits)
+    # The target is loaded once, by the run (a BadTarget is an InputError: exit 2).
+    left = max(0.001, limits.time_limit - (time.monotonic() - started))
+    with solver_budget(None, rlimit, whole=left):  # the cases' Z3 questions too
+        report = C.conform(C.Target.named(target, limits), ruleset, n, seed, limits, start=started,
+                           where=where)
     if not report.completed:
         forget_unknown()  # edge cases the deadline left open are not kept for a later run
     data = with_outcome(tagged(FORMAT, report.as_dict()), verdict_of(report.verdict))

@@ -10,10 +10,18 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from typing import TYPE_CHECKING, Any
 
 from sushigo.api.conform import DEFAULT_LIMITS, MAX_EXAMPLES, conform_outcome
-from sushigo.common import add_json_arg, add_rules_args, budget_count, print_json, print_table
+from sushigo.common import (
+    add_jobs_args,
+    add_json_arg,
+    add_rules_args,
+    budget_count,
+    print_json,
+    print_table,
+)
 
 if TYPE_CHECKING:
     from sushigo.checks import conform as C
@@ -27,6 +35,7 @@ examples:
   sushigo conform examples/buggy_adapter.py              # each fault once, minimised, attributed: exit 1
   sushigo conform my_adapter.py --call-timeout 0.5 --time-limit 120   # tighter budgets
   sushigo conform mypackage.sushi_adapter --rules french # an importable module, another ruleset
+  sushigo conform my_adapter.py --jobs 2                 # cases made and asked on 2 worker processes
 """
 
 
@@ -60,11 +69,14 @@ def register(subparsers: Any) -> None:
                         metavar="SECONDS", help="the same as --time-limit")
     parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
                         help="Z3 resource units each call (naming a fault's rule ids) may spend")
+    add_jobs_args(parser, "local worker processes that generate the cases and ask the target "
+                  "(default: none, all in this process)")
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    started = time.monotonic()  # --timeout covers the whole run, the harness's import included
     from sushigo.checks import conform as C
 
     try:
@@ -72,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
             out = conform_outcome(args.target, rules=args.rules, rule=list(args.rule), examples=args.examples,
                                   seed=args.seed, call_timeout=args.call_timeout,
                                   memory_limit=args.memory_limit, time_limit=args.time_limit,
-                                  rlimit=args.rlimit)
+                                  rlimit=args.rlimit, started=started, jobs=args.jobs,
+                                  cluster=args.cluster)
     except C.Interrupted as exc:
         print(f"sushigo conform: interrupted by {exc}: stopped, no verdict", file=sys.stderr)
         return exc.code
@@ -89,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
         return out.code
     rules, report = out.detail
     pud = f", {report.pudding_cases} pudding cases" if report.pudding_checked else \
-        " (no score_puddings: puddings not checked)"
+        "" if report.round_cases == 0 and report.stopped else " (no score_puddings: puddings not checked)"
     print(f"{args.target} against the reference under {rules.name}: {report.round_cases} rounds{pud}")
     _show_budget(report)
     if report.ok:
