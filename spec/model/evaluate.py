@@ -64,9 +64,11 @@ class Evaluator:
         conds: list[Any] = []
         for c in m.constraints():
             if z3.is_eq(c):
-                lhs = c.arg(0)
+                lhs, rhs = c.arg(0), c.arg(1)
+                if z3.is_int_value(lhs) and _is_var(rhs):  # ``v == 3`` built from an int comes as ``3 == v``
+                    lhs, rhs = rhs, lhs
                 if _is_var(lhs) and lhs.get_id() not in ins and lhs.get_id() not in defs:
-                    defs[lhs.get_id()] = (lhs, c.arg(1))
+                    defs[lhs.get_id()] = (lhs, rhs)
                     continue
             conds.append(c)
         pairs = list(defs.values())
