@@ -18,6 +18,12 @@ a before/after table measured the same way.
 family) in a process of its own, forked from this one, with its peak resident set (``ru_maxrss``
 from ``os.wait4``) and CPU seconds; the CPU seconds choose ``checks.runner.SLOW``, the tasks
 started first.
+
+``--compare [NAME ...]`` measures the substitution path against main's code path in this one
+process: each property (or edge-case family) runs serially with the solver deciding every case
+(``checks.properties.SUBSTITUTE`` off: the path before it existed) and then with the evaluator,
+and the table shows the cases per CPU second of each and their ratio (quick budget unless
+``--default``). Same cases, same verdicts: the cases columns must be equal.
 """
 
 from __future__ import annotations
@@ -130,7 +136,39 @@ def tasks_main(argv: list[str]) -> None:
           f"load average {os.getloadavg()[0]:.1f}")
 
 
+def compare_main(argv: list[str]) -> None:
+    from sushigo.checks import properties as P
+
+    budget = R.PROFILES["default" if "--default" in argv else "quick"]
+    names = [a for a in argv if not a.startswith("--")] or R.task_names(R.Options(examples=budget))
+    load = os.getloadavg()[0]
+    rows, totals = [], {False: [0, 0.0], True: [0, 0.0]}
+    for name in names:
+        row: list[str] = [name]
+        for substitute in (False, True):
+            P.SUBSTITUTE[0] = substitute
+            t0 = time.process_time()
+            out = R.run_one(name, R.Options(examples=budget))
+            cpu = time.process_time() - t0
+            totals[substitute][0] += out.examples
+            totals[substitute][1] += cpu
+            row += [str(out.examples), out.status, f"{out.examples / cpu:.0f}"]
+        row.append(f"{float(row[6]) / max(1.0, float(row[3])):.2f}")  # cases/CPU s: evaluator / solver
+        rows.append(row)
+    P.SUBSTITUTE[0] = True
+    (n0, c0), (n1, c1) = totals[False], totals[True]
+    rows.append(["total", str(n0), "", f"{n0 / c0:.0f}", str(n1), "", f"{n1 / c1:.0f}",
+                 f"{(n1 / c1) / (n0 / c0):.2f}"])
+    print(tabulate(rows, headers=["task", "cases (solver)", "result", "cases/CPU s", "cases (evaluator)",
+                                  "result", "cases/CPU s", "ratio"], disable_numparse=True))
+    print(f"budget {budget} per family, serial, one process; load average {load:.1f} before, "
+          f"{os.getloadavg()[0]:.1f} after, {os.cpu_count()} cores; target ratio: at least 2")
+
+
 def main(argv: list[str]) -> None:
+    if "--compare" in argv:
+        compare_main(argv)
+        return
     if "--memory" in argv:
         memory_main(argv)
         return
