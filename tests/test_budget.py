@@ -170,3 +170,13 @@ def test_a_stop_inside_a_destructor_prints_no_traceback(capfd: pytest.CaptureFix
             budget.stop_point()
     assert budget.stopped_by() == signal.SIGINT
     assert "Traceback" not in capfd.readouterr().err
+
+
+def test_after_a_stop_the_main_context_simplifies_again() -> None:
+    """Z3_interrupt leaves a context cancelled until its next check(); simplify then stops
+    early. Leaving the stop scope clears it (seen: an evaluator test after a stop test)."""
+    zero = z3.IntVal(0)
+    term = z3.And(zero >= 0, zero <= 10)
+    with budget.stop_on_signals():
+        budget.request_stop(signal.SIGINT)
+    assert z3.is_true(z3.simplify(term))

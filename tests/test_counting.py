@@ -22,7 +22,9 @@ CUSTOM: dict[str, Ruleset] = {
                                             sashimi_set=2, sashimi_points=6),
     "wasabi-x2-icons-0-2-3": OFFICIAL.replace(name="w", wasabi_multiplier=2, maki_icons=(0, 2, 3),
                                              nigiri_points=(1, 3, 4)),
-    "small-deck": OFFICIAL.replace(name="s", deck=(3, 4, 2, 1, 2, 0, 2, 3, 1, 2, 1, 1)),
+    # a deck of 22 cards must still deal every player count (one round of small hands)
+    "small-deck": OFFICIAL.replace(name="s", deck=(3, 4, 2, 1, 2, 0, 2, 3, 1, 2, 1, 1), rounds=1,
+                                   hand_sizes=((2, 10), (3, 7), (4, 5), (5, 4))),
 }
 
 

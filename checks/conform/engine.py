@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from sushigo.spec.errors import InputError
+from sushigo.spec.errors import InputError, SushiGoError
 
 CHILD = Path(__file__).with_name("_child.py")
 _WINDOW_BYTES = 16_384  # requests written at once: a quarter of a Linux pipe's buffer
@@ -32,7 +32,7 @@ class BadTarget(InputError):
     """The target cannot be loaded or does not expose ``score_round``."""
 
 
-class OutOfTime(Exception):
+class OutOfTime(SushiGoError):
     """The run's time limit ran out while the target was loading (not the target's fault)."""
 
 

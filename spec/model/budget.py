@@ -374,10 +374,26 @@ def stop_on_signals() -> Iterator[None]:
         z3 = sys.modules.get("z3")
         if z3 is not None:
             z3.set_param("ctrl_c", True)
+            if _stop.is_set():
+                _clear_cancel(z3)
         _stop.clear()
         writer.close()  # the watcher's recv sees end of stream and returns
         thread.join(timeout=1.0)
         reader.close()
+
+
+def _clear_cancel(z3: Any) -> None:
+    """Let the contexts a stop interrupted work again after the stop scope.
+
+    ``Z3_interrupt`` leaves the context cancelled until its next ``check()``: meanwhile
+    ``simplify`` silently stops early (a library user who caught the stop and asks again would
+    get unsimplified terms). An empty check clears it. Only the main context: a worker's context
+    may still be in its (stopping) thread's hands, and workers make fresh contexts anyway.
+    """
+    try:
+        z3.Solver(ctx=z3.main_ctx()).check()
+    except z3.Z3Exception:
+        pass
 
 
 def child_signals() -> None:

@@ -93,10 +93,16 @@ def _print_result(res: DiffResult, show_all: bool) -> None:
 
     a, b = res.a.name, res.b.name
     params = describe_parameters(res.a, res.b)
-    if params:
+    from sushigo.spec.ruleset import NUMBER_BY_NAME as _NUMBERS
+
+    if params and any(p[0] in _NUMBERS for p in params):
+        # rule numbers differ too: the table lists parameters, not only readings
+        print_table([list(p) for p in params], ["parameter", "rule id", a, b],
+                    title="differing readings and rule numbers:")
+    elif params:
         print_table([list(p) for p in params], ["reading", "rule id", a, b], title="differing readings:")
     else:
-        print(f"{a} and {b} have the same readings.")
+        print(f"{a} and {b} have the same readings and rule numbers.")
     print()
     if res.status == "differ":
         ws = res.witnesses if show_all else (res.witness,)
@@ -137,7 +143,7 @@ def _print_witness(w: Witness, a: str, b: str, head: str) -> None:
     print(f"{head}: {w.summary}")
     rows = [[r.label, r.a, r.b, "*" if r.differs else ""] for r in w.rows]
     print_table(rows, ["", a, b, "differs"])
-    causes = ", ".join(w.causes) or "(the readings together)"
+    causes = ", ".join(w.causes) or "(the differing parameters together)"
     print(f"cause: {causes}; rule ids: {', '.join(w.rule_ids)}")
     for name in w.causes:
         param = PARAMETER_BY_NAME.get(name)
