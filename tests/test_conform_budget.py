@@ -28,6 +28,8 @@ from sushigo.spec.cards import parse_card
 from sushigo.spec.ruleset import OFFICIAL
 
 ROOT = Path(__file__).resolve().parent.parent
+# Run from a folder without the checkout\'s sushigo/: CI tests the installed package.
+OUTSIDE = ROOT / "tests" / "adapters"
 GOOD = ROOT / "examples" / "conform_adapter.py"
 BUGGY = ROOT / "examples" / "buggy_adapter.py"
 HOSTILE = ROOT / "tests" / "adapters" / "hostile.py"
@@ -37,7 +39,7 @@ WALL_SECONDS = 15.0
 
 def _conform(*args: str, env: dict[str, str] | None = None) -> tuple[int, dict[str, Any], float]:
     t0 = time.monotonic()
-    proc = subprocess.run([sys.executable, "-m", "sushigo", "conform", *args, "--json"], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "sushigo", "conform", *args, "--json"], cwd=OUTSIDE,
                           capture_output=True, text=True, timeout=300, env={**os.environ, **(env or {})})
     wall = time.monotonic() - t0
     assert "Traceback" not in proc.stderr, proc.stderr

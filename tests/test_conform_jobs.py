@@ -23,6 +23,8 @@ import pytest
 from test_jobs import _group_alive
 
 ROOT = Path(__file__).resolve().parent.parent
+# Run from a folder without the checkout\'s sushigo/: CI tests the installed package.
+OUTSIDE = ROOT / "tests" / "adapters"
 ADAPTERS = ROOT / "tests" / "adapters"
 BUGGY = str(ROOT / "examples" / "buggy_adapter.py")
 HOSTILE = str(ADAPTERS / "hostile.py")
@@ -32,7 +34,7 @@ STOP_SECONDS = float(os.environ.get("SUSHIGO_STOP_SECONDS", "5"))
 def _conform(*argv: str, env: dict[str, str] | None = None) -> tuple[int, dict[str, Any], str]:
     """The command in a process of its own (a test process that used Z3 would hand its context
     to the workers it forks: docs/scale.md)."""
-    proc = subprocess.run([sys.executable, "-m", "sushigo", "conform", *argv, "--json"], cwd=ROOT,
+    proc = subprocess.run([sys.executable, "-m", "sushigo", "conform", *argv, "--json"], cwd=OUTSIDE,
                           capture_output=True, text=True, timeout=600, env={**os.environ, **(env or {})})
     assert "Traceback" not in proc.stderr, proc.stderr
     return proc.returncode, json.loads(proc.stdout), proc.stdout
@@ -113,7 +115,7 @@ def test_sigint_on_workers_exits_130_and_leaves_no_process(tmp_path: Path) -> No
     env = {**os.environ, "SUSHIGO_HOSTILE": "hang-all", "SUSHIGO_HOSTILE_PIDFILE": str(pidfile),
            "SUSHIGO_HOSTILE_CALLED": str(called)}
     proc = subprocess.Popen([sys.executable, "-m", "sushigo", "conform", HOSTILE, "--examples", "300",
-                             "--call-timeout", "60", "--jobs", "2", "--json"], cwd=ROOT, env=env,
+                             "--call-timeout", "60", "--jobs", "2", "--json"], cwd=OUTSIDE, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
     try:
         deadline = time.monotonic() + 240

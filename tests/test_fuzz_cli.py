@@ -88,13 +88,15 @@ def from_schema(node: dict[str, Any], root: dict[str, Any]) -> st.SearchStrategy
         return _object(node, root)
     if kind == "array":
         low = node.get("minItems", 0)
-        return st.lists(from_schema(node.get("items", {}), root), min_size=low, max_size=low + 3)
+        high = min(node.get("maxItems", low + 3), low + 3)
+        return st.lists(from_schema(node.get("items", {}), root), min_size=low, max_size=high)
     if kind == "string":
         low, high = node.get("minLength", 0), node.get("maxLength", 99)
         text = st.text(min_size=low, max_size=min(high, 12))
         return st.one_of(WORDS, text).filter(lambda v: low <= len(v) <= high)
     if kind == "integer":
-        return st.integers(min_value=node.get("minimum", -3), max_value=node.get("minimum", 0) + 12)
+        low = node.get("minimum", -3)
+        return st.integers(min_value=low, max_value=node.get("maximum", node.get("minimum", 0) + 12))
     if kind == "number":
         return st.floats(allow_nan=False, allow_infinity=False)
     if kind == "boolean":
@@ -124,7 +126,9 @@ def _object(node: dict[str, Any], root: dict[str, Any]) -> st.SearchStrategy[Any
         keys = required + [k for k in optional if draw(st.booleans())]
         out = {k: draw(from_schema(props[k], root)) for k in keys}
         if isinstance(extra, dict):
-            out |= draw(st.dictionaries(WORDS, from_schema(extra, root), max_size=2))
+            pattern = node.get("propertyNames", {}).get("pattern")
+            names = WORDS if pattern is None else st.from_regex(pattern, fullmatch=True)
+            out |= draw(st.dictionaries(names, from_schema(extra, root), max_size=2))
         return out
 
     return build()

@@ -64,7 +64,7 @@ def refuse(doc: dict[str, Any]) -> None:
 
 def test_answers_come_back_in_task_order_whatever_finished_first() -> None:
     n = 6
-    tasks = [J.Task(f"t{k}", {"k": k, "sleep": 0.05 * (n - k)}) for k in range(n)]
+    tasks = [J.Task(f"t{k}", {"k": k, "sleep": 0.25 * (n - k)}) for k in range(n)]
     arrived: list[int] = []
     answers = J.run(f"{__name__}:slow_echo", tasks, J.Runner(2), lambda k, _a: arrived.append(k))
     assert [a["k"] for a in answers] == list(range(n))

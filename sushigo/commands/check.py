@@ -52,8 +52,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="seed Hypothesis (default: derandomized, the same examples every run)")
     parser.add_argument("--rules", "--ruleset", dest="ruleset", default=None, metavar="NAME",
-                        help="run under this named ruleset only (default: every named ruleset); "
-                        "--ruleset is the older spelling")
+                        help="run under this ruleset only: a name (see 'sushigo rules') or a rules file "
+                        "FILE.toml (default: every named ruleset); --ruleset is the older spelling")
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                         help="override one rule parameter (repeatable) in every ruleset run, "
                         "e.g. maki_first_tie=each, tempura_points=6 (list: sushigo rules)")
