@@ -383,9 +383,13 @@ class _Setup:
         if found is None:
             players, size, deck, bit = self.seats.players, self.seats.size, self.deck, CARD_BIT
             first = round_index * players * size
-            found = self.dealt[round_index] = tuple(
-                sum([bit[c] for c in deck[first + s * size : first + (s + 1) * size]]) for s in range(players)
-            )
+            packed = []
+            for start in range(first, first + players * size, size):
+                hand = 0
+                for c in deck[start : start + size]:  # a plain loop: sum() of wide ints is slower
+                    hand += bit[c]
+                packed.append(hand)
+            found = self.dealt[round_index] = tuple(packed)
         return found
 
 
@@ -446,9 +450,19 @@ def score_round(
 ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """A finished round: the round totals per seat, the final tableaux as token counts, and the
     puddings kept (those of earlier rounds plus this round's)."""
-    vectors = tuple(tuple(unpack(t, N_TOKENS)) for t in tabs)
-    totals = tuple(round_totals(vectors, rules))
-    return totals, vectors, tuple(k + v[_PUD_TOKEN] for k, v in zip(kept, vectors, strict=True))
+    totals, kept = _round_end(tabs, kept, rules)
+    return totals, tuple(tuple(unpack(t, N_TOKENS)) for t in tabs), kept
+
+
+_PUD_FIELD = BITS * _PUD_TOKEN
+
+
+def _round_end(
+    tabs: Sequence[int], kept: Sequence[int], rules: Ruleset
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """score_round without the token-count tuples (round_totals reads the unpacked bytes)."""
+    totals = tuple(round_totals([t.to_bytes(N_TOKENS, "little") for t in tabs], rules))
+    return totals, tuple(k + ((t >> _PUD_FIELD) & 0xFF) for k, t in zip(kept, tabs, strict=True))
 
 
 class _Position:
@@ -457,15 +471,15 @@ class _Position:
     a snapshot may share them."""
 
     __slots__ = (
-        "_hands", "_kept", "_opts", "_setup", "_tabs", "_view", "over", "round_index", "round_scores",
-        "round_tableaux", "turn",
+        "_hands", "_kept", "_opts", "_round_tabs", "_setup", "_tabs", "_view", "over", "round_index",
+        "round_scores", "turn",
     )
 
     round_index: int
     turn: int
     over: bool
     round_scores: tuple[tuple[int, ...], ...]
-    round_tableaux: tuple[tuple[tuple[int, ...], ...], ...]
+    _round_tabs: tuple[Sequence[int], ...]  # the packed final tableaux of the scored rounds
     _setup: _Setup
     _hands: Sequence[int]
     _tabs: Sequence[int]
@@ -484,7 +498,7 @@ class _Position:
         setup = _Setup(seats, seed)
         game = _new(cls)
         game._setup, game.round_index, game.turn, game.over = setup, 0, 0, False
-        game.round_scores, game.round_tableaux, game._view = (), (), None
+        game.round_scores, game._round_tabs, game._view = (), (), None
         game._kept = game._tabs = seats.empty
         game._hands = setup.hands(0)
         game._opts = _options_of(seats.table, game._hands, game._tabs)
@@ -554,10 +568,18 @@ class _Position:
         })
         return obs
 
-    def _landed(self, actions: Sequence[Turn]) -> tuple[list[int], list[int]]:
-        """Every seat's hand and tableau after ``actions[seat]``, before the pass (self unchanged).
+    @property
+    def round_tableaux(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """The final tableaux of the scored rounds: per round, per seat, 15 counts by Token."""
+        return tuple(tuple(tuple(unpack(t, N_TOKENS)) for t in tabs) for tabs in self._round_tabs)
 
-        Raises IllegalMoveError (naming the round, turn, player and rule) for an illegal turn."""
+    def _advance(self, actions: Sequence[Turn], nxt: _Position) -> None:
+        """Make ``nxt`` the position after every seat took ``actions[seat]`` at once: land each turn,
+        pass the hands and find each seat's options, or after the round's last turn score the
+        round, keep the puddings and deal the next. ``nxt`` is this object, or a new one holding
+        this position's round, turn, scores and puddings; it is written only after every turn
+        landed, so an illegal turn (IllegalMoveError naming round, turn, player and rule)
+        changes nothing."""
         if self.over:
             raise IllegalMoveError("the game is over; there are no more turns (R-ROUNDS)")
         seats = self._setup.seats
@@ -576,32 +598,26 @@ class _Position:
                 moved, tab = land(found, hand, tab, turn, seats.rules, self._where(len(hands)))
                 hands.append(moved)
                 tabs.append(tab)
-        return hands, tabs
-
-    def _move_on(self, hands: list[int], tabs: list[int]) -> None:
-        """Become the position after the turn that left ``hands`` and ``tabs``: pass the hands, or
-        (the hands are empty) score the round, keep the puddings and deal the next round."""
-        self._view = None
-        seats = self._setup.seats
+        nxt._view = None
         turn = self.turn + 1
         if turn < seats.size:
             offset = seats.offsets[self.round_index]
             if offset:
                 hands = hands[-offset:] + hands[:-offset]  # pass_hands inlined
-            self.turn, self._hands, self._tabs = turn, hands, tabs
-            self._opts = _options_of(seats.table, hands, tabs)
+            nxt.turn, nxt._hands, nxt._tabs = turn, hands, tabs
+            nxt._opts = _options_of(seats.table, hands, tabs)
             return
         rules = seats.rules
-        totals, vectors, self._kept = score_round(tabs, self._kept, rules)
-        self.round_scores = (*self.round_scores, totals)
-        self.round_tableaux = (*self.round_tableaux, vectors)
-        self.turn, self._tabs = 0, seats.empty
+        totals, nxt._kept = _round_end(tabs, self._kept, rules)
+        nxt.round_scores = (*self.round_scores, totals)
+        nxt._round_tabs = (*self._round_tabs, tabs)
+        nxt.turn, nxt._tabs = 0, seats.empty
         if self.round_index + 1 < rules.rounds:
-            self.round_index += 1
-            self._hands = self._setup.hands(self.round_index)
-            self._opts = _options_of(seats.table, self._hands, self._tabs)
+            nxt.round_index = self.round_index + 1
+            nxt._hands = self._setup.hands(nxt.round_index)
+            nxt._opts = _options_of(seats.table, nxt._hands, nxt._tabs)
         else:
-            self.over, self._hands, self._opts = True, seats.empty, seats.no_options
+            nxt.over, nxt._hands, nxt._opts = True, seats.empty, seats.no_options
 
     def _where(self, seat: int) -> str:
         return f"round {self.round_index + 1}, turn {self.turn + 1}, player {seat}"
@@ -614,7 +630,7 @@ class _Position:
 
     def scores(self) -> tuple[int, ...]:
         """Points per seat so far: the scored rounds, plus the pudding points once the game is over."""
-        totals = [sum(r[s] for r in self.round_scores) for s in range(self.players)]
+        totals = [sum(column) for column in zip(*self.round_scores, strict=True)] or [0] * self.players
         if self.over:
             for s, p in enumerate(pudding_points(self._kept, self.rules)):
                 totals[s] += p
@@ -659,11 +675,10 @@ class Game(_Position):
         Raises IllegalMoveError (naming the round, turn, player and rule) for an illegal turn;
         any legal turn is accepted, also one that legal_actions lists in another order.
         """
-        hands, tabs = self._landed(actions)
         nxt = _new(Game)
-        nxt._setup, nxt.round_index, nxt.turn, nxt.over = self._setup, self.round_index, self.turn, False
-        nxt.round_scores, nxt.round_tableaux, nxt._kept = self.round_scores, self.round_tableaux, self._kept
-        nxt._move_on(hands, tabs)
+        nxt._setup, nxt.round_index, nxt.over = self._setup, self.round_index, False
+        nxt.round_scores, nxt._round_tabs, nxt._kept = self.round_scores, self._round_tabs, self._kept
+        self._advance(actions, nxt)
         return nxt
 
     def mutable(self) -> MutableGame:
@@ -701,8 +716,7 @@ class MutableGame(_Position):
         """Every player takes ``actions[seat]`` at once and passes their hand: as
         :meth:`Game.apply`, in place. An illegal turn raises IllegalMoveError (the text of
         ``Game.apply``) and leaves the position as it was."""
-        hands, tabs = self._landed(actions)
-        self._move_on(hands, tabs)
+        self._advance(actions, self)
 
     def snapshot(self) -> Game:
         """This position as an immutable :class:`Game` (later steps do not change it)."""
