@@ -291,6 +291,7 @@ def shuffled_deck(rules: Ruleset, seed: int) -> tuple[list[int], int]:
 _BLOCK = 192
 _SHIFTS = tuple(32 - (i + 1).bit_length() for i in range(1 << 12))
 _WORDS = struct.Struct(f"<{_BLOCK}I").unpack
+_DOWN: dict[int, tuple[tuple[int, int], ...]] = {}  # per deck size: (i, shift) from the top down
 
 
 def fast_shuffled_deck(base: Sequence[int], seed: int) -> tuple[list[int], int]:
@@ -306,21 +307,19 @@ def fast_shuffled_deck(base: Sequence[int], seed: int) -> tuple[list[int], int]:
     n = len(base)
     if n > len(_SHIFTS):
         return shuffled_deck_of(base, seed)
-    words = _WORDS(random.Random(seed).getrandbits(32 * _BLOCK).to_bytes(4 * _BLOCK, "little"))
+    down = _DOWN.get(n)
+    if down is None:
+        down = _DOWN[n] = tuple((i, _SHIFTS[i]) for i in range(n - 1, 0, -1))
+    draw = iter(_WORDS(random.Random(seed).getrandbits(32 * _BLOCK).to_bytes(4 * _BLOCK, "little"))).__next__
     deck = list(base)
-    shifts = _SHIFTS
-    p = 0
     try:
-        for i in range(n - 1, 0, -1):
-            shift = shifts[i]
-            j = words[p] >> shift
-            p += 1
+        for i, shift in down:
+            j = draw() >> shift
             while j > i:
-                j = words[p] >> shift
-                p += 1
+                j = draw() >> shift
             deck[i], deck[j] = deck[j], deck[i]
-        return deck, words[p] | (words[p + 1] << 32)
-    except IndexError:
+        return deck, draw() | (draw() << 32)
+    except StopIteration:
         return shuffled_deck_of(base, seed)
 
 
@@ -454,15 +453,13 @@ def score_round(
     return totals, tuple(tuple(unpack(t, N_TOKENS)) for t in tabs), kept
 
 
-_PUD_FIELD = BITS * _PUD_TOKEN
-
 
 def _round_end(
     tabs: Sequence[int], kept: Sequence[int], rules: Ruleset
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """score_round without the token-count tuples (round_totals reads the unpacked bytes)."""
-    totals = tuple(round_totals([t.to_bytes(N_TOKENS, "little") for t in tabs], rules))
-    return totals, tuple(k + ((t >> _PUD_FIELD) & 0xFF) for k, t in zip(kept, tabs, strict=True))
+    vectors = [t.to_bytes(N_TOKENS, "little") for t in tabs]
+    return tuple(round_totals(vectors, rules)), tuple([k + v[_PUD_TOKEN] for k, v in zip(kept, vectors)])  # noqa: B905
 
 
 class _Position:
