@@ -29,7 +29,6 @@ Not covered: the dummy-2p variant (the dummy's turn is chosen by a controller mi
 from __future__ import annotations
 
 import random
-import struct
 from collections.abc import Sequence
 from typing import Self, TypeVar
 
@@ -289,8 +288,6 @@ def shuffled_deck(rules: Ruleset, seed: int) -> tuple[list[int], int]:
 # A 108-card shuffle draws 159 words for the median seed, more than 192 for one seed in a
 # thousand: those take the plain path (the same result, drawn again).
 _BLOCK = 192
-_SHIFTS = tuple(32 - (i + 1).bit_length() for i in range(1 << 12))
-_WORDS = struct.Struct(f"<{_BLOCK}I").unpack
 _DOWN: dict[int, tuple[tuple[int, int], ...]] = {}  # per deck size: (i, shift) from the top down
 
 
@@ -302,25 +299,33 @@ def fast_shuffled_deck(base: Sequence[int], seed: int) -> tuple[list[int], int]:
     ``getrandbits(k)`` is the generator's next 32-bit word shifted right by ``32 - k``, and
     ``getrandbits(32 * W)`` gives the next W words, the first one lowest. So the words are
     drawn in one block and the same loop runs on them; the policies' seed is the next two words
-    (``getrandbits(64)``: first word low). tests/test_game.py compares it with shuffled_deck.
+    (``getrandbits(64)``: first word low). With at most 255 cards k is at most 8, so only each
+    word's top byte counts (shifted right by ``8 - k``): the loop reads the block's every fourth
+    byte, small ints that need no allocation. tests/test_game.py compares it with shuffled_deck.
     """
     n = len(base)
-    if n > len(_SHIFTS):
+    if n > 255:
         return shuffled_deck_of(base, seed)
     down = _DOWN.get(n)
     if down is None:
-        down = _DOWN[n] = tuple((i, _SHIFTS[i]) for i in range(n - 1, 0, -1))
-    draw = iter(_WORDS(random.Random(seed).getrandbits(32 * _BLOCK).to_bytes(4 * _BLOCK, "little"))).__next__
+        down = _DOWN[n] = tuple((i, 8 - (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+    block = random.Random(seed).getrandbits(32 * _BLOCK).to_bytes(4 * _BLOCK, "little")
+    tops = list(block[3::4])  # a list: indexing it is the interpreter's fastest path
     deck = list(base)
+    p = 0
     try:
         for i, shift in down:
-            j = draw() >> shift
+            j = tops[p] >> shift
+            p += 1
             while j > i:
-                j = draw() >> shift
+                j = tops[p] >> shift
+                p += 1
             deck[i], deck[j] = deck[j], deck[i]
-        return deck, draw() | (draw() << 32)
-    except StopIteration:
+    except IndexError:
         return shuffled_deck_of(base, seed)
+    if 4 * p + 8 > len(block):
+        return shuffled_deck_of(base, seed)
+    return deck, int.from_bytes(block[4 * p : 4 * p + 8], "little")
 
 
 def shuffled_deck_of(base: Sequence[int], seed: int) -> tuple[list[int], int]:
