@@ -342,7 +342,7 @@ def shuffled_deck_of(base: Sequence[int], seed: int) -> tuple[list[int], int]:
 class _Seats:
     """What every game of one ruleset and player count shares (built once, kept)."""
 
-    __slots__ = ("base", "empty", "no_options", "offsets", "players", "rules", "size", "table")
+    __slots__ = ("base", "empty", "no_options", "offsets", "players", "puddings", "rules", "size", "table")
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         check_players(rules, players)
@@ -353,6 +353,16 @@ class _Seats:
         self.offsets = tuple(rules.pass_offset(r) % players for r in range(rules.rounds))
         self.empty = (0,) * players
         self.no_options = (_NO_OPTIONS,) * players
+        self.puddings: dict[tuple[int, ...], tuple[int, ...]] = {}  # pudding points by puddings kept
+
+    def pudding_points(self, kept: tuple[int, ...]) -> tuple[int, ...]:
+        """spec.scoring.pudding_points of ``kept``, memoised (few pudding tuples are common)."""
+        found = self.puddings.get(kept)
+        if found is None:
+            if len(self.puddings) >= 4096:
+                self.puddings.clear()
+            found = self.puddings[kept] = tuple(pudding_points(kept, self.rules))
+        return found
 
 
 # Keyed by the ruleset's id and checked by identity (as spec.scoring keys its tables): hashing a
@@ -632,11 +642,10 @@ class _Position:
 
     def scores(self) -> tuple[int, ...]:
         """Points per seat so far: the scored rounds, plus the pudding points once the game is over."""
-        totals = [sum(column) for column in zip(*self.round_scores, strict=True)] or [0] * self.players
-        if self.over:
-            for s, p in enumerate(pudding_points(self._kept, self.rules)):
-                totals[s] += p
-        return tuple(totals)
+        seats = self._setup.seats
+        if not self.over:
+            return tuple([sum(column) for column in zip(*self.round_scores, strict=True)] or seats.empty)
+        return tuple(map(sum, zip(*self.round_scores, seats.pudding_points(self._kept), strict=True)))
 
     def winners(self) -> tuple[int, ...]:
         """The winning seats once the game is over (most points, then puddings, then winner_tie)."""
