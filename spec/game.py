@@ -657,9 +657,17 @@ class _Position:
         return (self.rules, self.players, self.seed, self.round_index, self.turn, tuple(self._hands),
                 tuple(self._tabs), self._kept, self.round_scores)
 
-    def _state(self) -> str:
+    def __eq__(self, other: object) -> bool:
+        """The same position of the same game, both a Game or both a MutableGame."""
+        if type(other) is not type(self) or not isinstance(other, _Position):
+            return NotImplemented
+        return self._key() == other._key()
+
+    # no __hash__ here, so none is inherited: a Game defines one, a MutableGame (it changes) has none
+
+    def __repr__(self) -> str:
         state = "over" if self.over else f"round {self.round_index + 1}, turn {self.turn + 1}"
-        return f"{self.players} players, seed {self.seed}, {self.rules.name}: {state}"
+        return f"<{type(self).__name__} {self.players} players, seed {self.seed}, {self.rules.name}: {state}>"
 
 
 _P = TypeVar("_P", bound=_Position)
@@ -696,16 +704,8 @@ class Game(_Position):
         """A :class:`MutableGame` at this position (this one stays as it is)."""
         return self._copy(MutableGame)
 
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Game):
-            return NotImplemented
-        return self._key() == other._key()
-
     def __hash__(self) -> int:
         return hash(self._key())
-
-    def __repr__(self) -> str:
-        return f"<Game {self._state()}>"
 
 
 class MutableGame(_Position):
@@ -716,7 +716,6 @@ class MutableGame(_Position):
     """
 
     __slots__ = ()
-    __hash__ = None  # type: ignore[assignment]
 
     @classmethod
     def new(cls, players: int, seed: int, rules: Ruleset = OFFICIAL) -> MutableGame:
@@ -732,11 +731,3 @@ class MutableGame(_Position):
     def snapshot(self) -> Game:
         """This position as an immutable :class:`Game` (later steps do not change it)."""
         return self._copy(Game)
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, MutableGame):
-            return NotImplemented
-        return self._key() == other._key()
-
-    def __repr__(self) -> str:
-        return f"<MutableGame {self._state()}>"
