@@ -96,17 +96,21 @@ def _interleaved(work: dict[str, Callable[[int], int]], rounds: int) -> dict[str
 def main(argv: list[str]) -> None:
     parser = argparse.ArgumentParser(prog="bench_executor")
     parser.add_argument("--quick", action="store_true", help="fewer rounds (about 1 minute instead of 3)")
+    parser.add_argument("--warm", type=int, default=300, metavar="N",
+                        help="games each step API face plays per player count before the rounds "
+                             "(default 300): the option tables fill up over the first thousands of games")
     args = parser.parse_args(argv)
     seconds = 0.5 if args.quick else 2.0
     rounds = 3 if args.quick else 7
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"load average {load:.1f} on {os.cpu_count()} cores; calibration loop {_calibration():.0f} ns/iter")
+    print(f"load average {load:.1f} on {os.cpu_count()} cores; calibration loop {_calibration():.0f} "
+          f"ns/iter; {args.warm} games per step API face to warm up")
 
     rows = []
     for players in (2, 3, 4, 5):
         # the option tables fill up during the first games; measure closer to the steady state
         fast_random_games(players, 0, 4096, OFFICIAL)
-        for s in range(300):
+        for s in range(args.warm):
             _step_game(players, s, False)
             _step_game(players, s, False, in_place=True)
 
