@@ -56,7 +56,7 @@ from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import IllegalMoveError, InputError, SushiGoError
 from sushigo.spec.game import (
     DUMMY_SEAT,
-    Game,
+    MutableGame,
     check_players,
     dummy_controller,
     shuffled_deck,
@@ -459,8 +459,9 @@ def play_game(
 
 
 def _play_steps(rules: Ruleset, players: int, seed: int, names: Sequence[str]) -> list[RoundRecord]:
-    """The rounds of play_game, driven through the step API (spec.game.Game)."""
-    game = Game.new(players, seed, rules)
+    """The rounds of play_game, driven through the step API (spec.game's in-place face: no
+    position is kept)."""
+    game = MutableGame.new(players, seed, rules)
     prng = random.Random(game.policy_seed)
     policies = [POLICIES[n]() for n in names]
     seats = range(players)
@@ -470,7 +471,7 @@ def _play_steps(rules: Ruleset, players: int, seed: int, names: Sequence[str]) -
         step = tuple(policies[s].choose(game.observation(s), game.legal_actions(s), prng) for s in seats)
         turns.append(step)
         r = game.round_index
-        game = game.apply(step)
+        game.step(step)
         if game.over or game.round_index != r:
             rounds.append(
                 RoundRecord(
@@ -774,18 +775,19 @@ def _python_random_games(
     players: int, seeds: Iterable[int], rules: Ruleset, tableaux: bool
 ) -> list[FastGame]:
     """The fast path one game at a time, in pure Python (no dummy-2p): the random policy of
-    play_game (option ``int(random() * n)`` of ``n``, no draw for one) driving the step engine."""
+    play_game (option ``int(random() * n)`` of ``n``, no draw for one) driving the step engine
+    (its in-place face)."""
     results: list[FastGame] = []
     seats = range(players)
     for game_seed in seeds:
-        game = Game.new(players, game_seed, rules)
+        game = MutableGame.new(players, game_seed, rules)
         rand = random.Random(game.policy_seed).random
         while not game.over:
             actions = []
             for s in seats:
                 found = game.legal_actions(s)
                 actions.append(found[0] if len(found) == 1 else found[int(rand() * len(found))])
-            game = game.apply(actions)
+            game.step(actions)
         results.append(
             FastGame(
                 game_seed,

@@ -29,8 +29,8 @@ Not covered: the dummy-2p variant (the dummy's turn is chosen by a controller mi
 from __future__ import annotations
 
 import random
-import struct
 from collections.abc import Sequence
+from typing import Self, TypeVar
 
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import IllegalMoveError, InputError, RulesError
@@ -42,6 +42,7 @@ from sushigo.spec.turns import Turn, apply_turn, legal_turns
 __all__ = [
     "DUMMY_SEAT",
     "Game",
+    "MutableGame",
     "check_players",
     "dummy_controller",
     "fast_shuffled_deck",
@@ -67,6 +68,12 @@ WC_SHIFT = BITS * int(Token.WASABI)  # free wasabi and chopsticks are adjacent t
 _ONES = sum(1 << (BITS * c) for c in range(N_CARDS))
 MAX_TABLE = 1 << 20  # entries kept before a table is started afresh (bounds the memory)
 CARD_BIT: tuple[int, ...] = tuple(1 << (BITS * c) for c in range(N_CARDS))
+# The top bit of every hand field: a hand count never exceeds 127, so a packed hand with one of
+# these bits set is a hand that gave a card it did not hold (the field went below 0 and borrowed).
+HIGH = sum(0x80 << (BITS * c) for c in range(N_CARDS))
+# The 4,096 sets of kinds (one bit a byte apart, as pattern() gives them) leave 4,096 distinct
+# remainders modulo 2**13 + 1 (tests/test_game.py checks it): an index into a plain list.
+DENSE = 8193
 
 Change = tuple[int, int]  # (change of the packed hand, change of the packed tableau)
 
@@ -76,14 +83,19 @@ class Options:
 
     __slots__ = ("change_of", "changes", "turns")
 
-    def __init__(self, turns: tuple[Turn, ...], changes: tuple[Change, ...]) -> None:
+    def __init__(
+        self, turns: tuple[Turn, ...], changes: tuple[Change, ...], change_of: dict[int, Change]
+    ) -> None:
         self.turns = turns
         self.changes = changes  # per turn: what it does to the packed hand and tableau
-        # the change of each listed turn by the turn's id: a driver hands back the very objects
-        # legal_actions gave it, and an int key hashes far faster than a tuple of Pick
-        # dataclasses. An id names the listed object and nothing else: the turns live as
-        # long as this entry does, so no other object can carry one of these ids meanwhile.
-        self.change_of: dict[int, Change] = dict(zip(map(id, turns), changes, strict=True))
+        # The change of a turn by the turn's id, for every turn of this tableau state that takes
+        # exactly the cards it lists (_Pieces.fast): shared by all the state's entries, so it stays
+        # in cache, and a driver hands back the very objects legal_actions gave it (an int key
+        # hashes far faster than a tuple of Pick dataclasses). A turn found here is this hand's
+        # iff the hand holds its cards: ``hand + change[0]`` has no field below 0 (see HIGH).
+        # An id names one listed object: the turns live as long as the table, so no other
+        # object can carry one of these ids meanwhile.
+        self.change_of = change_of
 
     def find(self, turn: Turn) -> int:
         """The index of ``turn`` (the very object, or an equal one), -1 if it is not listed."""
@@ -96,7 +108,7 @@ class Options:
             return -1
 
 
-_NO_OPTIONS = Options((), ())
+_NO_OPTIONS = Options((), (), {})
 
 
 def pack(counts: Sequence[int]) -> int:
@@ -109,6 +121,7 @@ def unpack(value: int, n: int) -> bytes:
 
 _WC_FIELD = (1 << (2 * BITS)) - 1
 _PATTERN_SHIFT = BITS * N_CARDS
+_KINDS = (1 << _PATTERN_SHIFT) - 1
 
 
 def pattern(hand: int, tab: int) -> int:
@@ -150,14 +163,25 @@ class _Pieces:
         # pairs[c1]: (bit, turn, change) of the two-card turns whose first pick is c1; a hand
         # (pattern key) allows one when it has the bit: kind c2 held, or c1 held twice if c2 == c1
         self.pairs: list[list[tuple[int, Turn, Change]]] = [[] for _ in range(N_CARDS)]
-        if not chopsticks:
-            return
-        every = [2] * N_CARDS
-        for turn in legal_turns(every, tab, rules):
-            if len(turn) == 2:
-                c1, c2 = int(turn[0].card), int(turn[1].card)
-                bit = 1 << (BITS * c2 + (c1 == c2))
-                self.pairs[c1].append((bit, turn, _change(every, tab, turn, rules)))
+        if chopsticks:
+            every = [2] * N_CARDS
+            for turn in legal_turns(every, tab, rules):
+                if len(turn) == 2:
+                    c1, c2 = int(turn[0].card), int(turn[1].card)
+                    bit = 1 << (BITS * c2 + (c1 == c2))
+                    self.pairs[c1].append((bit, turn, _change(every, tab, turn, rules)))
+        # Every turn of this state that a hand may take exactly when it holds the turn's cards (all
+        # of them: see _build), and whose change takes each of those cards from the hand. Not so a
+        # chopsticks turn taking a chopsticks card: the used pair rejoins the hand and hides it.
+        listed = [p for ps in self.singles for p in ps] + [(t, ch) for ps in self.pairs for _, t, ch in ps]
+        self.fast: dict[int, Change] = {id(t): ch for t, ch in listed if _takes_its_cards(t, ch)}
+
+
+def _takes_its_cards(turn: Turn, change: Change) -> bool:
+    """Whether ``change`` takes every card ``turn`` picks out of the hand (none comes back)."""
+    need = sum(CARD_BIT[int(p.card)] for p in turn)
+    left = unpack(need + change[0], N_CARDS)
+    return all(left[int(p.card)] == 0 for p in turn)
 
 
 def _change(hand: Sequence[int], tab: Sequence[int], turn: Turn, rules: Ruleset) -> Change:
@@ -168,17 +192,21 @@ def _change(hand: Sequence[int], tab: Sequence[int], turn: Turn, rules: Ruleset)
 
 
 class OptionTable:
-    """The legal turns of every hand pattern under one ruleset, built on first use."""
+    """The legal turns of every hand pattern under one ruleset, built on first use.
+
+    Without chopsticks in the tableau a pattern is a set of kinds and whether a wasabi is free:
+    its entry sits in ``plain[free][kinds % DENSE]`` (two lists, no hashing). With chopsticks
+    there are millions of patterns; those met are kept in ``by_pattern``.
+    """
 
     def __init__(self, rules: Ruleset) -> None:
         self.rules = rules
         self.by_pattern: dict[int, Options] = {}
+        self.plain: tuple[list[Options | None], list[Options | None]] = ([None] * DENSE, [None] * DENSE)
         self._pieces: dict[int, _Pieces] = {}
 
     def __call__(self, hand: int, tab: int) -> Options:
-        key = pattern(hand, tab)
-        found = self.by_pattern.get(key)
-        return found if found is not None else self._build(key)
+        return _options_of(self, (hand,), (tab,))[0]
 
     def pieces(self, wasabi: int, chopsticks: int) -> _Pieces:
         """The one- and two-card turns in a tableau state (wasabi up to 2, chopsticks 0 or 1)."""
@@ -198,15 +226,18 @@ class OptionTable:
             for turn, change in pieces.singles[c]:
                 turns.append(turn)
                 changes.append(change)
-        if state >> 8:
-            for c1 in kinds:
-                for bit, turn, change in pieces.pairs[c1]:
-                    if key & bit:
-                        turns.append(turn)
-                        changes.append(change)
+        found = Options(tuple(turns), tuple(changes), pieces.fast)
+        if not state >> 8:
+            self.plain[state][(key & _KINDS) % DENSE] = found
+            return found
+        for c1 in kinds:
+            for bit, turn, change in pieces.pairs[c1]:
+                if key & bit:
+                    turns.append(turn)
+                    changes.append(change)
         if len(self.by_pattern) > MAX_TABLE:
             self.by_pattern.clear()
-        self.by_pattern[key] = found = Options(tuple(turns), tuple(changes))
+        self.by_pattern[key] = found = Options(tuple(turns), tuple(changes), pieces.fast)
         return found
 
 
@@ -257,8 +288,7 @@ def shuffled_deck(rules: Ruleset, seed: int) -> tuple[list[int], int]:
 # A 108-card shuffle draws 159 words for the median seed, more than 192 for one seed in a
 # thousand: those take the plain path (the same result, drawn again).
 _BLOCK = 192
-_SHIFTS = tuple(32 - (i + 1).bit_length() for i in range(1 << 12))
-_WORDS = struct.Struct(f"<{_BLOCK}I").unpack
+_DOWN: dict[int, tuple[tuple[int, int], ...]] = {}  # per deck size: (i, shift) from the top down
 
 
 def fast_shuffled_deck(base: Sequence[int], seed: int) -> tuple[list[int], int]:
@@ -269,27 +299,33 @@ def fast_shuffled_deck(base: Sequence[int], seed: int) -> tuple[list[int], int]:
     ``getrandbits(k)`` is the generator's next 32-bit word shifted right by ``32 - k``, and
     ``getrandbits(32 * W)`` gives the next W words, the first one lowest. So the words are
     drawn in one block and the same loop runs on them; the policies' seed is the next two words
-    (``getrandbits(64)``: first word low). tests/test_game.py compares it with shuffled_deck.
+    (``getrandbits(64)``: first word low). With at most 255 cards k is at most 8, so only each
+    word's top byte counts (shifted right by ``8 - k``): the loop reads the block's every fourth
+    byte, small ints that need no allocation. tests/test_game.py compares it with shuffled_deck.
     """
     n = len(base)
-    if n > len(_SHIFTS):
+    if n > 255:
         return shuffled_deck_of(base, seed)
-    words = _WORDS(random.Random(seed).getrandbits(32 * _BLOCK).to_bytes(4 * _BLOCK, "little"))
+    down = _DOWN.get(n)
+    if down is None:
+        down = _DOWN[n] = tuple((i, 8 - (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+    block = random.Random(seed).getrandbits(32 * _BLOCK).to_bytes(4 * _BLOCK, "little")
+    tops = list(block[3::4])  # a list: indexing it is the interpreter's fastest path
     deck = list(base)
-    shifts = _SHIFTS
     p = 0
     try:
-        for i in range(n - 1, 0, -1):
-            shift = shifts[i]
-            j = words[p] >> shift
+        for i, shift in down:
+            j = tops[p] >> shift
             p += 1
             while j > i:
-                j = words[p] >> shift
+                j = tops[p] >> shift
                 p += 1
             deck[i], deck[j] = deck[j], deck[i]
-        return deck, words[p] | (words[p + 1] << 32)
     except IndexError:
         return shuffled_deck_of(base, seed)
+    if 4 * p + 8 > len(block):
+        return shuffled_deck_of(base, seed)
+    return deck, int.from_bytes(block[4 * p : 4 * p + 8], "little")
 
 
 def shuffled_deck_of(base: Sequence[int], seed: int) -> tuple[list[int], int]:
@@ -306,7 +342,7 @@ def shuffled_deck_of(base: Sequence[int], seed: int) -> tuple[list[int], int]:
 class _Seats:
     """What every game of one ruleset and player count shares (built once, kept)."""
 
-    __slots__ = ("base", "empty", "no_options", "offsets", "players", "rules", "size", "table")
+    __slots__ = ("base", "empty", "no_options", "offsets", "players", "puddings", "rules", "size", "table")
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         check_players(rules, players)
@@ -317,6 +353,16 @@ class _Seats:
         self.offsets = tuple(rules.pass_offset(r) % players for r in range(rules.rounds))
         self.empty = (0,) * players
         self.no_options = (_NO_OPTIONS,) * players
+        self.puddings: dict[tuple[int, ...], tuple[int, ...]] = {}  # pudding points by puddings kept
+
+    def pudding_points(self, kept: tuple[int, ...]) -> tuple[int, ...]:
+        """spec.scoring.pudding_points of ``kept``, memoised (few pudding tuples are common)."""
+        found = self.puddings.get(kept)
+        if found is None:
+            if len(self.puddings) >= 4096:
+                self.puddings.clear()
+            found = self.puddings[kept] = tuple(pudding_points(kept, self.rules))
+        return found
 
 
 # Keyed by the ruleset's id and checked by identity (as spec.scoring keys its tables): hashing a
@@ -351,14 +397,19 @@ class _Setup:
         if found is None:
             players, size, deck, bit = self.seats.players, self.seats.size, self.deck, CARD_BIT
             first = round_index * players * size
-            found = self.dealt[round_index] = tuple(
-                sum([bit[c] for c in deck[first + s * size : first + (s + 1) * size]]) for s in range(players)
-            )
+            packed = []
+            for start in range(first, first + players * size, size):
+                hand = 0
+                for c in deck[start : start + size]:  # a plain loop: sum() of wide ints is slower
+                    hand += bit[c]
+                packed.append(hand)
+            found = self.dealt[round_index] = tuple(packed)
         return found
 
 
-def _options_of(table: OptionTable, hands: Sequence[int], tabs: Sequence[int]) -> tuple[Options, ...]:
-    """Each seat's options (OptionTable.__call__ inlined: this runs once per seat and turn)."""
+def _options_of(table: OptionTable, hands: Sequence[int], tabs: Sequence[int]) -> list[Options]:
+    """Each seat's options: pattern() and the table look-up inlined (this runs per seat and turn)."""
+    plain = table.plain
     get = table.by_pattern.get
     out = []
     for hand, tab in zip(hands, tabs):  # noqa: B905 (one tableau per hand; strict costs here)
@@ -366,12 +417,14 @@ def _options_of(table: OptionTable, hands: Sequence[int], tabs: Sequence[int]) -
         x = hand | (hand >> 2)
         once = (x | (x >> 1)) & _ONES
         if wc < 256:
-            key = once | ((wc > 0) << _PATTERN_SHIFT)
+            found = plain[wc > 0][once % DENSE]
+            if found is None:
+                found = table._build(once | ((wc > 0) << _PATTERN_SHIFT))
         else:
             key = once | ((x | (hand >> 1)) & (once << 1)) | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
-        found = get(key)
-        out.append(found if found is not None else table._build(key))
-    return tuple(out)
+            found = get(key) or table._build(key)
+        out.append(found)
+    return out
 
 
 # ----------------------------------------------------------------- the engine's moves
@@ -385,7 +438,7 @@ def land(found: Options, hand: int, tab: int, turn: Turn, rules: Ruleset, who: s
     ``found``: one look-up for a listed turn; any other turn (an equal object, the other order of
     a chopsticks turn, or an illegal one) is checked by spec.turns. IllegalMoveError names ``who``."""
     change = found.change_of.get(id(turn))
-    if change is not None:
+    if change is not None and not (hand + change[0]) & HIGH:
         return hand + change[0], tab + change[1]
     i = found.find(turn)
     if i >= 0:
@@ -411,53 +464,63 @@ def score_round(
 ) -> tuple[tuple[int, ...], tuple[tuple[int, ...], ...], tuple[int, ...]]:
     """A finished round: the round totals per seat, the final tableaux as token counts, and the
     puddings kept (those of earlier rounds plus this round's)."""
-    vectors = tuple(tuple(unpack(t, N_TOKENS)) for t in tabs)
-    totals = tuple(round_totals(vectors, rules))
-    return totals, vectors, tuple(k + v[_PUD_TOKEN] for k, v in zip(kept, vectors, strict=True))
+    totals, kept = _round_end(tabs, kept, rules)
+    return totals, tuple(tuple(unpack(t, N_TOKENS)) for t in tabs), kept
 
 
-class Game:
-    """One position of a game (not dummy-2p): immutable; :meth:`apply` gives the next one.
 
-    Attributes: ``rules``, ``players``, ``seed``, ``policy_seed``, ``round_index`` (from 0),
-    ``turn`` (turns played in this round), ``over``, ``round_scores`` (round totals per seat
-    of the scored rounds), ``round_tableaux`` (final token counts per seat of those rounds).
-    """
+def _round_end(
+    tabs: Sequence[int], kept: Sequence[int], rules: Ruleset
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """score_round without the token-count tuples (round_totals reads the unpacked bytes)."""
+    vectors = [t.to_bytes(N_TOKENS, "little") for t in tabs]
+    return tuple(round_totals(vectors, rules)), tuple([k + v[_PUD_TOKEN] for k, v in zip(kept, vectors)])  # noqa: B905
+
+
+class _Position:
+    """What :class:`Game` and :class:`MutableGame` share: the state of one game and every way to
+    read it. The lists a position holds are never changed in place (a move makes new ones), so
+    a snapshot may share them."""
 
     __slots__ = (
-        "_hands", "_kept", "_opts", "_setup", "_tabs", "_view", "over", "round_index", "round_scores",
-        "round_tableaux", "turn",
+        "_hands", "_kept", "_opts", "_round_tabs", "_setup", "_tabs", "_view", "over", "round_index",
+        "round_scores", "turn",
     )
 
     round_index: int
     turn: int
     over: bool
     round_scores: tuple[tuple[int, ...], ...]
-    round_tableaux: tuple[tuple[tuple[int, ...], ...], ...]
+    _round_tabs: tuple[Sequence[int], ...]  # the packed final tableaux of the scored rounds
     _setup: _Setup
-    _hands: tuple[int, ...]
-    _tabs: tuple[int, ...]
+    _hands: Sequence[int]
+    _tabs: Sequence[int]
     _kept: tuple[int, ...]
     _view: tuple[tuple[tuple[int, ...], ...], tuple[int, ...]] | None
-    _opts: tuple[Options, ...]  # each seat's options, found when the position is made
+    _opts: Sequence[Options]  # each seat's options, found when the position is made
 
     def __init__(self) -> None:
-        raise TypeError("use Game.new(players, seed, rules)")
+        raise TypeError(f"use {type(self).__name__}.new(players, seed, rules)")
 
     @classmethod
-    def new(cls, players: int, seed: int, rules: Ruleset = OFFICIAL) -> Game:
-        """The position after the first deal of the game ``play_game(players, seed, rules)``."""
+    def _start(cls, players: int, seed: int, rules: Ruleset) -> Self:
         seats = seats_of(rules, players)
         if rules.dummy_2p:
             raise InputError("the step API does not play the dummy-2p variant; use play_game for it")
         setup = _Setup(seats, seed)
         game = _new(cls)
         game._setup, game.round_index, game.turn, game.over = setup, 0, 0, False
-        game.round_scores, game.round_tableaux, game._view = (), (), None
+        game.round_scores, game._round_tabs, game._view = (), (), None
         game._kept = game._tabs = seats.empty
         game._hands = setup.hands(0)
         game._opts = _options_of(seats.table, game._hands, game._tabs)
         return game
+
+    def _copy(self, cls: type[_P]) -> _P:
+        other = _new(cls)
+        for name in _Position.__slots__:
+            _setattr(other, name, getattr(self, name))
+        return other
 
     @property
     def rules(self) -> Ruleset:
@@ -517,16 +580,21 @@ class Game:
         })
         return obs
 
-    def apply(self, actions: Sequence[Turn]) -> Game:
-        """The position after every player took ``actions[seat]`` at once and passed their hand.
+    @property
+    def round_tableaux(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """The final tableaux of the scored rounds: per round, per seat, 15 counts by Token."""
+        return tuple(tuple(tuple(unpack(t, N_TOKENS)) for t in tabs) for tabs in self._round_tabs)
 
-        Raises IllegalMoveError (naming the round, turn, player and rule) for an illegal turn;
-        any legal turn is accepted, also one that legal_actions lists in another order.
-        """
+    def _advance(self, actions: Sequence[Turn], nxt: _Position) -> None:
+        """Make ``nxt`` the position after every seat took ``actions[seat]`` at once: land each turn,
+        pass the hands and find each seat's options, or after the round's last turn score the
+        round, keep the puddings and deal the next. ``nxt`` is this object, or a new one holding
+        this position's round, turn, scores and puddings; it is written only after every turn
+        landed, so an illegal turn (IllegalMoveError naming round, turn, player and rule)
+        changes nothing."""
         if self.over:
             raise IllegalMoveError("the game is over; there are no more turns (R-ROUNDS)")
-        setup = self._setup
-        seats = setup.seats
+        seats = self._setup.seats
         if len(actions) != seats.players:
             raise IllegalMoveError(
                 f"give one turn per player: got {len(actions)} for {seats.players} players"
@@ -535,38 +603,33 @@ class Game:
         tabs: list[int] = []
         for found, turn, hand, tab in zip(self._opts, actions, self._hands, self._tabs):  # noqa: B905
             change = found.change_of.get(id(turn))
-            if change is None:  # not a listed object: an equal turn, another order, or illegal
-                hand, tab = land(found, hand, tab, turn, seats.rules, self._where(len(hands)))
-            else:
-                hand += change[0]
-                tab += change[1]
-            hands.append(hand)
-            tabs.append(tab)
-        nxt = _new(Game)
-        nxt._setup, nxt._view, nxt.over = setup, None, False
-        if self.turn + 1 < seats.size:
-            nxt.round_index, nxt.turn = self.round_index, self.turn + 1
-            nxt.round_scores, nxt.round_tableaux = self.round_scores, self.round_tableaux
-            nxt._kept = self._kept
-            hands = pass_hands(hands, seats.offsets[self.round_index])
-            nxt._hands = tuple(hands)
-            nxt._tabs = tuple(tabs)
+            if change is not None and not (moved := hand + change[0]) & HIGH:
+                hands.append(moved)
+                tabs.append(tab + change[1])
+            else:  # not a listed object of this state, or a card not held: land checks it
+                moved, tab = land(found, hand, tab, turn, seats.rules, self._where(len(hands)))
+                hands.append(moved)
+                tabs.append(tab)
+        nxt._view = None
+        turn = self.turn + 1
+        if turn < seats.size:
+            offset = seats.offsets[self.round_index]
+            if offset:
+                hands = hands[-offset:] + hands[:-offset]  # pass_hands inlined
+            nxt.turn, nxt._hands, nxt._tabs = turn, hands, tabs
             nxt._opts = _options_of(seats.table, hands, tabs)
-            return nxt
-        # the hands are empty: score the round, keep the puddings, deal the next round
+            return
         rules = seats.rules
-        totals, vectors, nxt._kept = score_round(tabs, self._kept, rules)
+        totals, nxt._kept = _round_end(tabs, self._kept, rules)
         nxt.round_scores = (*self.round_scores, totals)
-        nxt.round_tableaux = (*self.round_tableaux, vectors)
+        nxt._round_tabs = (*self._round_tabs, tabs)
         nxt.turn, nxt._tabs = 0, seats.empty
         if self.round_index + 1 < rules.rounds:
             nxt.round_index = self.round_index + 1
-            nxt._hands = setup.hands(nxt.round_index)
+            nxt._hands = self._setup.hands(nxt.round_index)
             nxt._opts = _options_of(seats.table, nxt._hands, nxt._tabs)
         else:
-            nxt.round_index, nxt.over, nxt._hands = self.round_index, True, seats.empty
-            nxt._opts = seats.no_options
-        return nxt
+            nxt.over, nxt._hands, nxt._opts = True, seats.empty, seats.no_options
 
     def _where(self, seat: int) -> str:
         return f"round {self.round_index + 1}, turn {self.turn + 1}, player {seat}"
@@ -579,11 +642,10 @@ class Game:
 
     def scores(self) -> tuple[int, ...]:
         """Points per seat so far: the scored rounds, plus the pudding points once the game is over."""
-        totals = [sum(r[s] for r in self.round_scores) for s in range(self.players)]
-        if self.over:
-            for s, p in enumerate(pudding_points(self._kept, self.rules)):
-                totals[s] += p
-        return tuple(totals)
+        seats = self._setup.seats
+        if not self.over:
+            return tuple([sum(column) for column in zip(*self.round_scores, strict=True)] or seats.empty)
+        return tuple(map(sum, zip(*self.round_scores, seats.pudding_points(self._kept), strict=True)))
 
     def winners(self) -> tuple[int, ...]:
         """The winning seats once the game is over (most points, then puddings, then winner_tie)."""
@@ -591,18 +653,81 @@ class Game:
             return ()
         return tuple(winners(self.scores(), self._kept, self.rules, self.players))
 
+    def _key(self) -> tuple[object, ...]:
+        return (self.rules, self.players, self.seed, self.round_index, self.turn, tuple(self._hands),
+                tuple(self._tabs), self._kept, self.round_scores)
+
     def __eq__(self, other: object) -> bool:
-        if not isinstance(other, Game):
+        """The same position of the same game, both a Game or both a MutableGame."""
+        if type(other) is not type(self) or not isinstance(other, _Position):
             return NotImplemented
         return self._key() == other._key()
+
+    # no __hash__ here, so none is inherited: a Game defines one, a MutableGame (it changes) has none
+
+    def __repr__(self) -> str:
+        state = "over" if self.over else f"round {self.round_index + 1}, turn {self.turn + 1}"
+        return f"<{type(self).__name__} {self.players} players, seed {self.seed}, {self.rules.name}: {state}>"
+
+
+_P = TypeVar("_P", bound=_Position)
+
+
+class Game(_Position):
+    """One position of a game (not dummy-2p): immutable; :meth:`apply` gives the next one.
+
+    Attributes: ``rules``, ``players``, ``seed``, ``policy_seed``, ``round_index`` (from 0),
+    ``turn`` (turns played in this round), ``over``, ``round_scores`` (round totals per seat
+    of the scored rounds), ``round_tableaux`` (final token counts per seat of those rounds).
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def new(cls, players: int, seed: int, rules: Ruleset = OFFICIAL) -> Game:
+        """The position after the first deal of the game ``play_game(players, seed, rules)``."""
+        return cls._start(players, seed, rules)
+
+    def apply(self, actions: Sequence[Turn]) -> Game:
+        """The position after every player took ``actions[seat]`` at once and passed their hand.
+
+        Raises IllegalMoveError (naming the round, turn, player and rule) for an illegal turn;
+        any legal turn is accepted, also one that legal_actions lists in another order.
+        """
+        nxt = _new(Game)
+        nxt._setup, nxt.round_index, nxt.over = self._setup, self.round_index, False
+        nxt.round_scores, nxt._round_tabs, nxt._kept = self.round_scores, self._round_tabs, self._kept
+        self._advance(actions, nxt)
+        return nxt
+
+    def mutable(self) -> MutableGame:
+        """A :class:`MutableGame` at this position (this one stays as it is)."""
+        return self._copy(MutableGame)
 
     def __hash__(self) -> int:
         return hash(self._key())
 
-    def _key(self) -> tuple[object, ...]:
-        return (self.rules, self.players, self.seed, self.round_index, self.turn, self._hands, self._tabs,
-                self._kept, self.round_scores)
 
-    def __repr__(self) -> str:
-        state = "over" if self.over else f"round {self.round_index + 1}, turn {self.turn + 1}"
-        return f"<Game {self.players} players, seed {self.seed}, {self.rules.name}: {state}>"
+class MutableGame(_Position):
+    """The fast face for self-play, where positions need not be kept: the same game as
+    :class:`Game` (same deal, same options, same errors, same scores), but :meth:`step` moves
+    this object on instead of making a new one. :meth:`snapshot` gives the position as a
+    :class:`Game` to keep; ``Game.mutable()`` goes the other way. Unhashable.
+    """
+
+    __slots__ = ()
+
+    @classmethod
+    def new(cls, players: int, seed: int, rules: Ruleset = OFFICIAL) -> MutableGame:
+        """The position after the first deal of the game ``play_game(players, seed, rules)``."""
+        return cls._start(players, seed, rules)
+
+    def step(self, actions: Sequence[Turn]) -> None:
+        """Every player takes ``actions[seat]`` at once and passes their hand: as
+        :meth:`Game.apply`, in place. An illegal turn raises IllegalMoveError (the text of
+        ``Game.apply``) and leaves the position as it was."""
+        self._advance(actions, self)
+
+    def snapshot(self) -> Game:
+        """This position as an immutable :class:`Game` (later steps do not change it)."""
+        return self._copy(Game)

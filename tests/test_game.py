@@ -182,7 +182,7 @@ def test_fast_shuffle_is_random_shuffle() -> None:
                 draws += 1
         outran += draws > G._BLOCK
     assert outran > 0  # the fallback ran at least once (about 1 seed in 1,000)
-    for n in (2, 3, 50, 200):  # other deck sizes
+    for n in (2, 3, 50, 200, 255, 256, 300):  # other deck sizes (above 255 cards: the plain path)
         assert G.fast_shuffled_deck(list(range(n)), 9)[0] == G.shuffled_deck_of(list(range(n)), 9)[0]
 
 
