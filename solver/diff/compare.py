@@ -9,12 +9,12 @@ from typing import assert_never
 from sushigo.solver.deal_numbers import DEAL_NUMBERS, deal_number_witness
 from sushigo.solver.diff import parameters
 from sushigo.solver.diff.deal import smallest_deal
-from sushigo.solver.diff.parameters import DEFAULT_TIMEOUT_MS, _with, applies, differing_parameters
+from sushigo.solver.diff.parameters import DEFAULT_TIMEOUT_MS, _with, applies, differing_parameters, parameter
 from sushigo.solver.diff.picks import smallest_picks
 from sushigo.solver.diff.results import DiffResult, Proof, Witness
 from sushigo.solver.diff.table_search import _scoring_only, _smallest_table_cached
 from sushigo.solver.diff.witness import _deal_witness, _picks_witness, _table_witness
-from sushigo.spec.ruleset import NUMBER_BY_NAME, PARAMETER_BY_NAME, Effect, Ruleset
+from sushigo.spec.ruleset import Effect, Ruleset
 
 
 def diff(
@@ -91,7 +91,7 @@ def _search_group(
         # the witness must separate a and b, and a from a with only this parameter changed
         rulesets.append(_with(a, kind, getattr(b, kind)))
         pairs.append((0, 2))
-    effect = PARAMETER_BY_NAME[kind].effect if kind in PARAMETER_BY_NAME else NUMBER_BY_NAME[kind].effect
+    effect = parameter(kind).effect
     if effect is Effect.SCORING:
         search = _smallest_table_cached(tuple(_scoring_only(r) for r in rulesets), tuple(pairs), prange,
                                         timeout_ms, rlimit)

@@ -10,6 +10,8 @@ from sushigo.spec.ruleset import (
     PARAMETER_BY_NAME,
     PARAMETERS,
     Effect,
+    NumberParameter,
+    Parameter,
     Ruleset,
     format_number,
     format_value,
@@ -47,10 +49,10 @@ def differing_parameters(a: Ruleset, b: Ruleset) -> list[str]:
     return [p.name for p in (*PARAMETERS, *NUMBERS) if getattr(a, p.name) != getattr(b, p.name)]
 
 
-def _rule_ids_of(name: str) -> tuple[str, ...]:
-    """A reading's or a rule number's rule ids (its own first)."""
+def parameter(name: str) -> Parameter | NumberParameter:
+    """A reading's or a rule number's declaration (its effect, its rule ids, its own first)."""
     param = PARAMETER_BY_NAME.get(name)
-    return param.rule_ids if param is not None else NUMBER_BY_NAME[name].rule_ids
+    return param if param is not None else NUMBER_BY_NAME[name]
 
 
 def _value_json(rules: Ruleset, name: str) -> Any:
@@ -75,4 +77,4 @@ def describe_parameters(a: Ruleset, b: Ruleset) -> list[tuple[str, str, str, str
     def text(rules: Ruleset, p: str) -> str:
         return str(_value_json(rules, p)) if p in NUMBER_BY_NAME else format_value(getattr(rules, p))
 
-    return [(p, _rule_ids_of(p)[0], text(a, p), text(b, p)) for p in differing_parameters(a, b)]
+    return [(p, parameter(p).rule_id, text(a, p), text(b, p)) for p in differing_parameters(a, b)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sushigo.solver.diff.parameters import _rule_ids_of, _value_json, differing_parameters
+from sushigo.solver.diff.parameters import _value_json, differing_parameters, parameter
 from sushigo.spec.ruleset import Ruleset
 
 
@@ -100,7 +100,7 @@ class DiffResult:
             "a": {"name": self.a.name, "readings": _readings_json(self.a)},
             "b": {"name": self.b.name, "readings": _readings_json(self.b)},
             "differing_parameters": [
-                {"name": p, "rule_id": _rule_ids_of(p)[0], "a": _value_json(self.a, p),
+                {"name": p, "rule_id": parameter(p).rule_id, "a": _value_json(self.a, p),
                  "b": _value_json(self.b, p)}
                 for p in differing_parameters(self.a, self.b)
             ],

@@ -7,7 +7,7 @@ from typing import Any
 
 from sushigo.solver.diff import parameters
 from sushigo.solver.diff.extension import extend_picks, extend_to_game
-from sushigo.solver.diff.parameters import CELL_RULES, _rule_ids_of, _with, differing_parameters
+from sushigo.solver.diff.parameters import CELL_RULES, _with, differing_parameters, parameter
 from sushigo.solver.diff.picks import _seat_scores, reachable
 from sushigo.solver.diff.results import Proof, Row, Witness
 from sushigo.solver.diff.table import _PUD, TableScore, score_table, tables_differ
@@ -33,7 +33,7 @@ def _rule_ids(causes: Sequence[str], cells: Iterable[str]) -> tuple[str, ...]:
     seen: dict[str, None] = {}
     for p in causes:
         # the reading's own rule, then the ranking rule it qualifies (its related ids)
-        for rid in _rule_ids_of(p):
+        for rid in parameter(p).rule_ids:
             seen.setdefault(rid, None)
     for c in cells:
         for rid in CELL_RULES.get(c, ()):

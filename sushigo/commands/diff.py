@@ -137,8 +137,8 @@ def _print_result(res: DiffResult, show_all: bool) -> None:
 
 
 def _print_witness(w: Witness, a: str, b: str, head: str) -> None:
+    from sushigo.solver.diff.parameters import parameter
     from sushigo.spec.model.catalogue import RULE_CATALOGUE
-    from sushigo.spec.ruleset import NUMBER_BY_NAME, PARAMETER_BY_NAME
 
     print(f"{head}: {w.summary}")
     rows = [[r.label, r.a, r.b, "*" if r.differs else ""] for r in w.rows]
@@ -146,8 +146,7 @@ def _print_witness(w: Witness, a: str, b: str, head: str) -> None:
     causes = ", ".join(w.causes) or "(the differing parameters together)"
     print(f"cause: {causes}; rule ids: {', '.join(w.rule_ids)}")
     for name in w.causes:
-        param = PARAMETER_BY_NAME.get(name)
-        rid = param.rule_id if param is not None else NUMBER_BY_NAME[name].rule_id
+        rid = parameter(name).rule_id
         if rid in RULE_CATALOGUE:
             print(f"  {rid}: {RULE_CATALOGUE[rid]}")
     if w.minimality:
