@@ -23,13 +23,13 @@ from __future__ import annotations
 
 import contextlib
 import signal
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sushigo.checks.conform import engine as engine_mod
 from sushigo.checks.conform.cases import (
     PuddingCase,
     RoundCase,
@@ -40,7 +40,6 @@ from sushigo.checks.conform.cases import (
     round_cases,
     unknown_edges,
 )
-from sushigo.checks.conform import engine as engine_mod
 from sushigo.checks.conform.engine import Answer, BadTarget, Engine, Interrupted, Limits, OutOfTime
 from sushigo.checks.conform.faults import Budget, Side, find_faults
 from sushigo.checks.conform.pitfalls import PUDDING_READINGS, ROUND_READINGS
@@ -55,7 +54,7 @@ from sushigo.checks.conform.report import (
 )
 from sushigo.checks.conform.tasks import Spread
 from sushigo.checks.properties import Z3Budget
-from sushigo.spec.model.budget import current_ceiling
+from sushigo.spec.model.budget import current_ceiling, lost_stops_unprinted
 from sushigo.spec.model.core import interrupts_reach_python
 from sushigo.spec.ruleset import Ruleset
 
@@ -111,21 +110,14 @@ def interruptible() -> Iterator[None]:
             engine_mod.pending.append(signum)
         raise Interrupted(signum)
 
-    previous_hook = sys.unraisablehook
-
-    def hook(unraisable: Any) -> None:
-        # The stop raised inside a __del__ is not an error to print: engine.stop_point raises it again.
-        if not isinstance(unraisable.exc_value, KeyboardInterrupt):
-            previous_hook(unraisable)
-
     engine_mod.pending.clear()
     old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
-    sys.unraisablehook = hook
     try:
-        yield
+        # a stop lost inside a __del__ is raised again by engine.stop_point: nothing to print
+        with lost_stops_unprinted(lambda: bool(engine_mod.pending)):
+            yield
         engine_mod.stop_point()
     finally:
-        sys.unraisablehook = previous_hook
         for s, h in old.items():
             signal.signal(s, h)
 

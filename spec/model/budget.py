@@ -26,7 +26,7 @@ import sys
 import threading
 import time
 import weakref
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from types import FrameType
@@ -350,22 +350,12 @@ def stop_on_signals() -> Iterator[None]:
     z3_loaded()  # z3 imported already: quiet its handler now; imported later: sushigo.spec.model does
     thread = threading.Thread(target=_watcher, args=(reader,), name="sushigo-stop-watcher", daemon=True)
     thread.start()
-    previous_hook = sys.unraisablehook
-
-    def hook(unraisable: Any) -> None:
-        # A stop landing inside a __del__ loses its KeyboardInterrupt (Python prints "Exception
-        # ignored ... Traceback" and goes on); the stop itself is recorded and every stop point
-        # sees it, so there is nothing to print.
-        if not (_stop.is_set() and isinstance(unraisable.exc_value, KeyboardInterrupt)):
-            previous_hook(unraisable)
-
-    sys.unraisablehook = hook
     try:
-        for sig in STOP_SIGNALS:
-            signal.signal(sig, _handler)
-        yield
+        with lost_stops_unprinted(_stop.is_set):
+            for sig in STOP_SIGNALS:
+                signal.signal(sig, _handler)
+            yield
     finally:
-        sys.unraisablehook = previous_hook
         for sig, old in previous.items():
             signal.signal(sig, old)
         signal.set_wakeup_fd(old_fd)
@@ -380,6 +370,27 @@ def stop_on_signals() -> Iterator[None]:
         writer.close()  # the watcher's recv sees end of stream and returns
         thread.join(timeout=1.0)
         reader.close()
+
+
+@contextmanager
+def lost_stops_unprinted(recorded: Callable[[], bool]) -> Iterator[None]:
+    """While inside, a stop's KeyboardInterrupt lost inside a ``__del__`` prints nothing.
+
+    A signal handler that raises while the garbage collector runs a ``__del__`` loses its
+    exception: Python prints "Exception ignored ... Traceback" and goes on. When ``recorded()``
+    says the stop was recorded (its stop points raise it again), there is nothing to print.
+    """
+    previous = sys.unraisablehook
+
+    def hook(unraisable: Any) -> None:
+        if not (isinstance(unraisable.exc_value, KeyboardInterrupt) and recorded()):
+            previous(unraisable)
+
+    sys.unraisablehook = hook
+    try:
+        yield
+    finally:
+        sys.unraisablehook = previous
 
 
 def _clear_cancel(z3: Any) -> None:

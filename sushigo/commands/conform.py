@@ -86,15 +86,13 @@ def run(args: argparse.Namespace) -> int:
                                   memory_limit=args.memory_limit, time_limit=args.time_limit,
                                   rlimit=args.rlimit, started=started, jobs=args.jobs,
                                   cluster=args.cluster)
-    except C.Interrupted as exc:
-        print(f"sushigo conform: interrupted by {exc}: stopped, no verdict", file=sys.stderr)
-        return exc.code
-    except (Exception, KeyboardInterrupt):
-        # A stop whose own exception was lost (raised inside a __del__) and that surfaced as
-        # another error (a Z3 call cancelled by the stop): still a stop, still no verdict.
-        if not C.engine_mod.pending:
-            raise
-        exc = C.Interrupted(C.engine_mod.pending[0])
+    except (Exception, KeyboardInterrupt) as exc:
+        # Interrupted, or a stop whose own exception was lost (raised inside a __del__) and that
+        # surfaced as another error (a Z3 call cancelled by the stop): no verdict either way.
+        if not isinstance(exc, C.Interrupted):
+            if not C.engine_mod.pending:
+                raise
+            exc = C.Interrupted(C.engine_mod.pending[0])
         print(f"sushigo conform: interrupted by {exc}: stopped, no verdict", file=sys.stderr)
         return exc.code
     if args.json:
