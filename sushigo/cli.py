@@ -152,6 +152,24 @@ def _drop_stdout() -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one command. A closed pipe ends quietly; a failed write (a full device) is one line, exit 1."""
+    code = _main(argv)
+    _forget_caught_interrupts()
+    return code
+
+
+def _forget_caught_interrupts() -> None:
+    """Let the exit code stand after a stop that was caught.
+
+    CPython (3.11, 3.12) remembers a KeyboardInterrupt raised inside code compiled from a string
+    (``exec``: dataclasses and attrs build their methods so, on import) even when it was caught,
+    and at exit ``python -m sushigo`` then kills itself with SIGINT instead of exiting with the
+    code it was given: a SIGTERM landing during start-up ended as -2, not 143. Evaluating any
+    string starts that memory afresh.
+    """
+    exec("None")
+
+
+def _main(argv: Sequence[str] | None) -> int:
     try:
         try:
             code = _dispatch(argv)

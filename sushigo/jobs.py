@@ -108,13 +108,14 @@ def run(function: str, tasks: Sequence[Task], where: Runner, done: Done | None =
         if done is not None:
             done(k, results[k])
 
+    from sushigo.spec.model.budget import stop_point
+
+    stop_point()  # no new work after a stop, whoever runs it
     order = sorted(range(len(tasks)), key=lambda k: not tasks[k].slow)  # stable: slow ones first
     texts = [json.dumps(t.payload, sort_keys=True) for t in tasks]
     if where.cluster:
         _run_dask(function, tasks, texts, order, where, arrived)
     elif where.jobs == 0:
-        from sushigo.spec.model.budget import stop_point
-
         for k in range(len(tasks)):
             stop_point()  # a task that caught a stop ends the run here, as a worker's would
             arrived(k, call(function, texts[k]))

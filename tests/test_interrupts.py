@@ -187,3 +187,66 @@ def test_an_error_raised_by_a_stop_is_reported_as_the_stop(
     monkeypatch.setattr(rules_command, "run", broken)
     with pytest.raises(ctypes.ArgumentError):
         cli.main(["rules"])
+
+
+def test_a_stop_before_the_run_began_still_reports_every_row_unfinished(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Seen in CI on a loaded box: SIGTERM landed while check was still preparing (importing
+    # Hypothesis and Z3), and the run ended with a bare "interrupted" and no report. Here the
+    # stop lands in the preparation (when the runner is chosen); the outcome must still be the
+    # report of a stopped run: every property listed, none finished, nothing claimed.
+    from sushigo.api import check as check_api
+    from sushigo.spec.model import budget
+
+    real = check_api.runner
+    calls = []
+
+    def stopped_while_preparing(*args: object, **kwargs: object) -> object:
+        calls.append(1)
+        if len(calls) == 1:
+            budget.request_stop(signal.SIGTERM)
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(check_api, "runner", stopped_while_preparing)
+    budget._reset()
+    try:
+        out = check_api.check_outcome(jobs=1, only=["round-scores", "turn-rules"], examples=5)
+        calls.clear()
+        budget._reset()
+        mutants = check_api.check_outcome(jobs=1, mutants=True, mutant=["maki-zero-places"],
+                                          examples=5)
+    except KeyboardInterrupt:  # not pytest's own stop: fail this test alone
+        pytest.fail("the stop escaped check_outcome: no report of the stopped run")
+    finally:
+        budget._reset()
+    assert out.code == 1 and out.data["interrupted"] is True and out.data["ok"] is False
+    assert [p["property"] for p in out.data["properties"]] == ["round-scores", "turn-rules"]
+    assert all(p["result"] == "incomplete" and p["examples"] == 0 for p in out.data["properties"])
+    assert mutants.data["interrupted"] is True
+    assert [(m["mutant"], m["complete"], m["caught_by"]) for m in mutants.data["mutants"]] == [
+        ("maki-zero-places", False, None)]
+
+
+def test_an_interrupt_caught_earlier_leaves_the_exit_code_alone(tmp_path: Path) -> None:
+    # CPython remembers a KeyboardInterrupt raised inside exec'd code (attrs and dataclasses build
+    # methods so while Hypothesis is imported) even after it was caught, and 'python -m' then
+    # ended by SIGINT (-2) instead of the code main returned (143 after a SIGTERM during start-up,
+    # in CI). Here one is raised and caught that way just before main runs (everything main needs
+    # imported beforehand, since a later exec would hide the fault).
+    (tmp_path / "stopmain").mkdir()
+    (tmp_path / "stopmain" / "__main__.py").write_text(
+        "import contextlib, io\n"
+        "from sushigo.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+        "    main(['rules', 'no-such-ruleset'])\n"
+        "try:\n"
+        "    exec('raise KeyboardInterrupt')\n"
+        "except KeyboardInterrupt:\n"
+        "    pass\n"
+        "raise SystemExit(main(['rules', 'no-such-ruleset']))\n")
+    res = subprocess.run([sys.executable, "-m", "stopmain"], capture_output=True, text=True,
+                         cwd=tmp_path, timeout=120)
+    assert res.returncode == 2, (res.returncode, res.stderr[-800:])
+    assert "unknown ruleset 'no-such-ruleset'" in res.stderr

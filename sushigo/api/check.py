@@ -52,6 +52,40 @@ def check_outcome(
     unknown, never as passed) and caps each Z3 call; ``rlimit`` caps each Z3 call's resource
     units. ``"outcome"`` is unknown when a case was left unsettled, else proved (a failure is a
     proved disagreement, with its witness)."""
+    args = dict(examples=examples, profile=profile, seed=seed, ruleset=ruleset, rules=rules, rule=rule,
+                only=only, no_edge=no_edge, jobs=jobs, cluster=cluster, mutants=mutants, mutant=mutant,
+                progress=progress, timeout=timeout, rlimit=rlimit)
+    try:
+        return _check(**args)
+    except KeyboardInterrupt:
+        from sushigo.spec.model.budget import stop_requested
+
+        if not stop_requested():
+            raise
+        # The stop landed before the run began (while Hypothesis and Z3 were imported, say).
+        # Prepare again: the run stops before its first task, so the report lists every property
+        # (every mutant) as unfinished, exactly as a later stop would, and never as passed.
+        return _check(**args)
+
+
+def _check(
+    *,
+    examples: int | None,
+    profile: str,
+    seed: int | None,
+    ruleset: str | None,
+    rules: str | None,
+    rule: Rule,
+    only: str | Sequence[str],
+    no_edge: bool,
+    jobs: int | None,
+    cluster: str | None,
+    mutants: bool,
+    mutant: str | Sequence[str],
+    progress: bool,
+    timeout: float | None,
+    rlimit: int | None,
+) -> Outcome:
     import hypothesis
 
     from sushigo.checks import runner as R
