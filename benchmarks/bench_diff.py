@@ -13,10 +13,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from tabulate import tabulate
-
 from sushigo.solver import diff as diffmod
 from sushigo.spec.ruleset import OFFICIAL, RULESETS, SINGLE_READING_VARIANTS
+from tabulate import tabulate
 
 
 def main(argv: list[str]) -> None:

@@ -14,11 +14,11 @@ import os
 import time
 from collections.abc import Callable, Sequence
 
+from sushigo.spec.executor import play_game, replay
+from sushigo.spec.record import GameRecord
 from tabulate import tabulate
 
 from sushigo.actions import encode
-from sushigo.spec.executor import play_game, replay
-from sushigo.spec.record import GameRecord
 
 
 def _ms_per_game(run: Callable[[GameRecord], object], records: Sequence[GameRecord]) -> float:

@@ -14,12 +14,11 @@ import argparse
 import os
 import time
 
-from tabulate import tabulate
-
 from sushigo.spec.executor import play_game
 from sushigo.spec.model.facts import check, record_facts
 from sushigo.spec.model.game import build_game
 from sushigo.spec.ruleset import OFFICIAL
+from tabulate import tabulate
 
 BUILD_TARGET = 1.0
 CHECK_TARGET = 3.0

@@ -18,12 +18,11 @@ import random
 import time
 from collections.abc import Callable, Sequence
 
-from tabulate import tabulate
-
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import pudding_points, round_totals, score_round
 from sushigo.spec.tableau import N_TOKENS, Tableau
+from tabulate import tabulate
 
 TARGET_5P = 100_000  # issue 2: five-player round scorings per second on one core
 POOL = 2_000

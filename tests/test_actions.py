@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-
-from sushigo.actions import N_PICKS, NUM_ACTIONS, action_string, decode, encode, encode_all
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import InputError
 from sushigo.spec.executor import iter_game
 from sushigo.spec.ruleset import get_ruleset
 from sushigo.spec.turns import Pick, apply_turn, legal_turns
+
+from sushigo.actions import N_PICKS, NUM_ACTIONS, action_string, decode, encode, encode_all
 
 
 def test_the_numbers_of_the_documented_encoding() -> None:

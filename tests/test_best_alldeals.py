@@ -11,7 +11,6 @@ from functools import cache
 from typing import Any
 
 import pytest
-
 from sushigo.solver.alldeals import (
     _ask,
     _improve,
@@ -29,6 +28,7 @@ from sushigo.spec.record import pick_order
 from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset
 from sushigo.spec.scoring import score_game, score_round
 from sushigo.spec.tableau import Tableau, format_tableau, parse_tableau
+
 from sushigo.cli import main
 
 # Tokens that can score in a round, and what they cost in cards of the deck. A maki card is worth

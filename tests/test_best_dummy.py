@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
 from sushigo.solver.best_dummy import dummy_hindsight_from_json, solve_dummy_hindsight
 from sushigo.spec.cards import Card, parse_card
 from sushigo.spec.executor import play_game, replay
 from sushigo.spec.ruleset import RULESETS, Ruleset
 from sushigo.spec.turns import Turn, apply_turn, format_turn, legal_turns, parse_turn
+
 from sushigo.cli import main
 
 DUMMY = RULESETS["dummy-2p"]

@@ -10,7 +10,6 @@ import itertools
 import json
 
 import pytest
-
 from sushigo.checks import edge_cases as E
 from sushigo.checks import runner as R
 from sushigo.checks.mutants import MUTANTS
@@ -19,6 +18,7 @@ from sushigo.checks.strategies import TurnCase, tableau_of_picks
 from sushigo.spec.cards import Card
 from sushigo.spec.ruleset import OFFICIAL, RULESETS
 from sushigo.spec.tableau import Tableau, parse_tableau
+
 from sushigo.cli import main
 
 

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
-
 from sushigo.checks import conform as C
 from sushigo.checks import strategies as S
 from sushigo.spec.ruleset import OFFICIAL, RULESETS
-from sushigo.cli import main
 from sushigo.spec.scoring import pudding_points
+
+from sushigo.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 GOOD = str(ROOT / "examples" / "conform_adapter.py")
@@ -140,8 +140,9 @@ def test_picks_of_a_tableau_rebuild_it(table: S.Table) -> None:
 def test_api_default_budgets_are_the_harness_defaults() -> None:
     """sushigo.api.conform states the defaults without importing the harness (start-up); they
     must stay the harness's own."""
-    from sushigo.api.conform import DEFAULT_LIMITS
     from sushigo.checks.conform import Limits
+
+    from sushigo.api.conform import DEFAULT_LIMITS
 
     assert DEFAULT_LIMITS == {"call_timeout": Limits.call_timeout, "memory_limit": Limits.memory_mb,
                               "time_limit": Limits.time_limit}

@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sushigo.solver import diff as _diff_module
 from sushigo.solver.diff import (
     DiffResult,
@@ -34,6 +33,7 @@ from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, RULESETS, SINGLE_R
 from sushigo.spec.scoring import score_round
 from sushigo.spec.tableau import Tableau, parse_tableau
 from sushigo.spec.turns import apply_turn, hand_counts, legal_turns
+
 from sushigo.cli import main
 
 # The solver's default budget is wall-clock; under a loaded machine it may run out and answer

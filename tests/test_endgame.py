@@ -16,7 +16,6 @@ from fractions import Fraction
 from typing import Any
 
 import pytest
-
 from sushigo.solver.endgame import (
     EndgameResult,
     Position,
@@ -34,6 +33,7 @@ from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset, get_ruleset
 from sushigo.spec.scoring import pudding_points, score_round, winners
 from sushigo.spec.tableau import Tableau
 from sushigo.spec.turns import Turn, apply_turn, format_turn, legal_turns
+
 from sushigo.cli import main
 
 # ----------------------------------------------------------------------------- hand-worked

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from typing import Any
 
 import pytest
-
 from sushigo.solver.endgame import Position, parse_position, solve_dummy, solve_position
 from sushigo.solver.matrixgame import Number, solve
 from sushigo.spec.cards import Card
@@ -21,6 +20,7 @@ from sushigo.spec.ruleset import RULESETS, Ruleset
 from sushigo.spec.scoring import pudding_points, score_round, winners
 from sushigo.spec.tableau import Tableau
 from sushigo.spec.turns import Turn, apply_turn, format_turn, legal_turns
+
 from sushigo.cli import main
 
 DUMMY = RULESETS["dummy-2p"]

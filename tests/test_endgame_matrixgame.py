@@ -7,7 +7,6 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from sushigo.solver.matrixgame import MatrixSolution, pure_maximin, solve
 
 F = Fraction

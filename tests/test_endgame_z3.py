@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from sushigo.solver.endgame import Position, certify_guarantee, random_position, solve_two
 from sushigo.spec.errors import InputError
 from sushigo.spec.ruleset import OFFICIAL, get_ruleset

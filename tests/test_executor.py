@@ -14,7 +14,6 @@ from typing import Any
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sushigo.spec.cards import Card
 from sushigo.spec.errors import InputError
 from sushigo.spec.executor import (

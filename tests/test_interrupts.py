@@ -166,9 +166,10 @@ def test_an_error_raised_by_a_stop_is_reported_as_the_stop(
     # error is a bug and is not hidden.
     import ctypes
 
+    from sushigo.spec.model import budget
+
     from sushigo import cli
     from sushigo.commands import rules as rules_command
-    from sushigo.spec.model import budget
 
     def stopped(args: object) -> int:
         budget.request_stop(signal.SIGINT)
@@ -196,8 +197,9 @@ def test_a_stop_before_the_run_began_still_reports_every_row_unfinished(
     # Hypothesis and Z3), and the run ended with a bare "interrupted" and no report. Here the
     # stop lands in the preparation (when the runner is chosen); the outcome must still be the
     # report of a stopped run: every property listed, none finished, nothing claimed.
-    from sushigo.api import check as check_api
     from sushigo.spec.model import budget
+
+    from sushigo.api import check as check_api
 
     real = check_api.runner
     calls = []

@@ -6,14 +6,14 @@ import re
 from pathlib import Path
 
 import pytest
-
-import sushigo
 import sushigo.checks
 import sushigo.solver
 import sushigo.spec
 from sushigo.spec.model.catalogue import RULE_CATALOGUE, constraint_counts
 from sushigo.spec.model.game import build_game
 from sushigo.spec.ruleset import PARAMETERS, RULESETS
+
+import sushigo
 
 # Where each package's source lives: the repository's folders in a development install, the
 # installed package in a wheel install.

@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import z3
-
 import sushigo.spec as spec
+import z3
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.deal import deck_constraints, pudding_carry

@@ -11,7 +11,6 @@ import itertools
 
 import pytest
 import z3
-
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, pudding_terms, round_terms, size_term, tableau_vars

@@ -14,7 +14,6 @@ from typing import Any
 
 import pytest
 import z3
-
 from sushigo.spec.cards import Card
 from sushigo.spec.executor import play_game
 from sushigo.spec.model.facts import CheckResult, check, record_facts, tableau_of

@@ -5,7 +5,6 @@ from __future__ import annotations
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import pudding_terms, round_terms, tableau_vars, winner_terms

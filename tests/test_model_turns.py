@@ -10,7 +10,6 @@ from __future__ import annotations
 import z3
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.turns import seat_turn

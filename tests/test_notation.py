@@ -8,7 +8,6 @@ import difflib
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
 from sushigo.spec.cards import ALIASES, NIGIRI, Card, Token, parse_card, parse_token
 from sushigo.spec.errors import NotationError
 from sushigo.spec.tableau import EMPTY, N_TOKENS, Tableau, format_tableau, parse_tableau

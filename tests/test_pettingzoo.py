@@ -15,15 +15,15 @@ import pytest
 pettingzoo = pytest.importorskip("pettingzoo", reason="PettingZoo is the optional extra 'pettingzoo'")
 
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
-
-from sushigo import pettingzoo as sp  # noqa: E402
-from sushigo.actions import NUM_ACTIONS, encode  # noqa: E402
-from sushigo.cli import main as cli  # noqa: E402
 from sushigo.spec.cards import Card  # noqa: E402
 from sushigo.spec.errors import IllegalMoveError, SushiGoError  # noqa: E402
 from sushigo.spec.executor import DUMMY_SEAT, play_game  # noqa: E402
 from sushigo.spec.record import GameRecord, record_from_json  # noqa: E402
 from sushigo.spec.ruleset import get_ruleset  # noqa: E402
+
+from sushigo import pettingzoo as sp  # noqa: E402
+from sushigo.actions import NUM_ACTIONS, encode  # noqa: E402
+from sushigo.cli import main as cli  # noqa: E402
 
 FORMS = [{"players": n} for n in (2, 3, 4, 5)] + [
     {"players": 2, "rules": "dummy-2p"},

@@ -12,10 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import sushigo.spec as spec
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-import sushigo.spec as spec
 from sushigo.spec.cards import Card
 from sushigo.spec.document import check_rounds
 from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, PARAMETERS, RULESETS, Effect, Ruleset

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from sushigo.solver.endgame import first_pick_gains, greedy_first_pick, parse_position, solve_two
 from sushigo.solver.puzzles import Puzzle, load_puzzles, verify
 from sushigo.spec.turns import format_turn
+
 from sushigo.cli import main
 
 PUZZLES = load_puzzles()

@@ -7,8 +7,8 @@ import json
 from typing import Any
 
 import pytest
-
 from sushigo.spec.ruleset import PARAMETERS, RULESETS, SINGLE_READING_VARIANTS, format_value
+
 from sushigo.cli import main
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from sushigo.spec.cards import Card
 from sushigo.spec.errors import RulesError
 from sushigo.spec.ruleset import OFFICIAL, PARAMETERS, RULESETS, SINGLE_READING_VARIANTS, get_ruleset

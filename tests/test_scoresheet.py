@@ -14,14 +14,21 @@ import pathlib
 from typing import Any
 
 import pytest
-
 from sushigo.solver.brute import formula_counts
-from sushigo.solver.scoresheet import Sheet, Witness, _staged_search, check_sheet, parse_sheet, sheet_from_record
+from sushigo.solver.scoresheet import (
+    Sheet,
+    Witness,
+    _staged_search,
+    check_sheet,
+    parse_sheet,
+    sheet_from_record,
+)
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import InputError
 from sushigo.spec.executor import play_game
 from sushigo.spec.ruleset import get_ruleset
 from sushigo.spec.scoring import maki_points, pudding_points, score_game
+
 from sushigo.cli import main
 
 CORPUS = json.loads((pathlib.Path(__file__).with_name("scoresheet_corpus.json")).read_text())["cases"]

@@ -12,7 +12,6 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 import pytest
-
 from sushigo.spec.cards import Card
 from sushigo.spec.errors import IllegalMoveError, InputError
 from sushigo.spec.executor import DUMMY_SEAT, play_game, seeded_deals

@@ -6,13 +6,13 @@ import json
 from collections import defaultdict
 
 import pytest
-
 from sushigo.solver.brute import enumerate_tableaux
 from sushigo.solver.table import TableQuery, parse_query, query_from_options, solve
 from sushigo.spec.cards import Card
 from sushigo.spec.ruleset import OFFICIAL
 from sushigo.spec.scoring import dish_points, round_totals
 from sushigo.spec.tableau import Tableau
+
 from sushigo.cli import main
 
 

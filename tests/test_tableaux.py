@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from sushigo.solver.brute import brute_counts, brute_tableaux, enumerate_tableaux, formula_counts
 from sushigo.solver.tableaux import (
     count_tableaux,
@@ -19,6 +18,7 @@ from sushigo.spec.cards import Token
 from sushigo.spec.ruleset import OFFICIAL, get_ruleset
 from sushigo.spec.scoring import dish_points, maki_icons
 from sushigo.spec.tableau import Tableau
+
 from sushigo.cli import main
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import pytest
-
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import IllegalMoveError, NotationError
 from sushigo.spec.ruleset import RULESETS

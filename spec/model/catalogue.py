@@ -12,7 +12,6 @@ from functools import lru_cache
 from typing import Any
 
 import z3
-
 from sushigo.spec.errors import RulesError
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.deal import deck_constraints, pudding_carry

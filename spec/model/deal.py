@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import z3
-
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.model.core import Model
 from sushigo.spec.ruleset import Ruleset

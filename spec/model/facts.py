@@ -16,7 +16,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3
-
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import InputError
 from sushigo.spec.model.budget import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Budget, decide

@@ -17,7 +17,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import z3
-
 from sushigo.spec.errors import RulesError
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.deal import deck_constraints, pudding_carry

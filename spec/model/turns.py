@@ -24,7 +24,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import z3
-
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import TOKEN_NAMES
