@@ -110,9 +110,9 @@ def test_game_beats_a_hand_built_game() -> None:
                             2, OFFICIAL)
     replayed = replay(record, OFFICIAL)
     assert replayed.ok and replayed.score is not None and replayed.score.totals[0] == 113
-    # The budget is wall time: on a quiet machine the search passes 113 within 2 s (120 found);
-    # 20 s leaves room for a CI box running other tests on both cores.
-    res = best_over_deals(2, "game", OFFICIAL, timeout=20)
+    # The budget is wall time: on a quiet machine the search passes 113 within 2 s (120, proved
+    # optimal after about 4 s, when it returns); 30 s leaves room for a loaded CI box.
+    res = best_over_deals(2, "game", OFFICIAL, timeout=30)
     assert res.score is not None and res.score >= 113
     assert res.record is not None and replay(res.record, OFFICIAL).ok
 
