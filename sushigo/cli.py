@@ -18,7 +18,6 @@ from typing import Any
 
 import sushigo.commands
 from sushigo.spec.errors import SushiGoError, Unsettled
-from sushigo.spec.model import budget
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_UNKNOWN = EXIT_NO  # "unknown" is not an answer: exit 1, like a "no"
@@ -118,6 +117,10 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     if not getattr(args, "func", None):
         parser.print_help()
         return EXIT_BAD_INPUT
+    # Imported here, not at the top: the top-level help and parse errors need none of it
+    # (dataclasses, threading, the stop machinery), and start-up is most of their time.
+    from sushigo.spec.model import budget
+
     with budget.stop_on_signals():
         code = _run(args)
     signum = budget.stopped_by()
@@ -187,7 +190,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         return _interrupted()
     except Exception:
-        if budget.stopped_by() is None:
+        if _stopped_by() is None:
             raise
         # A stop that lands while Python converts the arguments of a call into Z3's C library
         # reaches here wrapped (ctypes.ArgumentError: "argument 1: KeyboardInterrupt"): after a
@@ -195,7 +198,15 @@ def _main(argv: Sequence[str] | None) -> int:
         return _interrupted()
 
 
+def _stopped_by() -> int | None:
+    """The signal that stopped the command, if a stop scope ever ran (none before parsing)."""
+    budget = sys.modules.get("sushigo.spec.model.budget")
+    return None if budget is None else budget.stopped_by()  # type: ignore[no-any-return]
+
+
 def _interrupted() -> int:
+    from sushigo.spec.model import budget
+
     signum = budget.stopped_by() or signal.SIGINT
     budget.request_stop(signum)
     print("interrupted", file=sys.stderr)

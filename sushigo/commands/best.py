@@ -6,7 +6,6 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from sushigo.api.best import DEFAULT_TIMEOUT, ENGINES, STATUS_OPTIMAL, BestDetail, best_outcome
 from sushigo.common import (
     add_jobs_args,
     add_json_arg,
@@ -18,6 +17,7 @@ from sushigo.common import (
 )
 
 if TYPE_CHECKING:
+    from sushigo.api.best import BestDetail
     from sushigo.solver.best_dummy import DummyHindsight
     from sushigo.solver.search import BestResult, Hindsight, Puzzle
     from sushigo.spec.ruleset import Ruleset
@@ -44,6 +44,8 @@ Details: docs/best.md
 
 
 def register(subparsers: Any) -> None:
+    from sushigo.api.best import DEFAULT_TIMEOUT, ENGINES
+
     parser = subparsers.add_parser(
         "best",
         help=HELP,
@@ -78,6 +80,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.best import best_outcome
+
     out = best_outcome(args.input, engine=args.engine, timeout=args.timeout, seat=args.seat,
                        round=args.round, game=args.game, players=args.players, seed=args.seed,
                        rules=args.rules, rule=list(args.rule), progress=not args.json,
@@ -92,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _status_line(res: BestResult) -> str:
+    from sushigo.api.best import STATUS_OPTIMAL
+
     if res.status == STATUS_OPTIMAL:
         how = f"proved: {res.score + 1} is unreachable" if res.engine == "z3" else "exhaustive search"
         return f"best score {res.score} (optimal; {how}; {res.engine}, {res.seconds:.2f} s)"
@@ -151,6 +157,8 @@ def _show_dummy(args: argparse.Namespace, h: DummyHindsight, res: BestResult) ->
 
 
 def _show_alldeals(args: argparse.Namespace, rules: Ruleset, answers: list[Any]) -> None:
+    from sushigo.api.best import STATUS_OPTIMAL
+
     rows, notes = [], []
     for kind, n, best, lose in answers:
         for what, res in (("best", best), ("best losing", lose)):

@@ -13,7 +13,6 @@ import argparse
 import sys
 from typing import Any
 
-from sushigo.api.check import PROFILES, check_outcome
 from sushigo.common import (
     add_jobs_args,
     add_json_arg,
@@ -37,6 +36,8 @@ examples:
 
 
 def register(subparsers: Any) -> None:
+    from sushigo.api.check import PROFILES
+
     parser = subparsers.add_parser(
         "check",
         help=HELP,
@@ -80,6 +81,8 @@ def _clear_progress(args: argparse.Namespace) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.check import check_outcome
+
     out = check_outcome(examples=args.examples, profile=args.profile, seed=args.seed, ruleset=args.ruleset,
                         rule=list(args.rule), only=list(args.only), no_edge=args.no_edge, jobs=args.jobs,
                         cluster=args.cluster,

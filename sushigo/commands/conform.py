@@ -13,7 +13,6 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
-from sushigo.api.conform import DEFAULT_LIMITS, MAX_EXAMPLES, conform_outcome
 from sushigo.common import (
     add_jobs_args,
     add_json_arg,
@@ -40,6 +39,8 @@ examples:
 
 
 def register(subparsers: Any) -> None:
+    from sushigo.api.conform import DEFAULT_LIMITS, MAX_EXAMPLES
+
     parser = subparsers.add_parser(
         "conform",
         help=HELP,
@@ -77,6 +78,7 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     started = time.monotonic()  # --timeout covers the whole run, the harness's import included
+    from sushigo.api.conform import conform_outcome
     from sushigo.checks import conform as C
 
     try:

@@ -6,7 +6,6 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from sushigo.api.diff import DEFAULT_TIMEOUT, diff_outcome
 from sushigo.common import add_jobs_args, add_json_arg, budget_count, budget_seconds, print_json, print_table
 
 if TYPE_CHECKING:
@@ -31,6 +30,8 @@ budget, 2 bad input. Details: docs/diff.md
 
 
 def register(subparsers: Any) -> None:
+    from sushigo.api.diff import DEFAULT_TIMEOUT
+
     parser = subparsers.add_parser(
         "diff",
         help=HELP,
@@ -66,6 +67,8 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.diff import diff_outcome
+
     out = diff_outcome(args.a, args.b, rule_a=list(args.rule_a), rule_b=list(args.rule_b), all=args.all,
                        matrix=args.matrix, game=args.game, players=args.players, timeout=args.timeout,
                        rlimit=args.rlimit, no_extend=args.no_extend,

@@ -5,14 +5,6 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from sushigo.api.endgame import (
-    DEFAULT_MAX_NODES,
-    DEFAULT_TIME_LIMIT,
-    OBJECTIVES,
-    POLICIES,
-    endgame_batch_outcome,
-    endgame_outcome,
-)
 from sushigo.common import (
     add_jobs_args,
     add_json_arg,
@@ -45,6 +37,8 @@ chopsticks turn by a space. Details: docs/endgame.md
 
 
 def register(subparsers: Any) -> None:
+    from sushigo.api.endgame import DEFAULT_MAX_NODES, DEFAULT_TIME_LIMIT, OBJECTIVES, POLICIES
+
     parser = subparsers.add_parser(
         "endgame",
         help=HELP,
@@ -140,6 +134,8 @@ def show(result: EndgameResult) -> None:
 
 def run_batch(args: argparse.Namespace) -> int:
     """``--batch FILE``: one row per position, in input order."""
+    from sushigo.api.endgame import endgame_batch_outcome
+
     if args.position is not None or args.hands is not None:
         raise InputError("--batch FILE reads the positions from FILE: give no position and no --hands")
     out = endgame_batch_outcome(args.batch, objective=args.objective, policy=args.policy,
@@ -169,6 +165,8 @@ def run_batch(args: argparse.Namespace) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.endgame import endgame_outcome
+
     if args.batch is not None:
         return run_batch(args)
     if args.jobs is not None or args.cluster is not None:

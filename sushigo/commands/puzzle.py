@@ -6,7 +6,6 @@ import argparse
 import sys
 from typing import TYPE_CHECKING, Any
 
-from sushigo.api.puzzle import puzzle_outcome
 from sushigo.common import add_json_arg, add_rules_args, budget_count, budget_seconds, print_json, print_table
 
 if TYPE_CHECKING:
@@ -84,6 +83,8 @@ def _show_solution(p: Puzzle) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.puzzle import puzzle_outcome
+
     out = puzzle_outcome(list=args.list, show=args.show, verify=args.verify, solution=args.solution,
                          rules=args.rules, rule=list(args.rule), timeout=args.timeout, rlimit=args.rlimit)
     if args.json:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from sushigo.api.scoresheet import DEFAULT_RLIMIT, DEFAULT_TIMEOUT, scoresheet_outcome
 from sushigo.common import (
     add_json_arg,
     add_rules_args,
@@ -19,6 +18,8 @@ HELP = "decide whether a scoresheet can come from a legal game"
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    from sushigo.api.scoresheet import DEFAULT_RLIMIT, DEFAULT_TIMEOUT
+
     p = subparsers.add_parser(
         "scoresheet",
         help=HELP,
@@ -38,6 +39,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.scoresheet import scoresheet_outcome
+
     out = scoresheet_outcome(args.file, rlimit=args.rlimit, timeout=args.timeout, rules=args.rules,
                              rule=list(args.rule))
     if args.json:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 
-from sushigo.api.table import table_outcome
 from sushigo.common import add_json_arg, add_rules_args, budget_count, budget_seconds, print_json, print_table
 
 ORDER = 55
@@ -45,6 +44,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.table import table_outcome
+
     out = table_outcome(scores=args.scores, names=args.names, has=list(args.has), count=list(args.count),
                         icons=list(args.icons), input=args.input, limit=args.limit, rules=args.rules,
                         rule=list(args.rule), timeout=args.timeout, rlimit=args.rlimit,

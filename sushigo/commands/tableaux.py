@@ -6,7 +6,6 @@ import argparse
 from itertools import groupby
 from typing import TYPE_CHECKING
 
-from sushigo.api.tableaux import tableaux_outcome
 from sushigo.common import add_budget_args, add_json_arg, add_rules_args, print_json, print_table
 
 if TYPE_CHECKING:
@@ -48,6 +47,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 
 def run(args: argparse.Namespace) -> int:
+    from sushigo.api.tableaux import tableaux_outcome
+
     out = tableaux_outcome(score=args.score, cards=args.cards, maki_points=args.maki_points,
                            count=args.count, limit=args.limit, must=list(args.must),
                            without=list(args.without), facts=args.facts, unreachable=args.unreachable,
