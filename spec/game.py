@@ -173,6 +173,9 @@ class _Pieces:
         # Every turn of this state that a hand may take exactly when it holds the turn's cards (all
         # of them: see _build), and whose change takes each of those cards from the hand. Not so a
         # chopsticks turn taking a chopsticks card: the used pair rejoins the hand and hides it.
+        # per kind: its one-card turns and their changes (the lists above as tuples)
+        self.single_turns = tuple(tuple(t for t, _ in ps) for ps in self.singles)
+        self.single_changes = tuple(tuple(ch for _, ch in ps) for ps in self.singles)
         listed = [p for ps in self.singles for p in ps] + [(t, ch) for ps in self.pairs for _, t, ch in ps]
         self.fast: dict[int, Change] = {id(t): ch for t, ch in listed if _takes_its_cards(t, ch)}
 
@@ -219,6 +222,10 @@ class OptionTable:
     def _build(self, key: int) -> Options:
         state = key >> _PATTERN_SHIFT
         pieces = self.pieces(state & 0xFF, state >> 8)
+        if not state >> 8:
+            found = self._fill_plain(state, pieces)[(key & _KINDS) % DENSE]
+            assert found is not None  # every entry is filled
+            return found
         kinds = [c for c in range(N_CARDS) if (key >> (BITS * c)) & 1]
         turns: list[Turn] = []
         changes: list[Change] = []
@@ -226,10 +233,6 @@ class OptionTable:
             for turn, change in pieces.singles[c]:
                 turns.append(turn)
                 changes.append(change)
-        found = Options(tuple(turns), tuple(changes), pieces.fast)
-        if not state >> 8:
-            self.plain[state][(key & _KINDS) % DENSE] = found
-            return found
         for c1 in kinds:
             for bit, turn, change in pieces.pairs[c1]:
                 if key & bit:
@@ -239,6 +242,24 @@ class OptionTable:
             self.by_pattern.clear()
         self.by_pattern[key] = found = Options(tuple(turns), tuple(changes), pieces.fast)
         return found
+
+    def _fill_plain(self, state: int, pieces: _Pieces) -> list[Options | None]:
+        """Every entry of ``plain[state]`` at once (all 4,096 sets of kinds, a few ms): a set's
+        list is that of the set without its highest kind, then that kind's singles, which is
+        _build's order. Filled on the first miss, so a game never builds one of these again."""
+        entries = self.plain[state]
+        turns: list[tuple[Turn, ...]] = [()]
+        changes: list[tuple[Change, ...]] = [()]
+        kinds = [0]
+        entries[0] = Options((), (), pieces.fast)
+        for m in range(1, 1 << N_CARDS):
+            top = m.bit_length() - 1
+            rest = m ^ (1 << top)
+            turns.append(turns[rest] + pieces.single_turns[top])
+            changes.append(changes[rest] + pieces.single_changes[top])
+            kinds.append(kinds[rest] + CARD_BIT[top])
+            entries[kinds[m] % DENSE] = Options(turns[m], changes[m], pieces.fast)
+        return entries
 
 
 _TABLES: dict[Ruleset, OptionTable] = {}

@@ -1,0 +1,39 @@
+"""The step API's speed paths give exactly the answers of the reference path.
+
+Expected values come from spec.turns.legal_turns/apply_turn on plain count vectors (the rules'
+reference) and, for whole games, from the turn-by-turn engine behind spec.executor.iter_game,
+which never uses the option tables.
+"""
+
+from __future__ import annotations
+
+import pytest
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.game import BITS, DENSE, OptionTable, pack
+from sushigo.spec.ruleset import get_ruleset
+from sushigo.spec.turns import apply_turn, legal_turns
+
+RULES = ["official", "wasabi-optional", "wasabi-strict", "pass-both-ways"]
+
+
+@pytest.mark.parametrize("rules_name", RULES)
+def test_every_plain_entry_filled_at_once_is_legal_turns(rules_name: str) -> None:
+    """Without chopsticks the table fills all 4,096 sets of kinds per free-wasabi state on the first
+    miss: each entry lists legal_turns of a hand holding those kinds (once or twice: without
+    chopsticks the count cannot matter), in order, and each change is apply_turn's."""
+    rules = get_ruleset(rules_name)
+    table = OptionTable(rules)  # a fresh table: the fill starts from an empty one
+    for wasabi in (0, 1):
+        tab = [0] * len(Token)
+        tab[Token.WASABI] = wasabi
+        for mask in range(1, 1 << len(Card)):
+            hand = [(mask >> c & 1) * (1 + (mask >> (c + 1) & 1)) for c in range(len(Card))]
+            found = table(pack(hand), pack(tab))
+            kinds = sum(1 << (BITS * c) for c in range(len(Card)) if hand[c])
+            assert found is table.plain[wasabi][kinds % DENSE]
+            want = legal_turns(hand, tab, rules)
+            assert list(found.turns) == want, (hand, wasabi)
+            for turn, (dh, dt) in zip(found.turns, found.changes, strict=True):
+                h, t = list(hand), list(tab)
+                apply_turn(h, t, turn, rules)
+                assert (pack(hand) + dh, pack(tab) + dt) == (pack(h), pack(t)), (hand, wasabi, turn)
