@@ -638,7 +638,21 @@ class _Position:
             if offset:
                 hands = hands[-offset:] + hands[:-offset]  # pass_hands inlined
             nxt.turn, nxt._hands, nxt._tabs = turn, hands, tabs
-            nxt._opts = _options_of(seats.table, hands, tabs)
+            # _options_of inlined (the call and its set-up cost as much as a seat's look-up)
+            table = seats.table
+            plain = table.plain
+            opts = []
+            for hand, tab in zip(hands, tabs):  # noqa: B905 (one tableau per hand)
+                wc = (tab >> WC_SHIFT) & _WC_FIELD
+                x = hand | (hand >> 2)
+                once = (x | (x >> 1)) & _ONES
+                if wc < 256:
+                    found = plain[wc > 0][once % DENSE] or table._build(once | ((wc > 0) << _PATTERN_SHIFT))
+                else:
+                    key = once | ((x | (hand >> 1)) & (once << 1)) | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
+                    found = table.by_pattern.get(key) or table._build(key)
+                opts.append(found)
+            nxt._opts = opts
             return
         rules = seats.rules
         totals, nxt._kept = _round_end(tabs, self._kept, rules)
