@@ -620,23 +620,37 @@ class _Position:
             raise IllegalMoveError(
                 f"give one turn per player: got {len(actions)} for {seats.players} players"
             )
-        hands: list[int] = []
-        tabs: list[int] = []
-        for found, turn, hand, tab in zip(self._opts, actions, self._hands, self._tabs):  # noqa: B905
-            change = found.change_of.get(id(turn))
-            if change is not None and not (moved := hand + change[0]) & HIGH:
-                hands.append(moved)
-                tabs.append(tab + change[1])
-            else:  # not a listed object of this state, or a card not held: land checks it
-                moved, tab = land(found, hand, tab, turn, seats.rules, self._where(len(hands)))
-                hands.append(moved)
-                tabs.append(tab)
-        nxt._view = None
-        turn = self.turn + 1
-        if turn < seats.size:
+        if seats.players == 2:  # the loop below unrolled: its set-up is half a 2-player move's landing
+            (f0, f1), (a0, a1), (h0, h1), (b0, b1) = self._opts, actions, self._hands, self._tabs
+            c = f0.change_of.get(id(a0))
+            if c is not None and not (m0 := h0 + c[0]) & HIGH:
+                b0 += c[1]
+            else:
+                m0, b0 = land(f0, h0, b0, a0, seats.rules, self._where(0))
+            c = f1.change_of.get(id(a1))
+            if c is not None and not (m1 := h1 + c[0]) & HIGH:
+                b1 += c[1]
+            else:
+                m1, b1 = land(f1, h1, b1, a1, seats.rules, self._where(1))
+            hands = [m1, m0] if seats.offsets[self.round_index] else [m0, m1]  # passed already
+            tabs = [b0, b1]
+        else:
+            hands, tabs = [], []
+            for found, turn, hand, tab in zip(self._opts, actions, self._hands, self._tabs):  # noqa: B905
+                change = found.change_of.get(id(turn))
+                if change is not None and not (moved := hand + change[0]) & HIGH:
+                    hands.append(moved)
+                    tabs.append(tab + change[1])
+                else:  # not a listed object of this state, or a card not held: land checks it
+                    moved, tab = land(found, hand, tab, turn, seats.rules, self._where(len(hands)))
+                    hands.append(moved)
+                    tabs.append(tab)
             offset = seats.offsets[self.round_index]
             if offset:
                 hands = hands[-offset:] + hands[:-offset]  # pass_hands inlined
+        nxt._view = None
+        turn = self.turn + 1
+        if turn < seats.size:
             nxt.turn, nxt._hands, nxt._tabs = turn, hands, tabs
             # _options_of inlined (the call and its set-up cost as much as a seat's look-up)
             table = seats.table
@@ -649,7 +663,8 @@ class _Position:
                 if wc < 256:
                     found = plain[wc > 0][once % DENSE] or table._build(once | ((wc > 0) << _PATTERN_SHIFT))
                 else:
-                    key = once | ((x | (hand >> 1)) & (once << 1)) | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
+                    key = once | ((x | (hand >> 1)) & (once << 1))
+                    key |= (min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT
                     found = table.by_pattern.get(key) or table._build(key)
                 opts.append(found)
             nxt._opts = opts
