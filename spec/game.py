@@ -620,23 +620,29 @@ class _Position:
             raise IllegalMoveError(
                 f"give one turn per player: got {len(actions)} for {seats.players} players"
             )
-        if seats.players == 2:  # the loop below unrolled: its set-up is half a 2-player move's landing
-            (f0, f1), (a0, a1), (h0, h1), (b0, b1) = self._opts, actions, self._hands, self._tabs
-            c = f0.change_of.get(id(a0))
-            if c is not None and not (m0 := h0 + c[0]) & HIGH:
-                b0 += c[1]
-            else:
-                m0, b0 = land(f0, h0, b0, a0, seats.rules, self._where(0))
-            c = f1.change_of.get(id(a1))
-            if c is not None and not (m1 := h1 + c[0]) & HIGH:
-                b1 += c[1]
-            else:
-                m1, b1 = land(f1, h1, b1, a1, seats.rules, self._where(1))
-            hands = [m1, m0] if seats.offsets[self.round_index] else [m0, m1]  # passed already
-            tabs = [b0, b1]
-        else:
-            hands, tabs = [], []
-            for found, turn, hand, tab in zip(self._opts, actions, self._hands, self._tabs):  # noqa: B905
+        # Two and three seats (the most common tables) land unrolled when every turn is a listed
+        # object its hand holds (one HIGH test for all: a borrowed field sets its top bit): no
+        # loop, no appends, and the hands are listed already passed. Anything else takes the loop.
+        hands: list[int] | None = None
+        tabs: list[int] = []
+        opts, held, tabs0, players = self._opts, self._hands, self._tabs, seats.players
+        if players == 2:
+            (f0, f1), (a0, a1), (h0, h1), (b0, b1) = opts, actions, held, tabs0
+            c0, c1 = f0.change_of.get(id(a0)), f1.change_of.get(id(a1))
+            if c0 is not None and c1 is not None and not ((m0 := h0 + c0[0]) | (m1 := h1 + c1[0])) & HIGH:
+                hands = [m1, m0] if seats.offsets[self.round_index] else [m0, m1]
+                tabs = [b0 + c0[1], b1 + c1[1]]
+        elif players == 3:
+            (f0, f1, f2), (a0, a1, a2), (h0, h1, h2), (b0, b1, b2) = opts, actions, held, tabs0
+            c0, c1, c2 = f0.change_of.get(id(a0)), f1.change_of.get(id(a1)), f2.change_of.get(id(a2))
+            if (c0 is not None and c1 is not None and c2 is not None
+                    and not ((m0 := h0 + c0[0]) | (m1 := h1 + c1[0]) | (m2 := h2 + c2[0])) & HIGH):
+                offset = seats.offsets[self.round_index]
+                hands = [m2, m0, m1] if offset == 1 else [m1, m2, m0] if offset else [m0, m1, m2]
+                tabs = [b0 + c0[1], b1 + c1[1], b2 + c2[1]]
+        if hands is None:
+            hands = []
+            for found, turn, hand, tab in zip(opts, actions, held, tabs0):  # noqa: B905
                 change = found.change_of.get(id(turn))
                 if change is not None and not (moved := hand + change[0]) & HIGH:
                     hands.append(moved)
@@ -655,7 +661,7 @@ class _Position:
             # _options_of inlined (the call and its set-up cost as much as a seat's look-up)
             table = seats.table
             plain = table.plain
-            opts = []
+            found_opts = []
             for hand, tab in zip(hands, tabs):  # noqa: B905 (one tableau per hand)
                 wc = (tab >> WC_SHIFT) & _WC_FIELD
                 x = hand | (hand >> 2)
@@ -666,8 +672,8 @@ class _Position:
                     key = once | ((x | (hand >> 1)) & (once << 1))
                     key |= (min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT
                     found = table.by_pattern.get(key) or table._build(key)
-                opts.append(found)
-            nxt._opts = opts
+                found_opts.append(found)
+            nxt._opts = found_opts
             return
         rules = seats.rules
         totals, nxt._kept = _round_end(tabs, self._kept, rules)
