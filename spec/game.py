@@ -71,6 +71,10 @@ CARD_BIT: tuple[int, ...] = tuple(1 << (BITS * c) for c in range(N_CARDS))
 # The top bit of every hand field: a hand count never exceeds 127, so a packed hand with one of
 # these bits set is a hand that gave a card it did not hold (the field went below 0 and borrowed).
 HIGH = sum(0x80 << (BITS * c) for c in range(N_CARDS))
+# Added to a packed hand, these set a field's top bit iff its count is at least 1 (_AT_LEAST_1)
+# or 2 (_AT_LEAST_2): no field carries into the next while counts stay below 128 (see HIGH).
+_AT_LEAST_1 = 0x7F * _ONES
+_AT_LEAST_2 = 0x7E * _ONES
 # The 4,096 sets of kinds (one bit a byte apart, as pattern() gives them) leave 4,096 distinct
 # remainders modulo 2**13 + 1 (tests/test_game.py checks it): an index into a plain list.
 DENSE = 8193
@@ -132,11 +136,10 @@ def pattern(hand: int, tab: int) -> int:
     whether a wasabi is free. Counts beyond that change what is left, never what may be taken.
     """
     wc = (tab >> WC_SHIFT) & _WC_FIELD
-    x = hand | (hand >> 2)
-    once = (x | (x >> 1)) & _ONES
+    once = ((hand + _AT_LEAST_1) & HIGH) >> 7
     if wc < 256:  # no chopsticks: singles only
         return once | ((wc > 0) << _PATTERN_SHIFT)
-    twice = (x | (hand >> 1)) & (once << 1)
+    twice = ((hand + _AT_LEAST_2) & HIGH) >> 6
     return once | twice | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
 
 
@@ -435,14 +438,13 @@ def _options_of(table: OptionTable, hands: Sequence[int], tabs: Sequence[int]) -
     out = []
     for hand, tab in zip(hands, tabs):  # noqa: B905 (one tableau per hand; strict costs here)
         wc = (tab >> WC_SHIFT) & _WC_FIELD
-        x = hand | (hand >> 2)
-        once = (x | (x >> 1)) & _ONES
+        once = ((hand + _AT_LEAST_1) & HIGH) >> 7
         if wc < 256:
             found = plain[wc > 0][once % DENSE]
             if found is None:
                 found = table._build(once | ((wc > 0) << _PATTERN_SHIFT))
         else:
-            key = once | ((x | (hand >> 1)) & (once << 1)) | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
+            key = once | (((hand + _AT_LEAST_2) & HIGH) >> 6) | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
             found = get(key) or table._build(key)
         out.append(found)
     return out
@@ -664,12 +666,11 @@ class _Position:
             found_opts = []
             for hand, tab in zip(hands, tabs):  # noqa: B905 (one tableau per hand)
                 wc = (tab >> WC_SHIFT) & _WC_FIELD
-                x = hand | (hand >> 2)
-                once = (x | (x >> 1)) & _ONES
+                once = ((hand + _AT_LEAST_1) & HIGH) >> 7
                 if wc < 256:
                     found = plain[wc > 0][once % DENSE] or table._build(once | ((wc > 0) << _PATTERN_SHIFT))
                 else:
-                    key = once | ((x | (hand >> 1)) & (once << 1))
+                    key = once | (((hand + _AT_LEAST_2) & HIGH) >> 6)
                     key |= (min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT
                     found = table.by_pattern.get(key) or table._build(key)
                 found_opts.append(found)

@@ -7,9 +7,11 @@ which never uses the option tables.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from sushigo.spec.cards import Card, Token
-from sushigo.spec.game import BITS, DENSE, OptionTable, pack
+from sushigo.spec.game import BITS, DENSE, OptionTable, pack, pattern
 from sushigo.spec.ruleset import get_ruleset
 from sushigo.spec.turns import apply_turn, legal_turns
 
@@ -37,3 +39,22 @@ def test_every_plain_entry_filled_at_once_is_legal_turns(rules_name: str) -> Non
                 h, t = list(hand), list(tab)
                 apply_turn(h, t, turn, rules)
                 assert (pack(hand) + dh, pack(tab) + dt) == (pack(h), pack(t)), (hand, wasabi, turn)
+
+
+def test_pattern_by_carries_is_the_spelled_out_pattern() -> None:
+    """pattern() (and the look-ups inlined from it) finds the kinds held and held twice by adding
+    0x7F / 0x7E to every field: the key spelled out from the counts (kinds held at bit 0 of their
+    byte; with chopsticks, held twice at bit 1 and the free wasabi up to 2) for every count a
+    deck allows (0..14) in random hands and tableaux."""
+    rng = random.Random(2)
+    for _ in range(3000):
+        hand = [rng.choice((0, 0, 1, 1, 2, 3, rng.randrange(15))) for _ in Card]
+        tab = [rng.randrange(4) for _ in Token]
+        tab[Token.CHOPSTICKS] = rng.choice((0, 0, 1, 2))
+        key = sum(1 << (BITS * c) for c in range(len(Card)) if hand[c] >= 1)
+        if tab[Token.CHOPSTICKS]:
+            key += sum(2 << (BITS * c) for c in range(len(Card)) if hand[c] >= 2)
+            key += (min(tab[Token.WASABI], 2) | 256) << (BITS * len(Card))
+        else:
+            key += (tab[Token.WASABI] > 0) << (BITS * len(Card))
+        assert pattern(pack(hand), pack(tab)) == key, (hand, tab)
