@@ -124,6 +124,7 @@ def unpack(value: int, n: int) -> bytes:
 
 
 _WC_FIELD = (1 << (2 * BITS)) - 1
+_TWICE_BITS = 2 * sum(1 << (BITS * c) for c in range(N_CARDS))  # bit 1 of every hand field
 _PATTERN_SHIFT = BITS * N_CARDS
 _KINDS = (1 << _PATTERN_SHIFT) - 1
 
@@ -173,12 +174,18 @@ class _Pieces:
                     c1, c2 = int(turn[0].card), int(turn[1].card)
                     bit = 1 << (BITS * c2 + (c1 == c2))
                     self.pairs[c1].append((bit, turn, _change(every, tab, turn, rules)))
-        # Every turn of this state that a hand may take exactly when it holds the turn's cards (all
-        # of them: see _build), and whose change takes each of those cards from the hand. Not so a
-        # chopsticks turn taking a chopsticks card: the used pair rejoins the hand and hides it.
         # per kind: its one-card turns and their changes (the lists above as tuples)
         self.single_turns = tuple(tuple(t for t, _ in ps) for ps in self.singles)
         self.single_changes = tuple(tuple(ch for _, ch in ps) for ps in self.singles)
+        # pairs[c1] for _build's test on the pattern's bytes (1: held, 3: held twice): (c2, need,
+        # turn, change), need 1 (kind c2 held) or 2 (c2 is c1: held twice)
+        self.pair_needs = tuple(
+            tuple((b.bit_length() // BITS, 2 if b & _TWICE_BITS else 1, t, ch) for b, t, ch in ps)
+            for ps in self.pairs
+        )
+        # Every turn of this state that a hand may take exactly when it holds the turn's cards (all
+        # of them: see _build), and whose change takes each of those cards from the hand. Not so a
+        # chopsticks turn taking a chopsticks card: the used pair rejoins the hand and hides it.
         listed = [p for ps in self.singles for p in ps] + [(t, ch) for ps in self.pairs for _, t, ch in ps]
         self.fast: dict[int, Change] = {id(t): ch for t, ch in listed if _takes_its_cards(t, ch)}
 
@@ -229,16 +236,17 @@ class OptionTable:
             found = self._fill_plain(state, pieces)[(key & _KINDS) % DENSE]
             assert found is not None  # every entry is filled
             return found
-        kinds = [c for c in range(N_CARDS) if (key >> (BITS * c)) & 1]
+        # the pattern's bytes (small ints, where shifting the key would make a big int per test)
+        held = (key & _KINDS).to_bytes(N_CARDS, "little")
+        kinds = [c for c in range(N_CARDS) if held[c]]
         turns: list[Turn] = []
         changes: list[Change] = []
         for c in kinds:
-            for turn, change in pieces.singles[c]:
-                turns.append(turn)
-                changes.append(change)
+            turns += pieces.single_turns[c]
+            changes += pieces.single_changes[c]
         for c1 in kinds:
-            for bit, turn, change in pieces.pairs[c1]:
-                if key & bit:
+            for c2, need, turn, change in pieces.pair_needs[c1]:
+                if held[c2] & need:
                     turns.append(turn)
                     changes.append(change)
         if len(self.by_pattern) > MAX_TABLE:
