@@ -85,13 +85,12 @@ Change = tuple[int, int]  # (change of the packed hand, change of the packed tab
 class Options:
     """The legal turns of one hand pattern in one tableau state, in legal_turns order."""
 
-    __slots__ = ("change_of", "changes", "turns")
+    __slots__ = ("change_of", "every", "turns")
 
     def __init__(
-        self, turns: tuple[Turn, ...], changes: tuple[Change, ...], change_of: dict[int, Change]
+        self, turns: tuple[Turn, ...], change_of: dict[int, Change], every: dict[int, Change]
     ) -> None:
         self.turns = turns
-        self.changes = changes  # per turn: what it does to the packed hand and tableau
         # The change of a turn by the turn's id, for every turn of this tableau state that takes
         # exactly the cards it lists (_Pieces.fast): shared by all the state's entries, so it stays
         # in cache, and a driver hands back the very objects legal_actions gave it (an int key
@@ -100,6 +99,15 @@ class Options:
         # An id names one listed object: the turns live as long as the table, so no other
         # object can carry one of these ids meanwhile.
         self.change_of = change_of
+        # The change of every listed turn of the state by its id (_Pieces.every), shared too: an
+        # entry keeps no per-turn changes of its own (one tuple fewer to build and hold).
+        self.every = every
+
+    @property
+    def changes(self) -> tuple[Change, ...]:
+        """Per turn: what it does to the packed hand and tableau."""
+        every = self.every
+        return tuple([every[id(t)] for t in self.turns])
 
     def find(self, turn: Turn) -> int:
         """The index of ``turn`` (the very object, or an equal one), -1 if it is not listed."""
@@ -112,7 +120,7 @@ class Options:
             return -1
 
 
-_NO_OPTIONS = Options((), (), {})
+_NO_OPTIONS = Options((), {}, {})
 
 
 def pack(counts: Sequence[int]) -> int:
@@ -174,13 +182,12 @@ class _Pieces:
                     c1, c2 = int(turn[0].card), int(turn[1].card)
                     bit = 1 << (BITS * c2 + (c1 == c2))
                     self.pairs[c1].append((bit, turn, _change(every, tab, turn, rules)))
-        # per kind: its one-card turns and their changes (the lists above as tuples)
+        # per kind: its one-card turns (the lists above as tuples)
         self.single_turns = tuple(tuple(t for t, _ in ps) for ps in self.singles)
-        self.single_changes = tuple(tuple(ch for _, ch in ps) for ps in self.singles)
         # pairs[c1] for _build's test on the pattern's bytes (1: held, 3: held twice): (c2, need,
-        # turn, change), need 1 (kind c2 held) or 2 (c2 is c1: held twice)
+        # turn), need 1 (kind c2 held) or 2 (c2 is c1: held twice)
         self.pair_needs = tuple(
-            tuple((b.bit_length() // BITS, 2 if b & _TWICE_BITS else 1, t, ch) for b, t, ch in ps)
+            tuple((b.bit_length() // BITS, 2 if b & _TWICE_BITS else 1, t) for b, t, _ in ps)
             for ps in self.pairs
         )
         # Every turn of this state that a hand may take exactly when it holds the turn's cards (all
@@ -188,6 +195,7 @@ class _Pieces:
         # chopsticks turn taking a chopsticks card: the used pair rejoins the hand and hides it.
         listed = [p for ps in self.singles for p in ps] + [(t, ch) for ps in self.pairs for _, t, ch in ps]
         self.fast: dict[int, Change] = {id(t): ch for t, ch in listed if _takes_its_cards(t, ch)}
+        self.every: dict[int, Change] = {id(t): ch for t, ch in listed}
 
 
 def _takes_its_cards(turn: Turn, change: Change) -> bool:
@@ -240,18 +248,15 @@ class OptionTable:
         held = (key & _KINDS).to_bytes(N_CARDS, "little")
         kinds = [c for c in range(N_CARDS) if held[c]]
         turns: list[Turn] = []
-        changes: list[Change] = []
         for c in kinds:
             turns += pieces.single_turns[c]
-            changes += pieces.single_changes[c]
         for c1 in kinds:
-            for c2, need, turn, change in pieces.pair_needs[c1]:
+            for c2, need, turn in pieces.pair_needs[c1]:
                 if held[c2] & need:
                     turns.append(turn)
-                    changes.append(change)
         if len(self.by_pattern) > MAX_TABLE:
             self.by_pattern.clear()
-        self.by_pattern[key] = found = Options(tuple(turns), tuple(changes), pieces.fast)
+        self.by_pattern[key] = found = Options(tuple(turns), pieces.fast, pieces.every)
         return found
 
     def _fill_plain(self, state: int, pieces: _Pieces) -> list[Options | None]:
@@ -260,16 +265,15 @@ class OptionTable:
         _build's order. Filled on the first miss, so a game never builds one of these again."""
         entries = self.plain[state]
         turns: list[tuple[Turn, ...]] = [()]
-        changes: list[tuple[Change, ...]] = [()]
         kinds = [0]
-        entries[0] = Options((), (), pieces.fast)
+        fast, every = pieces.fast, pieces.every
+        entries[0] = Options((), fast, every)
         for m in range(1, 1 << N_CARDS):
             top = m.bit_length() - 1
             rest = m ^ (1 << top)
             turns.append(turns[rest] + pieces.single_turns[top])
-            changes.append(changes[rest] + pieces.single_changes[top])
             kinds.append(kinds[rest] + CARD_BIT[top])
-            entries[kinds[m] % DENSE] = Options(turns[m], changes[m], pieces.fast)
+            entries[kinds[m] % DENSE] = Options(turns[m], fast, every)
         return entries
 
 
@@ -473,7 +477,7 @@ def land(found: Options, hand: int, tab: int, turn: Turn, rules: Ruleset, who: s
         return hand + change[0], tab + change[1]
     i = found.find(turn)
     if i >= 0:
-        dh, dt = found.changes[i]
+        dh, dt = found.every[id(found.turns[i])]
         return hand + dh, tab + dt
     if not turn:
         raise IllegalMoveError(f"{who} took no card; every player takes a card each turn (R-PICK)")
