@@ -11,9 +11,12 @@ import random
 
 import pytest
 from sushigo.spec.cards import Card, Token
-from sushigo.spec.game import BITS, DENSE, OptionTable, pack, pattern
+from sushigo.spec.errors import IllegalMoveError
+from sushigo.spec.game import BITS, DENSE, Game, MutableGame, OptionTable, pack, pattern
 from sushigo.spec.ruleset import get_ruleset
-from sushigo.spec.turns import apply_turn, legal_turns
+from sushigo.spec.scoring import score_round
+from sushigo.spec.tableau import Tableau
+from sushigo.spec.turns import Pick, Turn, apply_turn, legal_turns
 
 RULES = ["official", "wasabi-optional", "wasabi-strict", "pass-both-ways"]
 
@@ -58,3 +61,60 @@ def test_pattern_by_carries_is_the_spelled_out_pattern() -> None:
         else:
             key += (tab[Token.WASABI] > 0) << (BITS * len(Card))
         assert pattern(pack(hand), pack(tab)) == key, (hand, tab)
+
+
+def _offered(rng: random.Random, options: tuple[Turn, ...]) -> Turn:
+    """A listed turn: mostly the very object (the unrolled landing), sometimes an equal copy
+    or a chopsticks pair in the other order (both must take the general loop)."""
+    turn = rng.choice(options)
+    roll = rng.random()
+    if roll < 0.1:
+        return tuple(turn)
+    if roll < 0.2 and len(turn) == 2:
+        return (turn[1], turn[0])
+    return turn
+
+
+@pytest.mark.parametrize("rules_name", [*RULES, "maki-first-each"])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_seeded_games_move_as_spec_turns_moves_them(players: int, rules_name: str) -> None:
+    """Many seeded games, both faces, step by step against the reference on count vectors: the
+    options are legal_turns of the hand in its tableau, every turn lands as apply_turn lands it,
+    the hands pass by the ruleset's offset, a round scores as score_round of its tableaux, and a
+    rejected turn (a card not held, at any seat) leaves the position as it was."""
+    rules = get_ruleset(rules_name)
+    rng = random.Random(players * 100 + len(rules_name))
+    for seed in range(25):
+        game: Game | MutableGame = (MutableGame if seed % 2 else Game).new(players, seed, rules)
+        while not game.over:
+            hands = [list(game.hand(s)) for s in range(players)]
+            tabs = [list(game.tableau(s)) for s in range(players)]
+            turns = []
+            for s in range(players):
+                assert list(game.legal_actions(s)) == legal_turns(hands[s], tabs[s], rules)
+                turns.append(_offered(rng, game.legal_actions(s)))
+            if rng.random() < 0.05:  # a card this seat does not hold: rejected, nothing changes
+                bad = rng.randrange(players)
+                missing = [c for c in Card if hands[bad][c] == 0]
+                if missing:
+                    wrong = list(turns)
+                    wrong[bad] = (Pick(missing[0]),)
+                    before = game.snapshot() if isinstance(game, MutableGame) else game
+                    with pytest.raises(IllegalMoveError, match=f"player {bad} "):
+                        game.step(wrong) if isinstance(game, MutableGame) else game.apply(wrong)
+                    assert (game.snapshot() if isinstance(game, MutableGame) else game) == before
+            for s in range(players):
+                apply_turn(hands[s], tabs[s], turns[s], rules)
+            round_index, last = game.round_index, game.turn + 1 == rules.hand_size(players)
+            if isinstance(game, MutableGame):
+                game.step(turns)
+            else:
+                game = game.apply(turns)
+            if last:
+                want = [r.total for r in score_round([Tableau(tuple(t)) for t in tabs], rules)]
+                assert list(game.round_scores[-1]) == want
+                continue
+            offset = rules.pass_offset(round_index)
+            for s in range(players):
+                assert list(game.hand((s + offset) % players)) == hands[s]
+                assert list(game.tableau(s)) == tabs[s]
