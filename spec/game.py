@@ -67,6 +67,7 @@ BITS = 8
 WC_SHIFT = BITS * int(Token.WASABI)  # free wasabi and chopsticks are adjacent tokens (10, 11)
 _ONES = sum(1 << (BITS * c) for c in range(N_CARDS))
 MAX_TABLE = 1 << 20  # entries kept before a table is started afresh (bounds the memory)
+FILL_AFTER = 100  # plain entries built one at a time before a table fills them all (_fill_plain)
 CARD_BIT: tuple[int, ...] = tuple(1 << (BITS * c) for c in range(N_CARDS))
 # The top bit of every hand field: a hand count never exceeds 127, so a packed hand with one of
 # these bits set is a hand that gave a card it did not hold (the field went below 0 and borrowed).
@@ -225,6 +226,7 @@ class OptionTable:
         self.by_pattern: dict[int, Options] = {}
         self.plain: tuple[list[Options | None], list[Options | None]] = ([None] * DENSE, [None] * DENSE)
         self._pieces: dict[int, _Pieces] = {}
+        self._plain_misses = 0
 
     def __call__(self, hand: int, tab: int) -> Options:
         return _options_of(self, (hand,), (tab,))[0]
@@ -241,8 +243,16 @@ class OptionTable:
         state = key >> _PATTERN_SHIFT
         pieces = self.pieces(state & 0xFF, state >> 8)
         if not state >> 8:
-            found = self._fill_plain(state, pieces)[(key & _KINDS) % DENSE]
-            assert found is not None  # every entry is filled
+            # The first misses build their entry alone (a process that plays a game or two under
+            # many rulesets keeps small tables); past FILL_AFTER the whole list is filled at once.
+            self._plain_misses += 1
+            if self._plain_misses > FILL_AFTER:
+                found = self._fill_plain(state, pieces)[(key & _KINDS) % DENSE]
+                assert found is not None  # every entry is filled
+                return found
+            kinds = [c for c in range(N_CARDS) if key >> (BITS * c) & 1]
+            found = Options(sum((pieces.single_turns[c] for c in kinds), ()), pieces.fast, pieces.every)
+            self.plain[state][(key & _KINDS) % DENSE] = found
             return found
         # the pattern's bytes (small ints, where shifting the key would make a big int per test)
         held = (key & _KINDS).to_bytes(N_CARDS, "little")
@@ -262,7 +272,7 @@ class OptionTable:
     def _fill_plain(self, state: int, pieces: _Pieces) -> list[Options | None]:
         """Every entry of ``plain[state]`` at once (all 4,096 sets of kinds, a few ms): a set's
         list is that of the set without its highest kind, then that kind's singles, which is
-        _build's order. Filled on the first miss, so a game never builds one of these again."""
+        _build's order. Filled once, so no later game builds one of these."""
         entries = self.plain[state]
         turns: list[tuple[Turn, ...]] = [()]
         kinds = [0]

@@ -12,7 +12,7 @@ import random
 import pytest
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import IllegalMoveError
-from sushigo.spec.game import BITS, DENSE, Game, MutableGame, OptionTable, pack, pattern
+from sushigo.spec.game import BITS, DENSE, FILL_AFTER, Game, MutableGame, OptionTable, pack, pattern
 from sushigo.spec.ruleset import get_ruleset
 from sushigo.spec.scoring import score_round
 from sushigo.spec.tableau import Tableau
@@ -23,9 +23,10 @@ RULES = ["official", "wasabi-optional", "wasabi-strict", "pass-both-ways"]
 
 @pytest.mark.parametrize("rules_name", RULES)
 def test_every_plain_entry_filled_at_once_is_legal_turns(rules_name: str) -> None:
-    """Without chopsticks the table fills all 4,096 sets of kinds per free-wasabi state on the first
-    miss: each entry lists legal_turns of a hand holding those kinds (once or twice: without
-    chopsticks the count cannot matter), in order, and each change is apply_turn's."""
+    """Without chopsticks the table builds its first FILL_AFTER misses one entry at a time, then
+    fills all 4,096 sets of kinds of a free-wasabi state at once: each entry, built either way,
+    lists legal_turns of a hand holding those kinds (once or twice: without chopsticks the count
+    cannot matter), in order, and each change is apply_turn's."""
     rules = get_ruleset(rules_name)
     table = OptionTable(rules)  # a fresh table: the fill starts from an empty one
     for wasabi in (0, 1):
@@ -42,6 +43,7 @@ def test_every_plain_entry_filled_at_once_is_legal_turns(rules_name: str) -> Non
                 h, t = list(hand), list(tab)
                 apply_turn(h, t, turn, rules)
                 assert (pack(hand) + dh, pack(tab) + dt) == (pack(h), pack(t)), (hand, wasabi, turn)
+    assert table._plain_misses > FILL_AFTER  # both ways were taken
 
 
 def test_pattern_by_carries_is_the_spelled_out_pattern() -> None:
