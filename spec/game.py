@@ -67,10 +67,15 @@ BITS = 8
 WC_SHIFT = BITS * int(Token.WASABI)  # free wasabi and chopsticks are adjacent tokens (10, 11)
 _ONES = sum(1 << (BITS * c) for c in range(N_CARDS))
 MAX_TABLE = 1 << 20  # entries kept before a table is started afresh (bounds the memory)
+FILL_AFTER = 100  # plain entries built one at a time before a table fills them all (_fill_plain)
 CARD_BIT: tuple[int, ...] = tuple(1 << (BITS * c) for c in range(N_CARDS))
 # The top bit of every hand field: a hand count never exceeds 127, so a packed hand with one of
 # these bits set is a hand that gave a card it did not hold (the field went below 0 and borrowed).
 HIGH = sum(0x80 << (BITS * c) for c in range(N_CARDS))
+# Added to a packed hand, these set a field's top bit iff its count is at least 1 (_AT_LEAST_1)
+# or 2 (_AT_LEAST_2): no field carries into the next while counts stay below 128 (see HIGH).
+_AT_LEAST_1 = 0x7F * _ONES
+_AT_LEAST_2 = 0x7E * _ONES
 # The 4,096 sets of kinds (one bit a byte apart, as pattern() gives them) leave 4,096 distinct
 # remainders modulo 2**13 + 1 (tests/test_game.py checks it): an index into a plain list.
 DENSE = 8193
@@ -81,13 +86,12 @@ Change = tuple[int, int]  # (change of the packed hand, change of the packed tab
 class Options:
     """The legal turns of one hand pattern in one tableau state, in legal_turns order."""
 
-    __slots__ = ("change_of", "changes", "turns")
+    __slots__ = ("change_of", "every", "turns")
 
     def __init__(
-        self, turns: tuple[Turn, ...], changes: tuple[Change, ...], change_of: dict[int, Change]
+        self, turns: tuple[Turn, ...], change_of: dict[int, Change], every: dict[int, Change]
     ) -> None:
         self.turns = turns
-        self.changes = changes  # per turn: what it does to the packed hand and tableau
         # The change of a turn by the turn's id, for every turn of this tableau state that takes
         # exactly the cards it lists (_Pieces.fast): shared by all the state's entries, so it stays
         # in cache, and a driver hands back the very objects legal_actions gave it (an int key
@@ -96,6 +100,15 @@ class Options:
         # An id names one listed object: the turns live as long as the table, so no other
         # object can carry one of these ids meanwhile.
         self.change_of = change_of
+        # The change of every listed turn of the state by its id (_Pieces.every), shared too: an
+        # entry keeps no per-turn changes of its own (one tuple fewer to build and hold).
+        self.every = every
+
+    @property
+    def changes(self) -> tuple[Change, ...]:
+        """Per turn: what it does to the packed hand and tableau."""
+        every = self.every
+        return tuple([every[id(t)] for t in self.turns])
 
     def find(self, turn: Turn) -> int:
         """The index of ``turn`` (the very object, or an equal one), -1 if it is not listed."""
@@ -108,7 +121,7 @@ class Options:
             return -1
 
 
-_NO_OPTIONS = Options((), (), {})
+_NO_OPTIONS = Options((), {}, {})
 
 
 def pack(counts: Sequence[int]) -> int:
@@ -120,6 +133,7 @@ def unpack(value: int, n: int) -> bytes:
 
 
 _WC_FIELD = (1 << (2 * BITS)) - 1
+_TWICE_BITS = 2 * sum(1 << (BITS * c) for c in range(N_CARDS))  # bit 1 of every hand field
 _PATTERN_SHIFT = BITS * N_CARDS
 _KINDS = (1 << _PATTERN_SHIFT) - 1
 
@@ -132,11 +146,10 @@ def pattern(hand: int, tab: int) -> int:
     whether a wasabi is free. Counts beyond that change what is left, never what may be taken.
     """
     wc = (tab >> WC_SHIFT) & _WC_FIELD
-    x = hand | (hand >> 2)
-    once = (x | (x >> 1)) & _ONES
+    once = ((hand + _AT_LEAST_1) & HIGH) >> 7
     if wc < 256:  # no chopsticks: singles only
         return once | ((wc > 0) << _PATTERN_SHIFT)
-    twice = (x | (hand >> 1)) & (once << 1)
+    twice = ((hand + _AT_LEAST_2) & HIGH) >> 6
     return once | twice | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
 
 
@@ -170,11 +183,20 @@ class _Pieces:
                     c1, c2 = int(turn[0].card), int(turn[1].card)
                     bit = 1 << (BITS * c2 + (c1 == c2))
                     self.pairs[c1].append((bit, turn, _change(every, tab, turn, rules)))
+        # per kind: its one-card turns (the lists above as tuples)
+        self.single_turns = tuple(tuple(t for t, _ in ps) for ps in self.singles)
+        # pairs[c1] for _build's test on the pattern's bytes (1: held, 3: held twice): (c2, need,
+        # turn), need 1 (kind c2 held) or 2 (c2 is c1: held twice)
+        self.pair_needs = tuple(
+            tuple((b.bit_length() // BITS, 2 if b & _TWICE_BITS else 1, t) for b, t, _ in ps)
+            for ps in self.pairs
+        )
         # Every turn of this state that a hand may take exactly when it holds the turn's cards (all
         # of them: see _build), and whose change takes each of those cards from the hand. Not so a
         # chopsticks turn taking a chopsticks card: the used pair rejoins the hand and hides it.
         listed = [p for ps in self.singles for p in ps] + [(t, ch) for ps in self.pairs for _, t, ch in ps]
         self.fast: dict[int, Change] = {id(t): ch for t, ch in listed if _takes_its_cards(t, ch)}
+        self.every: dict[int, Change] = {id(t): ch for t, ch in listed}
 
 
 def _takes_its_cards(turn: Turn, change: Change) -> bool:
@@ -204,6 +226,7 @@ class OptionTable:
         self.by_pattern: dict[int, Options] = {}
         self.plain: tuple[list[Options | None], list[Options | None]] = ([None] * DENSE, [None] * DENSE)
         self._pieces: dict[int, _Pieces] = {}
+        self._plain_misses = 0
 
     def __call__(self, hand: int, tab: int) -> Options:
         return _options_of(self, (hand,), (tab,))[0]
@@ -219,26 +242,49 @@ class OptionTable:
     def _build(self, key: int) -> Options:
         state = key >> _PATTERN_SHIFT
         pieces = self.pieces(state & 0xFF, state >> 8)
-        kinds = [c for c in range(N_CARDS) if (key >> (BITS * c)) & 1]
-        turns: list[Turn] = []
-        changes: list[Change] = []
-        for c in kinds:
-            for turn, change in pieces.singles[c]:
-                turns.append(turn)
-                changes.append(change)
-        found = Options(tuple(turns), tuple(changes), pieces.fast)
         if not state >> 8:
+            # The first misses build their entry alone (a process that plays a game or two under
+            # many rulesets keeps small tables); past FILL_AFTER the whole list is filled at once.
+            self._plain_misses += 1
+            if self._plain_misses > FILL_AFTER:
+                found = self._fill_plain(state, pieces)[(key & _KINDS) % DENSE]
+                assert found is not None  # every entry is filled
+                return found
+            kinds = [c for c in range(N_CARDS) if key >> (BITS * c) & 1]
+            found = Options(sum((pieces.single_turns[c] for c in kinds), ()), pieces.fast, pieces.every)
             self.plain[state][(key & _KINDS) % DENSE] = found
             return found
+        # the pattern's bytes (small ints, where shifting the key would make a big int per test)
+        held = (key & _KINDS).to_bytes(N_CARDS, "little")
+        kinds = [c for c in range(N_CARDS) if held[c]]
+        turns: list[Turn] = []
+        for c in kinds:
+            turns += pieces.single_turns[c]
         for c1 in kinds:
-            for bit, turn, change in pieces.pairs[c1]:
-                if key & bit:
+            for c2, need, turn in pieces.pair_needs[c1]:
+                if held[c2] & need:
                     turns.append(turn)
-                    changes.append(change)
         if len(self.by_pattern) > MAX_TABLE:
             self.by_pattern.clear()
-        self.by_pattern[key] = found = Options(tuple(turns), tuple(changes), pieces.fast)
+        self.by_pattern[key] = found = Options(tuple(turns), pieces.fast, pieces.every)
         return found
+
+    def _fill_plain(self, state: int, pieces: _Pieces) -> list[Options | None]:
+        """Every entry of ``plain[state]`` at once (all 4,096 sets of kinds, a few ms): a set's
+        list is that of the set without its highest kind, then that kind's singles, which is
+        _build's order. Filled once, so no later game builds one of these."""
+        entries = self.plain[state]
+        turns: list[tuple[Turn, ...]] = [()]
+        kinds = [0]
+        fast, every = pieces.fast, pieces.every
+        entries[0] = Options((), fast, every)
+        for m in range(1, 1 << N_CARDS):
+            top = m.bit_length() - 1
+            rest = m ^ (1 << top)
+            turns.append(turns[rest] + pieces.single_turns[top])
+            kinds.append(kinds[rest] + CARD_BIT[top])
+            entries[kinds[m] % DENSE] = Options(turns[m], fast, every)
+        return entries
 
 
 _TABLES: dict[Ruleset, OptionTable] = {}
@@ -414,14 +460,13 @@ def _options_of(table: OptionTable, hands: Sequence[int], tabs: Sequence[int]) -
     out = []
     for hand, tab in zip(hands, tabs):  # noqa: B905 (one tableau per hand; strict costs here)
         wc = (tab >> WC_SHIFT) & _WC_FIELD
-        x = hand | (hand >> 2)
-        once = (x | (x >> 1)) & _ONES
+        once = ((hand + _AT_LEAST_1) & HIGH) >> 7
         if wc < 256:
             found = plain[wc > 0][once % DENSE]
             if found is None:
                 found = table._build(once | ((wc > 0) << _PATTERN_SHIFT))
         else:
-            key = once | ((x | (hand >> 1)) & (once << 1)) | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
+            key = once | (((hand + _AT_LEAST_2) & HIGH) >> 6) | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
             found = get(key) or table._build(key)
         out.append(found)
     return out
@@ -442,7 +487,7 @@ def land(found: Options, hand: int, tab: int, turn: Turn, rules: Ruleset, who: s
         return hand + change[0], tab + change[1]
     i = found.find(turn)
     if i >= 0:
-        dh, dt = found.changes[i]
+        dh, dt = found.every[id(found.turns[i])]
         return hand + dh, tab + dt
     if not turn:
         raise IllegalMoveError(f"{who} took no card; every player takes a card each turn (R-PICK)")
@@ -599,25 +644,59 @@ class _Position:
             raise IllegalMoveError(
                 f"give one turn per player: got {len(actions)} for {seats.players} players"
             )
-        hands: list[int] = []
+        # Two and three seats (the most common tables) land unrolled when every turn is a listed
+        # object its hand holds (one HIGH test for all: a borrowed field sets its top bit): no
+        # loop, no appends, and the hands are listed already passed. Anything else takes the loop.
+        hands: list[int] | None = None
         tabs: list[int] = []
-        for found, turn, hand, tab in zip(self._opts, actions, self._hands, self._tabs):  # noqa: B905
-            change = found.change_of.get(id(turn))
-            if change is not None and not (moved := hand + change[0]) & HIGH:
-                hands.append(moved)
-                tabs.append(tab + change[1])
-            else:  # not a listed object of this state, or a card not held: land checks it
-                moved, tab = land(found, hand, tab, turn, seats.rules, self._where(len(hands)))
-                hands.append(moved)
-                tabs.append(tab)
-        nxt._view = None
-        turn = self.turn + 1
-        if turn < seats.size:
+        opts, held, tabs0, players = self._opts, self._hands, self._tabs, seats.players
+        if players == 2:
+            (f0, f1), (a0, a1), (h0, h1), (b0, b1) = opts, actions, held, tabs0
+            c0, c1 = f0.change_of.get(id(a0)), f1.change_of.get(id(a1))
+            if c0 is not None and c1 is not None and not ((m0 := h0 + c0[0]) | (m1 := h1 + c1[0])) & HIGH:
+                hands = [m1, m0] if seats.offsets[self.round_index] else [m0, m1]
+                tabs = [b0 + c0[1], b1 + c1[1]]
+        elif players == 3:
+            (f0, f1, f2), (a0, a1, a2), (h0, h1, h2), (b0, b1, b2) = opts, actions, held, tabs0
+            c0, c1, c2 = f0.change_of.get(id(a0)), f1.change_of.get(id(a1)), f2.change_of.get(id(a2))
+            if (c0 is not None and c1 is not None and c2 is not None
+                    and not ((m0 := h0 + c0[0]) | (m1 := h1 + c1[0]) | (m2 := h2 + c2[0])) & HIGH):
+                offset = seats.offsets[self.round_index]
+                hands = [m2, m0, m1] if offset == 1 else [m1, m2, m0] if offset else [m0, m1, m2]
+                tabs = [b0 + c0[1], b1 + c1[1], b2 + c2[1]]
+        if hands is None:
+            hands = []
+            for found, turn, hand, tab in zip(opts, actions, held, tabs0):  # noqa: B905
+                change = found.change_of.get(id(turn))
+                if change is not None and not (moved := hand + change[0]) & HIGH:
+                    hands.append(moved)
+                    tabs.append(tab + change[1])
+                else:  # not a listed object of this state, or a card not held: land checks it
+                    moved, tab = land(found, hand, tab, turn, seats.rules, self._where(len(hands)))
+                    hands.append(moved)
+                    tabs.append(tab)
             offset = seats.offsets[self.round_index]
             if offset:
                 hands = hands[-offset:] + hands[:-offset]  # pass_hands inlined
+        nxt._view = None
+        turn = self.turn + 1
+        if turn < seats.size:
             nxt.turn, nxt._hands, nxt._tabs = turn, hands, tabs
-            nxt._opts = _options_of(seats.table, hands, tabs)
+            # _options_of inlined (the call and its set-up cost as much as a seat's look-up)
+            table = seats.table
+            plain = table.plain
+            found_opts = []
+            for hand, tab in zip(hands, tabs):  # noqa: B905 (one tableau per hand)
+                wc = (tab >> WC_SHIFT) & _WC_FIELD
+                once = ((hand + _AT_LEAST_1) & HIGH) >> 7
+                if wc < 256:
+                    found = plain[wc > 0][once % DENSE] or table._build(once | ((wc > 0) << _PATTERN_SHIFT))
+                else:
+                    key = once | (((hand + _AT_LEAST_2) & HIGH) >> 6)
+                    key |= (min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT
+                    found = table.by_pattern.get(key) or table._build(key)
+                found_opts.append(found)
+            nxt._opts = found_opts
             return
         rules = seats.rules
         totals, nxt._kept = _round_end(tabs, self._kept, rules)
