@@ -4,12 +4,14 @@ an output that cannot be written), never a traceback and never a hang."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from sushigo import schemas
 from sushigo.cli import main
 
 
@@ -42,3 +44,16 @@ def test_a_rules_file_nested_too_deep(text: str, tmp_path: Path, capsys: pytest.
     path.write_text(text, encoding="utf-8")
     line = refusal(capsys, "score", "--rules", str(path), "egg", "egg")
     assert "deep.toml" in line and "nests arrays or inline tables too deep" in line
+
+
+# --- --json output under a spent budget -------------------------------------------------------
+
+@pytest.mark.parametrize("extra", [(), ("--facts",), ("--unreachable",)],
+                         ids=["list", "facts", "unreachable"])
+def test_tableaux_unknown_matches_its_schema(extra: tuple[str, ...],
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    # Was: {"status", "reason", "budget"} refused by tableaux-result ("additional properties").
+    code = main(["tableaux", "--cards", "3", "--score", "6", "--rlimit", "10", "--json", *extra])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1 and doc["outcome"] == "unknown" and doc["budget"] == "rlimit 10"
+    assert schemas.first_problem(doc, "tableaux-result") is None
