@@ -5,12 +5,15 @@ an output that cannot be written), never a traceback and never a hang."""
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from sushigo.spec.errors import InputError
 
+import sushigo
 from sushigo import schemas
 from sushigo.cli import main
 
@@ -26,8 +29,8 @@ def refusal(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return lines[0]
 
 
-def sushigo(*argv: str, cwd: Path | None = None, timeout: float = 60,
-            **kwargs: object) -> subprocess.CompletedProcess[bytes]:
+def run_sushigo(*argv: str, cwd: Path | None = None, timeout: float = 60,
+                **kwargs: object) -> subprocess.CompletedProcess[bytes]:
     """The real program in its own process (a hang is a TimeoutExpired here)."""
     return subprocess.run([sys.executable, "-m", "sushigo", *argv], cwd=cwd, timeout=timeout,
                           **kwargs)  # type: ignore[call-overload,no-any-return]
@@ -57,3 +60,41 @@ def test_tableaux_unknown_matches_its_schema(extra: tuple[str, ...],
     doc = json.loads(capsys.readouterr().out)
     assert code == 1 and doc["outcome"] == "unknown" and doc["budget"] == "rlimit 10"
     assert schemas.first_problem(doc, "tableaux-result") is None
+
+
+# --- budgets: compared, never converted ---------------------------------------------------------
+
+HUGE = "1" + "0" * 400
+
+
+@pytest.mark.parametrize("argv", [("tableaux", "--cards", "3", "--score", "6", "--rlimit", HUGE),
+                                  ("scoresheet", "x.json", "--rlimit", HUGE),
+                                  ("endgame", "x.json", "--max-nodes", HUGE),
+                                  ("conform", "x.py", "--rlimit", HUGE)],
+                         ids=["tableaux", "scoresheet", "endgame", "conform"])
+def test_a_huge_whole_budget(argv: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
+    # Was: OverflowError from math.isfinite(10**400), a traceback and exit 1.
+    line = refusal(capsys, *argv)
+    assert "is not a budget: give a whole number above 0, at most 4294967295" in line
+
+
+LIBRARY_BUDGETS = [
+    ("tableaux", {"cards": 3, "score": 6, "timeout": math.inf}, "--timeout"),
+    ("tableaux", {"cards": 3, "score": 6, "timeout": 10**400}, "--timeout"),
+    ("tableaux", {"cards": 3, "score": 6, "rlimit": 10**400}, "--rlimit"),
+    ("diff", {"a": "official", "b": "french", "players": [2], "timeout": math.inf}, "--timeout"),
+    ("diff", {"a": "official", "b": "french", "players": [2], "timeout": math.nan}, "--timeout"),
+    ("scoresheet", {"input": {"players": ["A", "B"], "rounds": [[3, 2]]}, "timeout": math.inf}, "--timeout"),
+    ("scoresheet", {"input": {"players": ["A", "B"], "rounds": [[3, 2]]}, "rlimit": -1}, "--rlimit"),
+    ("balance", {"ruleset": "french", "games": 10**400}, "--games"),
+    ("balance", {"ruleset": "french", "games": 3, "timeout": math.inf}, "--timeout"),
+]
+
+
+@pytest.mark.parametrize(("name", "kwargs", "option"), LIBRARY_BUDGETS,
+                         ids=[f"{n}-{o}-{k.get(o[2:])!s:.8}" for n, k, o in LIBRARY_BUDGETS])
+def test_the_library_refuses_an_unbounded_budget(name: str, kwargs: dict[str, object], option: str) -> None:
+    # Was: OverflowError (int(inf * 1000), math.isfinite(10**400)), or a budget above the CLI's bound
+    # taken silently; now the CLI's bounds hold for every caller (sushigo.api.base.budget_of).
+    with pytest.raises(InputError, match=f"^{option} must be"):
+        getattr(sushigo, name)(**kwargs)

@@ -41,14 +41,30 @@ class Outcome(NamedTuple):
     detail: Any = None
 
 
+#: Budgets above these are refused: Z3 takes timeouts in milliseconds and resource limits
+#: as unsigned 32-bit numbers, and no answer is worth waiting eleven days for.
+MAX_BUDGET_SECONDS = 1_000_000
+MAX_BUDGET_COUNT = 2**32 - 1
+
+
+def in_range(value: object, low: float, high: float, whole: bool = False) -> bool:
+    """Whether ``value`` is a number (not a bool; an int if ``whole``) with ``low < value <= high``.
+
+    Compared, never converted: nan compares false, inf and an int of any size compare exactly
+    (``math.isfinite(10**400)`` would raise OverflowError)."""
+    kinds = int if whole else int | float
+    return isinstance(value, kinds) and not isinstance(value, bool) and low < value <= high
+
+
 def budget_of(timeout: float | None = None, rlimit: int | None = None) -> Budget | None:
     """``--timeout`` seconds and ``--rlimit`` units as one :class:`Budget` (``None`` if neither)."""
     from sushigo.spec.model.budget import Budget
 
-    if timeout is not None and (isinstance(timeout, bool) or not timeout > 0 or timeout != timeout):
-        raise InputError(f"--timeout must be a positive number of seconds, got {timeout!r}")
-    if rlimit is not None and (isinstance(rlimit, bool) or not isinstance(rlimit, int) or rlimit < 1):
-        raise InputError(f"--rlimit must be a whole number of at least 1, got {rlimit!r}")
+    if timeout is not None and not in_range(timeout, 0, MAX_BUDGET_SECONDS):
+        raise InputError(f"--timeout must be a number of seconds above 0, at most {MAX_BUDGET_SECONDS}, "
+                         f"got {timeout!r}")
+    if rlimit is not None and not in_range(rlimit, 0, MAX_BUDGET_COUNT, whole=True):
+        raise InputError(f"--rlimit must be a whole number from 1 to {MAX_BUDGET_COUNT}, got {rlimit!r}")
     if timeout is None and rlimit is None:
         return None
     return Budget(None if timeout is None else max(1, int(timeout * 1000)), rlimit)
