@@ -98,3 +98,20 @@ def test_the_library_refuses_an_unbounded_budget(name: str, kwargs: dict[str, ob
     # taken silently; now the CLI's bounds hold for every caller (sushigo.api.base.budget_of).
     with pytest.raises(InputError, match=f"^{option} must be"):
         getattr(sushigo, name)(**kwargs)
+
+
+# --- counts outside the game --------------------------------------------------------------------
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+@pytest.mark.parametrize("score", [10**400, 10**20], ids=["10**400", "10**20"])
+def test_an_endgame_score_no_game_reaches(score: int, tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    # Was: OverflowError (a Fraction of the value converted to float), a traceback and exit 1.
+    doc = json.loads((EXAMPLES / "position.json").read_text(encoding="utf-8"))
+    doc["scores"] = [score, 22]
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    line = refusal(capsys, "endgame", str(path), "--max-nodes", "2000")
+    assert '"scores": player 0 has' in line and "more than a 2-player game can score" in line
