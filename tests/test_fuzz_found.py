@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -115,3 +116,33 @@ def test_an_endgame_score_no_game_reaches(score: int, tmp_path: Path,
     path.write_text(json.dumps(doc), encoding="utf-8")
     line = refusal(capsys, "endgame", str(path), "--max-nodes", "2000")
     assert '"scores": player 0 has' in line and "more than a 2-player game can score" in line
+
+
+# --- special files --------------------------------------------------------------------------------
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_nobody_writes_to(tmp_path: Path) -> None:
+    # Was: a hang (open() of a pipe waits for a writer forever).
+    fifo = tmp_path / "doc.json"
+    os.mkfifo(fifo)
+    res = run_sushigo("score", str(fifo), capture_output=True, timeout=30)
+    assert res.returncode == 2
+    assert res.stderr.decode().strip().splitlines() == [
+        f"sushigo score: error: {str(fifo)!r} is a named pipe that nobody writes to; write the document "
+        "into it, or give a file or '-'"]
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="needs named pipes")
+def test_a_named_pipe_with_a_slow_writer_is_read(tmp_path: Path) -> None:
+    # The writer opens the pipe first, then takes its time: the reader waits for the document.
+    fifo = tmp_path / "doc.json"
+    os.mkfifo(fifo)
+    doc = '{"rounds": [["tempura*2", "egg"]]}'
+    writer = subprocess.Popen(["/bin/sh", "-c", f"exec > '{fifo}'; sleep 1; printf '%s' '{doc}'"])
+    try:
+        res = run_sushigo("score", str(fifo), "--json", capture_output=True, timeout=30)
+    finally:
+        writer.wait(timeout=30)
+    assert res.returncode == 0, res.stderr
+    # R-TEMPURA: a pair of tempura is 5; R-EGG: an egg nigiri is 1 (docs/rules).
+    assert json.loads(res.stdout)["totals"] == [5, 1]
