@@ -33,6 +33,13 @@ class _Parser(argparse.ArgumentParser):
         kwargs["allow_abbrev"] = False
         super().__init__(*args, **kwargs)
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        # argparse drops a failed write (help to a full device would exit 0, its text lost):
+        # let it reach main(), which reports it like any other failed write.
+        # (``file`` is None only when standard output is closed: like print(), write nothing.)
+        if message and file is not None:
+            file.write(message)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         # One line, like every other bad input (the usage is one --help away).
         print(f"{self.prog}: error: {' '.join(message.split())} (see '{self.prog} --help')", file=sys.stderr)
@@ -182,7 +189,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_OK
     except OSError as exc:
         _drop_stdout()
-        print(f"sushigo: error: {exc.strerror or exc}", file=sys.stderr)
+        print(f"{_prog(argv)}: error: cannot write the output: {exc.strerror or exc}; "
+              "free space on the device or write the output elsewhere", file=sys.stderr)
         return EXIT_NO
     except KeyboardInterrupt:
         return _interrupted()
@@ -193,6 +201,14 @@ def _main(argv: Sequence[str] | None) -> int:
         # reaches here wrapped (ctypes.ArgumentError: "argument 1: KeyboardInterrupt"): after a
         # stop, whatever breaks is the stop's doing, and the run did not finish.
         return _interrupted()
+
+
+def _prog(argv: Sequence[str] | None) -> str:
+    """``sushigo CMD`` for the command ``argv`` names (``sushigo`` when it names none), as every
+    error line starts."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    name = next((w for w in words if not w.startswith("-")), None)
+    return f"sushigo {name}" if name in command_names() else "sushigo"
 
 
 def _interrupted() -> int:

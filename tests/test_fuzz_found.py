@@ -146,3 +146,24 @@ def test_a_named_pipe_with_a_slow_writer_is_read(tmp_path: Path) -> None:
     assert res.returncode == 0, res.stderr
     # R-TEMPURA: a pair of tempura is 5; R-EGG: an egg nigiri is 1 (docs/rules).
     assert json.loads(res.stdout)["totals"] == [5, 1]
+
+
+# --- output that cannot be written -----------------------------------------------------------------
+
+FULL = ("cannot write the output: No space left on device; free space on the device or write the "
+        "output elsewhere")
+
+
+@pytest.mark.skipif(not os.path.exists("/dev/full"), reason="needs /dev/full")
+@pytest.mark.parametrize(("argv", "prog"), [(("score", "egg", "egg", "--json"), "sushigo score"),
+                                            (("play", "--players", "2"), "sushigo play"),
+                                            (("rules", "--help"), "sushigo rules"),
+                                            (("--help",), "sushigo")],
+                         ids=["score", "play", "rules-help", "help"])
+def test_a_full_device_names_the_command(argv: tuple[str, ...], prog: str) -> None:
+    # Was: 'sushigo: error: No space left on device' (no command named); with --help, exit 0 and
+    # the text lost (argparse drops a failed write).
+    with open("/dev/full", "wb") as full:
+        res = run_sushigo(*argv, stdout=full, stderr=subprocess.PIPE, timeout=60)
+    assert res.returncode == 1
+    assert res.stderr.decode().strip().splitlines() == [f"{prog}: error: {FULL}"]
