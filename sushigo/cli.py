@@ -25,6 +25,17 @@ EXIT_UNKNOWN = EXIT_NO  # "unknown" is not an answer: exit 1, like a "no"
 EXIT_SIGNAL_BASE = 128  # the shell's convention: 130 for SIGINT, 143 for SIGTERM
 
 
+#: A word of an error line longer than this (a pasted document, a 400-digit number, a path)
+#: is shown by its two ends and its length: the line stays one readable line.
+MAX_WORD = 200
+
+
+def one_line(text: str) -> str:
+    """``text`` as one line (whitespace runs become one space), each overlong word shortened."""
+    return " ".join(w if len(w) <= MAX_WORD else f"{w[:60]}...[{len(w)} characters]...{w[-20:]}"
+                    for w in text.split())
+
+
 class _Parser(argparse.ArgumentParser):
     """Every parser of the CLI: no abbreviated long options (``check --rule`` must never be read
     as ``--ruleset``), and a parse error is one line naming the command and its ``--help``."""
@@ -42,7 +53,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> None:  # type: ignore[override]
         # One line, like every other bad input (the usage is one --help away).
-        print(f"{self.prog}: error: {' '.join(message.split())} (see '{self.prog} --help')", file=sys.stderr)
+        print(f"{self.prog}: error: {one_line(message)} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
 
 
@@ -140,10 +151,10 @@ def _run(args: argparse.Namespace) -> int:
         code: int = args.func(args)
         return code
     except Unsettled as exc:  # the budget ran out where the command has no "unknown" answer of its own
-        print(f"sushigo {args.command}: unknown: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"sushigo {args.command}: unknown: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_UNKNOWN
     except SushiGoError as exc:
-        print(f"sushigo {args.command}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"sushigo {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 

@@ -167,3 +167,17 @@ def test_a_full_device_names_the_command(argv: tuple[str, ...], prog: str) -> No
         res = run_sushigo(*argv, stdout=full, stderr=subprocess.PIPE, timeout=60)
     assert res.returncode == 1
     assert res.stderr.decode().strip().splitlines() == [f"{prog}: error: {FULL}"]
+
+
+# --- very long input in an error line -------------------------------------------------------------
+
+@pytest.mark.parametrize(("argv", "word"), [
+    (("score", "x" * 100_000, "egg"), "'" + "x" * 100_000 + "'"),
+    (("tableaux", "--cards", "3", "--score", "6", "--rlimit", HUGE), f"'{HUGE}'"),
+], ids=["card-name", "budget"])
+def test_an_overlong_word_is_shown_by_its_ends(argv: tuple[str, ...], word: str,
+                                               capsys: pytest.CaptureFixture[str]) -> None:
+    # Was: the whole 100,000-character token echoed into the one error line.
+    line = refusal(capsys, *argv)
+    assert len(line) < 1000
+    assert f"{word[:60]}...[{len(word)} characters]...{word[-20:]}" in line
