@@ -9,7 +9,17 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from sushigo.api.base import Outcome, Rule, as_list, budget_of, in_range, public, rules_from_options, tagged
+from sushigo.api.base import (
+    MAX_GAMES,
+    Outcome,
+    Rule,
+    as_list,
+    budget_of,
+    in_range,
+    public,
+    rules_from_options,
+    tagged,
+)
 from sushigo.spec.errors import InputError
 from sushigo.spec.model import budget
 from sushigo.spec.ruleset import Ruleset
@@ -17,7 +27,6 @@ from sushigo.spec.ruleset import Ruleset
 FORMAT = "sushigo-balance-result/1"
 DEFAULT_GAMES = 2000
 DEFAULT_TIMEOUT = 20.0  # seconds per solver question (each maximum, the diff)
-MAX_GAMES = 10_000_000
 #: What a card kind's points are (docs/designing.md says the same at length).
 ATTRIBUTION = (
     "points per card: a set's points go to its kind (tempura, sashimi, dumpling); a nigiri brings "

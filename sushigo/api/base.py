@@ -24,8 +24,8 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 #: ``rule=`` overrides: ``{"maki_first_tie": "each"}``, or ``["maki_first_tie=each", ...]`` as
-#: the CLI's repeated ``--rule NAME=VALUE``.
-Rule = Mapping[str, object] | Sequence[str] | None
+#: the CLI's repeated ``--rule NAME=VALUE`` (one such text alone too).
+Rule = str | Mapping[str, object] | Sequence[str] | None
 
 #: A JSON input: the parsed document (dict or list), or a path to it ('-' is standard input).
 Document = Mapping[str, Any] | Sequence[Any] | str | os.PathLike[str]
@@ -45,6 +45,8 @@ class Outcome(NamedTuple):
 #: as unsigned 32-bit numbers, and no answer is worth waiting eleven days for.
 MAX_BUDGET_SECONDS = 1_000_000
 MAX_BUDGET_COUNT = 2**32 - 1
+#: The most games one run plays (play, balance): hours of work; beyond, a run never ends.
+MAX_GAMES = 10_000_000
 
 
 def in_range(value: object, low: float, high: float, whole: bool = False) -> bool:
@@ -112,6 +114,9 @@ def public(run: Callable[P, Outcome], name: str) -> Callable[P, Any]:
 
     @functools.wraps(run)
     def call(*args: P.args, **kwargs: P.kwargs) -> Any:
+        from sushigo.api.arguments import check_arguments
+
+        check_arguments(run, name, args, kwargs)  # a wrong type is one InputError, not a traceback
         return json.loads(json.dumps(at_boundary(run, *args, **kwargs).data))
 
     call.__name__ = call.__qualname__ = name
@@ -181,6 +186,9 @@ def rules_from_options(rules: Rules | Ruleset, rule: Rule, file_rules: object = 
     if isinstance(rules, Mapping):
         return apply_overrides(ruleset_from_value(rules, "rules="), overrides)
     if rules is not None:
+        if not isinstance(rules, str | os.PathLike):
+            raise InputError("rules must be a ruleset's name, a rules file's path, a Ruleset or a mapping "
+                             f"of a rules file's keys, got {rules!r:.60}")
         return get_ruleset(os.fspath(rules), overrides)
     if file_rules is None:
         return get_ruleset("official", overrides)
