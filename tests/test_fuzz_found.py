@@ -181,3 +181,20 @@ def test_an_overlong_word_is_shown_by_its_ends(argv: tuple[str, ...], word: str,
     line = refusal(capsys, *argv)
     assert len(line) < 1000
     assert f"{word[:60]}...[{len(word)} characters]...{word[-20:]}" in line
+
+
+# --- duplicate keys -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("argv", "text", "key"), [
+    (("score",), '{"rules": "official", "rules": "french", "rounds": [["maki3", "maki2"]]}', "rules"),
+    (("scoresheet",), '{"players": ["A", "B"], "rounds": [[3, 2]], "rounds": [[9, 9]]}', "rounds"),
+    (("table", "--limit", "1", "--input"), '{"scores": [9, 0], "names": ["A", "B"], "scores": [0, 9]}',
+     "scores"),
+], ids=["score", "scoresheet", "table"])
+def test_a_key_given_twice_is_refused(argv: tuple[str, ...], text: str, key: str, tmp_path: Path,
+                                      capsys: pytest.CaptureFixture[str]) -> None:
+    # Was: the last value silently won (score read French rules from a document saying official).
+    path = tmp_path / "doc.json"
+    path.write_text(text, encoding="utf-8")
+    line = refusal(capsys, *argv, str(path))
+    assert f"is not valid JSON: the key {key!r} appears twice in one object; keep one" in line

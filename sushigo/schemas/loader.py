@@ -145,15 +145,27 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON (numbers must be finite)")
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different: ``{"rules": "official", "rules": "french"}`` is
+    ambiguous (Python's json keeps the last silently), so it is refused."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise ValueError(f"the key {twice!r} appears twice in one object; keep one")
+    return value
+
+
 def parse(text: str, where: str) -> Any:
-    """JSON with a depth guard, finite numbers only, and strings that can be printed."""
+    """JSON with a depth guard, finite numbers only, keys once per object, and strings that can be printed."""
     depth = nesting_depth(text)
     if depth > MAX_DEPTH:
         raise InputError(
             f"{where} nests arrays and objects {depth} deep; documents nest at most {MAX_DEPTH} deep"
         )
     try:
-        value = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+        value = json.loads(text, parse_float=_finite, parse_constant=_no_constant,
+                           object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{where} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
