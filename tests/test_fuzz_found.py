@@ -198,3 +198,11 @@ def test_a_key_given_twice_is_refused(argv: tuple[str, ...], text: str, key: str
     path.write_text(text, encoding="utf-8")
     line = refusal(capsys, *argv, str(path))
     assert f"is not valid JSON: the key {key!r} appears twice in one object; keep one" in line
+
+
+def test_a_conform_target_that_is_a_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Was: "target file '.../engine.py' does not exist" for a directory (or a named pipe) that does.
+    target = tmp_path / "engine.py"
+    target.mkdir()
+    line = refusal(capsys, "conform", str(target), "--examples", "3")
+    assert f"target file {str(target)!r} is not a regular file; give a .py file or a module name" in line
