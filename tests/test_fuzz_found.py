@@ -206,3 +206,17 @@ def test_a_conform_target_that_is_a_directory(tmp_path: Path, capsys: pytest.Cap
     target.mkdir()
     line = refusal(capsys, "conform", str(target), "--examples", "3")
     assert f"target file {str(target)!r} is not a regular file; give a .py file or a module name" in line
+
+
+# --- an empty output name -------------------------------------------------------------------------
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (("play", "--players", "2", "--record", ""), "--record '': give a file name, or '-' for standard output"),
+    (("play", "--players", "2", "--games", "2", "--record", " "), "--record ' ': give a file name"),
+    (("balance", "french", "--games", "3", "--no-maxima", "--no-diff", "--plot", ""),
+     "--plot '': give a file name ending in .png or .svg"),
+], ids=["record", "record-blank", "plot"])
+def test_an_empty_output_name_is_refused(argv: tuple[str, ...], words: str,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    # Was: exit 0 with nothing written (an empty name read as "no record", "no picture").
+    assert words in refusal(capsys, *argv)

@@ -135,6 +135,8 @@ def play_outcome(
         raise InputError(f"--players {n!r}: Sushi Go! takes {ruleset.min_players} to "
                          f"{ruleset.max_players} players")
     ruleset.hand_size(n)  # a variant may allow fewer counts (dummy-2p: two)
+    if record is not None and not record.strip():  # an empty name is a mistake, not "no record"
+        raise InputError(f"--record {record!r}: give a file name, or '-' for standard output")
     if not 1 <= games <= MAX_GAMES:
         raise InputError(f"--games must be a whole number from 1 to {MAX_GAMES}, got {games}")
     policies = resolve_policies(n, as_list(policy))
