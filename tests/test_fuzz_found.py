@@ -220,3 +220,25 @@ def test_an_empty_output_name_is_refused(argv: tuple[str, ...], words: str,
                                          capsys: pytest.CaptureFixture[str]) -> None:
     # Was: exit 0 with nothing written (an empty name read as "no record", "no picture").
     assert words in refusal(capsys, *argv)
+
+
+# --- --jobs far above the work ----------------------------------------------------------------------
+
+def test_no_more_workers_than_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Was: --jobs 1000 forked 1000 processes for two tasks (endgame --batch: 17 s, not 1 s).
+    import multiprocessing
+
+    from sushigo import jobs
+
+    context = multiprocessing.get_context("fork")
+    sizes: list[int] = []
+    real_pool = context.Pool
+
+    def pool(processes: int, **kwargs: object) -> object:
+        sizes.append(processes)
+        return real_pool(processes, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(context, "Pool", pool)
+    tasks = [jobs.Task("a", [1, 2]), jobs.Task("b", [1, 2, 3])]
+    assert jobs.run("builtins:len", tasks, jobs.Runner(1000)) == [2, 3]
+    assert sizes == [2]
