@@ -85,7 +85,7 @@ LIBRARY_BUDGETS = [
     ("tableaux", {"cards": 3, "score": 6, "rlimit": 10**400}, "--rlimit"),
     ("diff", {"a": "official", "b": "french", "players": [2], "timeout": math.inf}, "--timeout"),
     ("diff", {"a": "official", "b": "french", "players": [2], "timeout": math.nan}, "--timeout"),
-    ("scoresheet", {"input": {"players": ["A", "B"], "rounds": [[3, 2]]}, "timeout": math.inf}, "--timeout"),
+    ("scoresheet", {"input": {"players": ["A", "B"], "rounds": [[3, 2]]}, "timeout": 10**400}, "--timeout"),
     ("scoresheet", {"input": {"players": ["A", "B"], "rounds": [[3, 2]]}, "rlimit": -1}, "--rlimit"),
     ("balance", {"ruleset": "french", "games": 10**400}, "--games"),
     ("balance", {"ruleset": "french", "games": 3, "timeout": math.inf}, "--timeout"),
