@@ -26,7 +26,7 @@ WRONG: list[tuple[str, dict[str, Any], str, Any, str]] = [
     ("tableaux", {"score": 6}, "cards", 3.0, "cards must be a whole number, got 3.0"),
     ("tableaux", {"cards": 3}, "score", math.nan, "score must be a whole number or None, got nan"),
     ("tableaux", {"cards": 3, "score": 6}, "limit", "x", "limit must be a whole number or None"),
-    ("tableaux", {"cards": 3, "score": 6}, "must", [None], "must must be a string or a list whose items"),
+    ("tableaux", {"cards": 3, "score": 6}, "must", [None], "must must be a string or a list of strings"),
     ("tableaux", {"cards": 3, "score": 6}, "maki_points", None, "maki_points must be a whole number"),
     ("play", {"players": 2}, "seed", "x", "seed must be a whole number, got 'x'"),
     ("play", {"players": 2}, "games", 3.0, "games must be a whole number"),
@@ -96,5 +96,5 @@ def test_the_documented_forms_stay_accepted(tmp_path: Path) -> None:
 
 def test_describe_reads_the_annotations() -> None:
     assert describe(int | None) == "a whole number or None"
-    assert describe(list[str]) == "a list whose items are a string"
+    assert describe(list[str]) == "a list of strings"
     assert describe(float | bool) == "a number or True or False"

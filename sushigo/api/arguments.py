@@ -101,29 +101,33 @@ def _matches(value: object, hint: Any) -> bool:
     return True
 
 
-def describe(hint: Any) -> str:
-    """What ``hint`` takes, in words: ``int | None`` is 'a whole number or None'."""
+def describe(hint: Any, plural: bool = False) -> str:
+    """What ``hint`` takes, in words: ``int | None`` is 'a whole number or None', ``list[int]``
+    'a list of whole numbers'."""
     members = _members(hint)
     if len(members) > 1:
-        return " or ".join(dict.fromkeys(describe(m) for m in members))
+        return " or ".join(dict.fromkeys(describe(m, plural) for m in members))
     if hint is None or hint is type(None):
         return "None"
-    words = {bool: "True or False", int: "a whole number", float: "a number", str: "a string"}
+    words = {bool: ("True or False", "True or False values"), int: ("a whole number", "whole numbers"),
+             float: ("a number", "numbers"), str: ("a string", "strings")}
     if hint in words:
-        return words[hint]
+        return words[hint][plural]
     origin = typing.get_origin(hint) or hint
     if origin in (collections.abc.Mapping, dict):
-        return "a mapping"
-    if origin in (collections.abc.Sequence, list, tuple):
+        name = "mapping"
+    elif origin in (collections.abc.Sequence, list, tuple):
         item = typing.get_args(hint)
-        if not item or item[0] in (Any, Ellipsis):
-            return "a list"
-        return f"a list whose items are {describe(item[0])}"
-    if origin is collections.abc.Callable:
-        return "a function"
-    if origin is os.PathLike:
-        return "a path"
-    return f"a {getattr(origin, '__name__', str(origin))}"
+        if item and item[0] not in (Any, Ellipsis):
+            return ("lists" if plural else "a list") + f" of {describe(item[0], plural=True)}"
+        name = "list"
+    elif origin is collections.abc.Callable:
+        name = "function"
+    elif origin is os.PathLike:
+        name = "path"
+    else:
+        name = getattr(origin, "__name__", str(origin))
+    return f"{name}s" if plural else f"a {name}"
 
 
 __all__ = ["check_arguments", "describe"]
