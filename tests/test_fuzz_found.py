@@ -216,9 +216,12 @@ def test_a_conform_target_that_is_a_directory(tmp_path: Path, capsys: pytest.Cap
     (("balance", "french", "--games", "3", "--no-maxima", "--no-diff", "--plot", ""),
      "--plot '': give a file name ending in .png or .svg"),
 ], ids=["record", "record-blank", "plot"])
-def test_an_empty_output_name_is_refused(argv: tuple[str, ...], words: str,
+def test_an_empty_output_name_is_refused(argv: tuple[str, ...], words: str, tmp_path: Path,
+                                         monkeypatch: pytest.MonkeyPatch,
                                          capsys: pytest.CaptureFixture[str]) -> None:
-    # Was: exit 0 with nothing written (an empty name read as "no record", "no picture").
+    # Was: exit 0 with nothing written (an empty name read as "no record", "no picture"; ' ' was
+    # written as a file named ' ' in the working directory).
+    monkeypatch.chdir(tmp_path)
     assert words in refusal(capsys, *argv)
 
 
