@@ -339,6 +339,9 @@ def read_toml(path: str) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise InputError(f"rules file {where} is not TOML: {exc}; fix that line "
                          "(sushigo rules --export official shows the format)") from exc
+    except RecursionError as exc:  # tomllib reads nested arrays and inline tables recursively
+        raise InputError(f"rules file {where} nests arrays or inline tables too deep to read; its values "
+                         "are numbers, words and flat lists (see sushigo rules --export official)") from exc
 
 
 def load_rules_file(path: str | os.PathLike[str], _chain: tuple[str, ...] = ()) -> Ruleset:

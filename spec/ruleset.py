@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import dataclasses
 import enum
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -878,6 +879,11 @@ def get_ruleset(name: str, overrides: list[str] | tuple[str, ...] = ()) -> Rules
     ``NAME=VALUE`` overrides applied (in order)."""
     from sushigo.spec import rulefile  # lazy: rulefile builds on this module
 
+    if isinstance(name, os.PathLike):
+        name = os.fspath(name)
+    if not isinstance(name, str):
+        raise RulesError(f"a ruleset is named by a string (see 'sushigo rules') or a rules file's path, "
+                         f"got {name!r:.60}")
     if rulefile.is_rules_path(name):
         return apply_overrides(rulefile.load_rules_file(name), overrides)
     key = name.strip().lower()

@@ -24,6 +24,17 @@ EXIT_UNKNOWN = EXIT_NO  # "unknown" is not an answer: exit 1, like a "no"
 EXIT_SIGNAL_BASE = 128  # the shell's convention: 130 for SIGINT, 143 for SIGTERM
 
 
+#: A word of an error line longer than this (a pasted document, a 400-digit number, a path)
+#: is shown by its two ends and its length: the line stays one readable line.
+MAX_WORD = 200
+
+
+def one_line(text: str) -> str:
+    """``text`` as one line (whitespace runs become one space), each overlong word shortened."""
+    return " ".join(w if len(w) <= MAX_WORD else f"{w[:60]}...[{len(w)} characters]...{w[-20:]}"
+                    for w in text.split())
+
+
 class _Parser(argparse.ArgumentParser):
     """Every parser of the CLI: no abbreviated long options (``check --rule`` must never be read
     as ``--ruleset``), and a parse error is one line naming the command and its ``--help``."""
@@ -32,9 +43,16 @@ class _Parser(argparse.ArgumentParser):
         kwargs["allow_abbrev"] = False
         super().__init__(*args, **kwargs)
 
+    def _print_message(self, message: str, file: Any = None) -> None:
+        # argparse drops a failed write (help to a full device would exit 0, its text lost):
+        # let it reach main(), which reports it like any other failed write.
+        # (``file`` is None only when standard output is closed: like print(), write nothing.)
+        if message and file is not None:
+            file.write(message)
+
     def error(self, message: str) -> None:  # type: ignore[override]
         # One line, like every other bad input (the usage is one --help away).
-        print(f"{self.prog}: error: {' '.join(message.split())} (see '{self.prog} --help')", file=sys.stderr)
+        print(f"{self.prog}: error: {one_line(message)} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
 
 
@@ -136,10 +154,10 @@ def _run(args: argparse.Namespace) -> int:
         code: int = args.func(args)
         return code
     except Unsettled as exc:  # the budget ran out where the command has no "unknown" answer of its own
-        print(f"sushigo {args.command}: unknown: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"sushigo {args.command}: unknown: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_UNKNOWN
     except SushiGoError as exc:
-        print(f"sushigo {args.command}: error: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"sushigo {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
         return EXIT_BAD_INPUT
 
 
@@ -185,7 +203,8 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_OK
     except OSError as exc:
         _drop_stdout()
-        print(f"sushigo: error: {exc.strerror or exc}", file=sys.stderr)
+        print(f"{_prog(argv)}: error: cannot write the output: {exc.strerror or exc}; "
+              "free space on the device or write the output elsewhere", file=sys.stderr)
         return EXIT_NO
     except KeyboardInterrupt:
         return _interrupted()
@@ -202,6 +221,14 @@ def _stopped_by() -> int | None:
     """The signal that stopped the command, if a stop scope ever ran (none before parsing)."""
     budget = sys.modules.get("sushigo.spec.model.budget")
     return None if budget is None else budget.stopped_by()  # type: ignore[no-any-return]
+
+
+def _prog(argv: Sequence[str] | None) -> str:
+    """``sushigo CMD`` for the command ``argv`` names (``sushigo`` when it names none), as every
+    error line starts."""
+    words = list(sys.argv[1:] if argv is None else argv)
+    name = next((w for w in words if not w.startswith("-")), None)
+    return f"sushigo {name}" if name in command_names() else "sushigo"
 
 
 def _interrupted() -> int:

@@ -8,6 +8,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from sushigo.limits import MAX_BUDGET_COUNT, MAX_BUDGET_SECONDS, in_range
 from sushigo.spec.errors import InputError
 
 if TYPE_CHECKING:
@@ -65,18 +66,12 @@ def load_json(path: str, schema: str | None = None) -> Any:
     return read_json(path, schema)
 
 
-#: Budgets above these are refused: Z3 takes timeouts in milliseconds and resource limits
-#: as unsigned 32-bit numbers, and no answer is worth waiting eleven days for.
-MAX_BUDGET_SECONDS = 1_000_000
-MAX_BUDGET_COUNT = 2**32 - 1
-
-
 def _budget(text: str, convert: Callable[[str], float], maximum: int, what: str) -> float:
     try:
         value = convert(text)
     except ValueError:
         value = math.nan
-    if not (math.isfinite(value) and 0 < value <= maximum):
+    if not in_range(value, 0, maximum):
         raise argparse.ArgumentTypeError(f"{text!r} is not a budget: give {what} above 0, at most {maximum}")
     return value
 

@@ -222,7 +222,8 @@ def _run_pool(function: str, texts: Sequence[str], order: Sequence[int], jobs: i
     from sushigo.spec.model.budget import child_signals
 
     ctx = multiprocessing.get_context("fork")
-    pool = ctx.Pool(processes=jobs, initializer=child_signals, maxtasksperchild=1)
+    # Never more workers than tasks: --jobs 1000 for two tasks forked 1000 processes.
+    pool = ctx.Pool(processes=max(1, min(jobs, len(texts))), initializer=child_signals, maxtasksperchild=1)
     finished = False
     try:
         pending = {k: pool.apply_async(call, (function, texts[k])) for k in order}

@@ -76,7 +76,9 @@ def test_full_device() -> None:
     with open("/dev/full", "wb") as full:
         res = sushigo("rules", stdout=full, capture=False, stderr=subprocess.PIPE)
     assert res.returncode == 1
-    assert res.stderr.decode().strip().splitlines() == ["sushigo: error: No space left on device"]
+    assert res.stderr.decode().strip().splitlines() == [
+        "sushigo rules: error: cannot write the output: No space left on device; free space on the device "
+        "or write the output elsewhere"]
 
 
 def test_closed_pipe_ends_quietly() -> None:

@@ -67,7 +67,8 @@ def _short(value: object) -> str:
 def _load(target: str) -> Any:
     if target.endswith(".py") or os.sep in target or os.path.isfile(target):
         if not os.path.isfile(target):
-            raise LookupError(f"target file {target!r} does not exist; give a .py file or a module name")
+            what = "is not a regular file" if os.path.exists(target) else "does not exist"
+            raise LookupError(f"target file {target!r} {what}; give a .py file or a module name")
         name = "_sushigo_conform_target_" + os.path.splitext(os.path.basename(target))[0]
         spec = importlib.util.spec_from_file_location(name, target)
         if spec is None or spec.loader is None:

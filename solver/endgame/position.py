@@ -182,6 +182,11 @@ def parse_position(data: object, rules: Ruleset | None = None) -> Position:
     scores = _int_list(data, "scores", seats)
     if rnd == 1 and (any(puddings) or any(scores)):
         raise InputError('round 1 has no earlier rounds: "puddings" and "scores" must be zero')
+    cap = rules.game_points_cap(players)
+    for p, score in enumerate(scores):
+        if score > cap:  # an absurd score would reach the float conversions of the value
+            raise InputError(f'"scores": player {p} has {score} points, more than a {players}-player game '
+                             f"can score ({cap}); give the points of the earlier rounds")
     # Every physical card: in a hand, in a tableau (a used chopsticks card went back into a hand).
     for c in Card:
         n = sum(h[int(c)] for h in hands)

@@ -5,12 +5,21 @@ The solvers import z3; they are imported when a question is asked, not with this
 
 from __future__ import annotations
 
-import math
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
-from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, tagged
+from sushigo.api.base import (
+    MAX_GAMES,
+    Outcome,
+    Rule,
+    as_list,
+    budget_of,
+    in_range,
+    public,
+    rules_from_options,
+    tagged,
+)
 from sushigo.spec.errors import InputError
 from sushigo.spec.model import budget
 from sushigo.spec.ruleset import Ruleset
@@ -18,7 +27,6 @@ from sushigo.spec.ruleset import Ruleset
 FORMAT = "sushigo-balance-result/1"
 DEFAULT_GAMES = 2000
 DEFAULT_TIMEOUT = 20.0  # seconds per solver question (each maximum, the diff)
-MAX_GAMES = 10_000_000
 #: What a card kind's points are (docs/designing.md says the same at length).
 ATTRIBUTION = (
     "points per card: a set's points go to its kind (tempura, sashimi, dumpling); a nigiri brings "
@@ -39,8 +47,7 @@ class BalanceDetail(NamedTuple):
 
 
 def _games(games: object) -> int:
-    if isinstance(games, bool) or not isinstance(games, int | float) or not math.isfinite(games) \
-            or int(games) != games or not 1 <= games <= MAX_GAMES:
+    if not in_range(games, 0, MAX_GAMES) or int(games) != games:  # type: ignore[call-overload]
         raise InputError(f"--games must be a whole number from 1 to {MAX_GAMES}, got {games!r}")
     return int(games)
 
@@ -86,8 +93,7 @@ def balance_outcome(
 
     show = terminal_progress if progress is True else progress or _quiet
     n = _games(games)
-    if not (math.isfinite(timeout) and timeout > 0):
-        raise InputError(f"--timeout must be a positive number of seconds, got {timeout!r}")
+    budget_of(timeout)  # the bounds of every solver budget
     a = rules_from_options(ruleset, rule)
     b = rules_from_options(vs, rule_vs)
     if a.name == b.name and a != b:

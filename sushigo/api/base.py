@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
+from sushigo.limits import MAX_BUDGET_COUNT, MAX_BUDGET_SECONDS, in_range
+from sushigo.limits import MAX_GAMES as MAX_GAMES  # re-exported: api.play and api.balance take it from here
 from sushigo.spec.errors import InputError, SushiGoError, Unsettled
 
 if TYPE_CHECKING:
@@ -24,8 +26,8 @@ P = ParamSpec("P")
 T = TypeVar("T")
 
 #: ``rule=`` overrides: ``{"maki_first_tie": "each"}``, or ``["maki_first_tie=each", ...]`` as
-#: the CLI's repeated ``--rule NAME=VALUE``.
-Rule = Mapping[str, object] | Sequence[str] | None
+#: the CLI's repeated ``--rule NAME=VALUE`` (one such text alone too).
+Rule = str | Mapping[str, object] | Sequence[str] | None
 
 #: A JSON input: the parsed document (dict or list), or a path to it ('-' is standard input).
 Document = Mapping[str, Any] | Sequence[Any] | str | os.PathLike[str]
@@ -45,10 +47,11 @@ def budget_of(timeout: float | None = None, rlimit: int | None = None) -> Budget
     """``--timeout`` seconds and ``--rlimit`` units as one :class:`Budget` (``None`` if neither)."""
     from sushigo.spec.model.budget import Budget
 
-    if timeout is not None and (isinstance(timeout, bool) or not timeout > 0 or timeout != timeout):
-        raise InputError(f"--timeout must be a positive number of seconds, got {timeout!r}")
-    if rlimit is not None and (isinstance(rlimit, bool) or not isinstance(rlimit, int) or rlimit < 1):
-        raise InputError(f"--rlimit must be a whole number of at least 1, got {rlimit!r}")
+    if timeout is not None and not in_range(timeout, 0, MAX_BUDGET_SECONDS):
+        raise InputError(f"--timeout must be a number of seconds above 0, at most {MAX_BUDGET_SECONDS}, "
+                         f"got {timeout!r}")
+    if rlimit is not None and not in_range(rlimit, 0, MAX_BUDGET_COUNT, whole=True):
+        raise InputError(f"--rlimit must be a whole number from 1 to {MAX_BUDGET_COUNT}, got {rlimit!r}")
     if timeout is None and rlimit is None:
         return None
     return Budget(None if timeout is None else max(1, int(timeout * 1000)), rlimit)
@@ -96,6 +99,9 @@ def public(run: Callable[P, Outcome], name: str) -> Callable[P, Any]:
 
     @functools.wraps(run)
     def call(*args: P.args, **kwargs: P.kwargs) -> Any:
+        from sushigo.api.arguments import check_arguments
+
+        check_arguments(run, name, args, kwargs)  # a wrong type is one InputError, not a traceback
         return json.loads(json.dumps(at_boundary(run, *args, **kwargs).data))
 
     call.__name__ = call.__qualname__ = name
@@ -165,6 +171,9 @@ def rules_from_options(rules: Rules | Ruleset, rule: Rule, file_rules: object = 
     if isinstance(rules, Mapping):
         return apply_overrides(ruleset_from_value(rules, "rules="), overrides)
     if rules is not None:
+        if not isinstance(rules, str | os.PathLike):
+            raise InputError("rules must be a ruleset's name, a rules file's path, a Ruleset or a mapping "
+                             f"of a rules file's keys, got {rules!r:.60}")
         return get_ruleset(os.fspath(rules), overrides)
     if file_rules is None:
         return get_ruleset("official", overrides)

@@ -10,6 +10,7 @@ from sushigo.api.base import (
     Document,
     Outcome,
     Rule,
+    budget_of,
     load_input,
     override_texts,
     public,
@@ -81,8 +82,7 @@ def _best(
     where = runner(jobs, cluster)
     if round is True:
         round = "all"
-    if timeout <= 0:
-        raise InputError(f"--timeout must be positive, got {timeout}")
+    budget_of(timeout)  # the bounds of every solver budget
     if engine not in ENGINES:
         raise InputError(f"--engine {engine!r}: choose one of {', '.join(ENGINES)}")
     if input is None:

@@ -9,7 +9,17 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sushigo.api.base import Document, Outcome, Rule, as_list, load_input, override_texts, public, tagged
+from sushigo.api.base import (
+    Document,
+    Outcome,
+    Rule,
+    as_list,
+    budget_of,
+    load_input,
+    override_texts,
+    public,
+    tagged,
+)
 from sushigo.spec.answer import Verdict, combine, verdict_of, with_outcome
 from sushigo.spec.errors import InputError
 
@@ -46,11 +56,8 @@ def diff_outcome(
     Returns what ``sushigo diff --json`` prints."""
     from sushigo.spec.ruleset import get_ruleset
 
-    timeout_ms = int(timeout * 1000)
-    if timeout_ms <= 0:
-        raise InputError(f"--timeout must be positive, got {timeout}")
-    if rlimit is not None and rlimit <= 0:
-        raise InputError(f"--rlimit must be positive, got {rlimit}")
+    budget_of(timeout, rlimit)  # the bounds of every solver budget
+    timeout_ms = max(1, int(timeout * 1000))
     from sushigo.jobs import runner
 
     where = runner(jobs, cluster)

@@ -8,9 +8,12 @@ import os
 from typing import Any
 
 from sushigo.api.base import (
+    MAX_BUDGET_COUNT,
+    MAX_BUDGET_SECONDS,
     Document,
     Outcome,
     Rule,
+    in_range,
     load_input,
     public,
     rules_from_options,
@@ -76,6 +79,11 @@ def _check_options(pos: Any, objective: str | None, policy: str | None, max_node
                    time_limit: float) -> None:
     if max_nodes < 1 or time_limit <= 0:
         raise InputError("--max-nodes and --time-limit must be positive")
+    if not (in_range(max_nodes, 0, MAX_BUDGET_COUNT, whole=True)
+            and in_range(time_limit, 0, MAX_BUDGET_SECONDS)):
+        raise InputError(f"--max-nodes must be a whole number up to {MAX_BUDGET_COUNT} and --time-limit a "
+                         f"number of seconds up to {MAX_BUDGET_SECONDS}, got {max_nodes!r:.60} and "
+                         f"{time_limit!r:.60}")
     if certify:
         if pos.players != 2 or pos.pile is not None or policy is not None or pos.cards_left > 3:
             raise InputError(

@@ -7,7 +7,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, tagged
+from sushigo.api.base import MAX_GAMES, Outcome, Rule, as_list, public, rules_from_options, tagged
 from sushigo.spec.errors import InputError
 from sushigo.spec.executor import play_game, resolve_policies
 from sushigo.spec.record import GameRecord
@@ -135,8 +135,10 @@ def play_outcome(
         raise InputError(f"--players {n!r}: Sushi Go! takes {ruleset.min_players} to "
                          f"{ruleset.max_players} players")
     ruleset.hand_size(n)  # a variant may allow fewer counts (dummy-2p: two)
-    if games < 1:
-        raise InputError(f"--games must be at least 1, got {games}")
+    if record is not None and not record.strip():  # an empty name is a mistake, not "no record"
+        raise InputError(f"--record {record!r}: give a file name, or '-' for standard output")
+    if not 1 <= games <= MAX_GAMES:
+        raise InputError(f"--games must be a whole number from 1 to {MAX_GAMES}, got {games}")
     policies = resolve_policies(n, as_list(policy))
     where = runner(jobs, cluster)
     records: list[GameRecord] = []

@@ -4,20 +4,30 @@ from __future__ import annotations
 
 from typing import Any
 
-from sushigo.api.base import Document, Outcome, Rule, load_input, override_texts, public, tagged
+from sushigo.api.base import (
+    Document,
+    Outcome,
+    Rule,
+    load_input,
+    override_texts,
+    public,
+    rules_from_options,
+    tagged,
+)
 from sushigo.spec.errors import InputError
 from sushigo.spec.executor import ReplayResult
 from sushigo.spec.executor import replay as replay_record
 from sushigo.spec.record import GameRecord
-from sushigo.spec.ruleset import apply_overrides, get_ruleset
+from sushigo.spec.ruleset import apply_overrides
 
 FORMAT = "sushigo-replay-result/1"
 
 
 def _one(data: object, rules: str | None, rule: Rule) -> tuple[GameRecord, ReplayResult]:
     record = GameRecord.from_json(data)
-    ruleset = get_ruleset(rules) if rules is not None else record.rules
-    ruleset = apply_overrides(ruleset, override_texts(rule))
+    # --rules goes through the one ruleset reader (a name, a file, a Ruleset; anything else refused)
+    ruleset = rules_from_options(rules, rule) if rules is not None \
+        else apply_overrides(record.rules, override_texts(rule))
     return record, replay_record(record, ruleset if ruleset != record.rules else None)
 
 

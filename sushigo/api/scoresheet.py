@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from sushigo.api.base import Document, Outcome, Rule, load_input, public, rules_from_options, tagged
+from sushigo.api.base import (
+    Document,
+    Outcome,
+    Rule,
+    budget_of,
+    load_input,
+    public,
+    rules_from_options,
+    tagged,
+)
 from sushigo.spec.answer import verdict_of, with_outcome
 
 FORMAT = "sushigo-scoresheet-result/1"
@@ -27,6 +36,7 @@ def scoresheet_outcome(
     --json`` prints (exit code 1 unless "possible")."""
     from sushigo.solver.scoresheet import check_sheet, parse_sheet
 
+    budget_of(timeout, rlimit)  # the bounds of every solver budget
     data, _where = load_input(input, schema="scoresheet")
     file_rules = data.get("rules") if isinstance(data, dict) else None
     sheet = parse_sheet(data, rules_from_options(rules, rule, file_rules))

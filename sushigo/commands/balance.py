@@ -153,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     from sushigo.api.balance import balance_outcome, terminal_progress
     from sushigo.spec.errors import InputError
 
-    if args.plot:
+    if args.plot is not None:  # an empty name is refused below, not taken as "no picture"
         from sushigo.balance_plot import check_plot_target
 
         check_plot_target(args.plot)
@@ -167,7 +167,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
-    if args.plot:
+    if args.plot is not None:
         from sushigo.balance_plot import draw
 
         try:

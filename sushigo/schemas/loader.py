@@ -80,10 +80,36 @@ def read_bytes(path: str) -> tuple[bytes, str]:
     if info.st_size > MAX_DOCUMENT_BYTES:
         raise _too_big(where, info.st_size)
     try:
-        with open(path, "rb") as fh:  # a pipe or device reports no size: read at most the limit
+        if stat.S_ISFIFO(info.st_mode):
+            return _read_pipe(path, where), where
+        with open(path, "rb") as fh:  # a device reports no size: read at most the limit
             return _read_limited(fh, where), where
     except OSError as exc:
         raise _unreadable(where, exc) from exc
+
+
+def _read_pipe(path: str, where: str) -> bytes:
+    """A named pipe's bytes, without waiting forever for a writer that never comes.
+
+    A plain open blocks until some process opens the pipe for writing. Opened without
+    blocking, a pipe with a writer attached has data or says "not yet" (then the read waits
+    for the writer as usual, ``<(command)`` included); one with no writer reads as empty.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb", buffering=0) as fh:
+        try:
+            first = os.read(fd, 65536)
+        except BlockingIOError:  # a writer is attached and has not written yet
+            first = None
+        if first == b"":
+            raise InputError(f"{where} is a named pipe that nobody writes to; write the document into "
+                             "it, or give a file or '-'")
+        os.set_blocking(fd, True)
+        rest = _read_limited(fh, where)  # type: ignore[arg-type]
+        data = (first or b"") + rest
+        if len(data) > MAX_DOCUMENT_BYTES:
+            raise _too_big(where, None)
+        return data
 
 
 def _unreadable(where: str, exc: Exception) -> InputError:
@@ -119,15 +145,27 @@ def _no_constant(name: str) -> Any:
     raise ValueError(f"{name} is not JSON (numbers must be finite)")
 
 
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """An object whose keys are all different: ``{"rules": "official", "rules": "french"}`` is
+    ambiguous (Python's json keeps the last silently), so it is refused."""
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))  # type: ignore[func-returns-value]
+        raise ValueError(f"the key {twice!r} appears twice in one object; keep one")
+    return value
+
+
 def parse(text: str, where: str) -> Any:
-    """JSON with a depth guard, finite numbers only, and strings that can be printed."""
+    """JSON with a depth guard, finite numbers only, keys once per object, and strings that can be printed."""
     depth = nesting_depth(text)
     if depth > MAX_DEPTH:
         raise InputError(
             f"{where} nests arrays and objects {depth} deep; documents nest at most {MAX_DEPTH} deep"
         )
     try:
-        value = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+        value = json.loads(text, parse_float=_finite, parse_constant=_no_constant,
+                           object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise InputError(
             f"{where} is not valid JSON: {exc.msg} at line {exc.lineno} column {exc.colno}"
