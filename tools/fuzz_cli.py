@@ -558,8 +558,7 @@ def rules_cases(command: str) -> Iterator[Case]:
 
 def numeric_options() -> dict[str, list[str]]:
     """Per command, every option that takes a value (from the parser itself)."""
-    sys.path.insert(0, str(ROOT))
-    from sushigo.cli import build_parser
+    from sushigo.cli import build_parser  # the installed package (CI tests the wheel, not the tree)
 
     parser = build_parser()
     sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
@@ -994,7 +993,6 @@ def judge(case: Case, code: int | None, seconds: float, out: str, err: str) -> l
 
 
 def _json_faults(out: str) -> list[str]:
-    sys.path.insert(0, str(ROOT))
     from sushigo import schemas
 
     try:
@@ -1039,9 +1037,10 @@ def _run_case(case: Case, time_limit: float) -> Result:
         (where / "sub").mkdir(exist_ok=True)
         names["{F}"] = _make_special(case.special, where) if case.special else str(where / "doc.json")
         argv = [_fill(a, names) for a in case.argv]
+        # No PYTHONPATH of the checkout: its sushigo/ folder is not the installed package (spec/,
+        # solver/ and checks/ install inside it), and CI runs the installed wheel.
         env = dict(
             os.environ,
-            PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH", "")) if p),
             HOME=str(where),
             COLUMNS="100",
         )
