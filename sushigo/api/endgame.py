@@ -77,8 +77,6 @@ def endgame_outcome(
 
 def _check_options(pos: Any, objective: str | None, policy: str | None, max_nodes: int, certify: bool,
                    time_limit: float) -> None:
-    if max_nodes < 1 or time_limit <= 0:
-        raise InputError("--max-nodes and --time-limit must be positive")
     if not (in_range(max_nodes, 0, MAX_BUDGET_COUNT, whole=True)
             and in_range(time_limit, 0, MAX_BUDGET_SECONDS)):
         raise InputError(f"--max-nodes must be a whole number up to {MAX_BUDGET_COUNT} and --time-limit a "
