@@ -5,9 +5,11 @@ The checks import z3 and Hypothesis; they are imported when run, not with this m
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import ParamSpec
 
 from sushigo.api.base import Outcome, Rule, as_list, budget_of, override_texts, public, tagged
 from sushigo.jobs import Runner, runner
@@ -15,11 +17,32 @@ from sushigo.spec.answer import Verdict, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-check-result/1"
+P = ParamSpec("P")
 
 #: ``sushigo.checks.runner.PROFILES``: cases per property family (a test holds the two equal).
 PROFILES = {"quick": 300, "default": 2000, "long": 20000}
 
 
+def _reported_even_if_stopped_early(run: Callable[P, Outcome]) -> Callable[P, Outcome]:
+    """``run``, and once more if a stop landed before its run began (while Hypothesis and Z3 were
+    imported, say): the second time the run stops before its first task, so the report lists
+    every property (every mutant) as unfinished, exactly as a later stop would, never as passed."""
+
+    @functools.wraps(run)
+    def call(*args: P.args, **kwargs: P.kwargs) -> Outcome:
+        try:
+            return run(*args, **kwargs)
+        except KeyboardInterrupt:
+            from sushigo.spec.model.budget import stop_requested
+
+            if not stop_requested():
+                raise
+            return run(*args, **kwargs)
+
+    return call
+
+
+@_reported_even_if_stopped_early
 def check_outcome(
     *,
     examples: int | None = None,
@@ -52,40 +75,6 @@ def check_outcome(
     unknown, never as passed) and caps each Z3 call; ``rlimit`` caps each Z3 call's resource
     units. ``"outcome"`` is unknown when a case was left unsettled, else proved (a failure is a
     proved disagreement, with its witness)."""
-    args = dict(examples=examples, profile=profile, seed=seed, ruleset=ruleset, rules=rules, rule=rule,
-                only=only, no_edge=no_edge, jobs=jobs, cluster=cluster, mutants=mutants, mutant=mutant,
-                progress=progress, timeout=timeout, rlimit=rlimit)
-    try:
-        return _check(**args)
-    except KeyboardInterrupt:
-        from sushigo.spec.model.budget import stop_requested
-
-        if not stop_requested():
-            raise
-        # The stop landed before the run began (while Hypothesis and Z3 were imported, say).
-        # Prepare again: the run stops before its first task, so the report lists every property
-        # (every mutant) as unfinished, exactly as a later stop would, and never as passed.
-        return _check(**args)
-
-
-def _check(
-    *,
-    examples: int | None,
-    profile: str,
-    seed: int | None,
-    ruleset: str | None,
-    rules: str | None,
-    rule: Rule,
-    only: str | Sequence[str],
-    no_edge: bool,
-    jobs: int | None,
-    cluster: str | None,
-    mutants: bool,
-    mutant: str | Sequence[str],
-    progress: bool,
-    timeout: float | None,
-    rlimit: int | None,
-) -> Outcome:
     import hypothesis
 
     from sushigo.checks import runner as R
