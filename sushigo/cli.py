@@ -122,9 +122,16 @@ def _command_parser(parser: argparse.ArgumentParser, command: str | None) -> arg
     return parser
 
 
-def _dispatch(argv: Sequence[str] | None) -> int:
+def _words(argv: Sequence[str] | None) -> tuple[list[str], str]:
+    """The command line's words, and the command they name: the first word that is not an
+    option ('' when there is none)."""
     words = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser(only=next((w for w in words if not w.startswith("-")), ""))
+    return words, next((w for w in words if not w.startswith("-")), "")
+
+
+def _dispatch(argv: Sequence[str] | None) -> int:
+    words, command = _words(argv)
+    parser = build_parser(only=command)
     try:
         args, extra = parser.parse_known_args(words)
         if extra:  # reported by the command's own parser, so the line names the command
@@ -226,8 +233,7 @@ def _stopped_by() -> int | None:
 def _prog(argv: Sequence[str] | None) -> str:
     """``sushigo CMD`` for the command ``argv`` names (``sushigo`` when it names none), as every
     error line starts."""
-    words = list(sys.argv[1:] if argv is None else argv)
-    name = next((w for w in words if not w.startswith("-")), None)
+    name = _words(argv)[1]
     return f"sushigo {name}" if name in command_names() else "sushigo"
 
 
