@@ -7,7 +7,9 @@ interval is ``value +- z * stdev(l) / sqrt(n)`` (sample standard deviation, ``n 
 one game are never treated as independent of each other. Differences between two rulesets
 played on the same deals subtract the linearised values game by game (a paired interval).
 Quantiles use Woodruff's interval: the standard error of the empirical distribution function at
-the quantile, over games, mapped back through the quantile function.
+the quantile, over games, mapped back through the quantile function. A share (one value in [0, 1]
+per game, e.g. the part of the win that went to a seat) uses Wilson's score interval instead, which
+never leaves [0, 1]: the normal approximation gave intervals such as [-32%, 99%] over a few games.
 
 No resampling, so an estimate depends on the games alone (no second seed).
 """
@@ -20,7 +22,7 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Any
 
-__all__ = ["Z95", "Estimate", "mean", "quantile", "ratio", "spread"]
+__all__ = ["Z95", "Estimate", "mean", "quantile", "ratio", "share", "spread"]
 
 #: The two-sided 95% normal quantile (1.959963984540054).
 Z95 = NormalDist().inv_cdf(0.975)
@@ -65,6 +67,29 @@ def mean(values: Sequence[float]) -> Estimate:
     if not values:
         return Estimate(None, None, None)
     return _interval(math.fsum(values) / len(values), values)
+
+
+def share(values: Sequence[float]) -> Estimate:
+    """The mean of one share per game, each in [0, 1] (a win counts 1, a win shared by k seats 1/k),
+    with Wilson's score interval at the mean: inside [0, 1] however few the games. With fractional
+    shares the spread is at most p(1 - p), so the interval is conservative, never narrower than the
+    binomial one. No interval with fewer than two games; every game the same share (a policy that
+    holds every seat wins every game) gives the share itself, as :func:`mean` does."""
+    n = len(values)
+    if n == 0:
+        return Estimate(None, None, None)
+    if any(not 0.0 <= x <= 1.0 for x in values):
+        raise ValueError("a share lies in [0, 1]")
+    p = math.fsum(values) / n
+    if n < 2:
+        return Estimate(p, None, None, tuple(values))
+    if all(x == values[0] for x in values):
+        return Estimate(p, p, p, tuple(values))  # no spread to measure, like every other figure
+    z2 = Z95 * Z95
+    scale = 1 + z2 / n
+    centre = (p + z2 / (2 * n)) / scale
+    half = Z95 * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n)) / scale
+    return Estimate(p, max(centre - half, 0.0), min(centre + half, 1.0), tuple(values))
 
 
 def ratio(numerators: Sequence[float], denominators: Sequence[float]) -> Estimate:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from sushigo.solver.balance import Side, played, rescore, same_games, tally
-from sushigo.solver.estimates import Z95, mean, quantile, ratio, spread
+from sushigo.solver.estimates import Z95, mean, quantile, ratio, share, spread
 from sushigo.spec.attribution import KINDS, game_attribution, round_attribution
 from sushigo.spec.cards import Card
 from sushigo.spec.executor import play_game
@@ -122,6 +122,41 @@ def test_spread_and_quantile_by_hand() -> None:
     a, b = mean([1.0, 5.0, 2.0]), mean([2.0, 6.0, 3.0])
     d = a.minus(b)
     assert d.value == pytest.approx(-1) and d.high == pytest.approx(-1)
+
+
+def test_share_interval_is_wilsons_as_published() -> None:
+    # Newcombe (1998), "Two-sided confidence intervals for the single proportion", Statistics in
+    # Medicine 17, table I, method 3 (Wilson score): 1/29 -> 0.0061 to 0.1718, 15/148 -> 0.0624
+    # to 0.1605.
+    for won, games, low, high in ((1, 29, 0.0061, 0.1718), (15, 148, 0.0624, 0.1605)):
+        est = share([1.0] * won + [0.0] * (games - won))
+        assert est.value == pytest.approx(won / games)
+        assert (est.low, est.high) == pytest.approx((low, high), abs=1e-4)
+    # by hand, 1 win in 3 games: centre (1/3 + z^2/6) / (1 + z^2/3), half-width
+    # z sqrt(2/27 + z^2/36) / (1 + z^2/3), about 0.0615 to 0.7923 (the normal approximation gives
+    # -0.20 to 0.87, below 0%)
+    est = share([1.0, 0.0, 0.0])
+    assert (est.low, est.high) == pytest.approx((0.0615, 0.7923), abs=1e-4)
+    assert mean([1.0, 0.0, 0.0]).low < 0  # what the win shares used before
+    assert share([0.5]).low is None  # one game: no interval
+    assert (share([1.0] * 5).low, share([1.0] * 5).high) == (1.0, 1.0)  # no spread, as mean() gives
+    with pytest.raises(ValueError):
+        share([1.5, 0.0])
+
+
+def test_win_share_intervals_stay_within_0_and_100_percent(capsys: pytest.CaptureFixture[str]) -> None:
+    # Three games: the normal approximation put some of these intervals below 0% or above 100%.
+    assert main(["balance", "official", "--rule", "tempura_points=6", "--games", "3", "--players", "3",
+                 "--no-maxima", "--no-diff", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    seen = 0
+    for side in (doc["ruleset"], doc["vs"]):
+        for row in side["seats"] + side["by_policy"]:
+            if row.get("win_share_ci95") is not None:
+                low, high = row["win_share_ci95"]
+                assert 0.0 <= low <= row["win_share"] <= high <= 1.0
+                seen += 1
+    assert seen >= 6
 
 
 # --- common random numbers -----------------------------------------------------------------

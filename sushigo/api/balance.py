@@ -33,7 +33,8 @@ ATTRIBUTION = (
     "its face value, a wasabi the extra its nigiri scored; maki placement points are spread over "
     "the player's maki icons; pudding bonus and penalty go to pudding; chopsticks bring 0"
 )
-INTERVALS = "95% intervals: normal approximation over games (delta method; quantiles: Woodruff)"
+INTERVALS = ("95% intervals: normal approximation over games (delta method; quantiles: Woodruff; "
+             "win shares: Wilson)")
 
 Progress = Callable[[str], None]
 
@@ -87,7 +88,7 @@ def balance_outcome(
     each message instead. Returns what ``sushigo balance
     --json`` prints."""
     from sushigo.solver.balance import difference_rows, figures, summary_rows, tally
-    from sushigo.solver.estimates import mean
+    from sushigo.solver.estimates import mean, share
     from sushigo.spec.executor import resolve_policies
     from sushigo.spec.stats import summarise
 
@@ -113,13 +114,13 @@ def balance_outcome(
                                                                              strict=True))
         for row in summary["seats"]:
             row["mean_ci95"] = mean(side.seat_scores(row["seat"])).as_json()["ci95"]
-            row["win_share_ci95"] = (mean(side.win_shares([row["seat"]])).as_json()["ci95"]
+            row["win_share_ci95"] = (share(side.win_shares([row["seat"]])).as_json()["ci95"]
                                      if row["win_share"] is not None else None)
         for row in summary["by_policy"]:
             mine = row["seats"]
             means = [sum(t[s] for s in mine) / len(mine) for t in side.totals]
             row["mean_ci95"] = mean(means).as_json()["ci95"]
-            row["win_share_ci95"] = mean(side.win_shares(mine)).as_json()["ci95"]
+            row["win_share_ci95"] = share(side.win_shares(mine)).as_json()["ci95"]
         sides.append({
             "rules": side.rules.describe(),
             "readings": side.rules.readings(),

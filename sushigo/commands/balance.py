@@ -20,7 +20,7 @@ placement points are spread over their maki icons; pudding bonus and penalty go 
 chopsticks bring 0. Pick rate = cards of the kind / cards taken (players' final tableaux).
 Both rulesets play the same seeds (common random numbers); with random players and rulesets
 that differ only in scoring, the very same games are scored twice. Intervals are 95%, normal
-approximation over games (delta method; quantiles: Woodruff). See docs/designing.md.
+approximation over games (delta method; quantiles: Woodruff; win shares: Wilson). See docs/designing.md.
 
 examples:
   sushigo balance maki-first-each --games 20000
