@@ -345,15 +345,7 @@ def credit_bound(pm: PickModel, v: int) -> z3.BoolRef:
     by turn (a sum of every card's credit would count every card of every hand as taken). It
     halves the conflicts of the proof of "one point more".
     """
-    picks = {x.get_id() for lits in pm.first + pm.second for x in lits.values()}
     counters = {g.get_id() for steps in pm.counted.values() for g, _, _ in steps}
-    direct: dict[int, int] = {}
-    others: list[tuple[z3.BoolRef, Fraction]] = []
-    for lit, w in pm.objective:
-        if lit.get_id() in picks:
-            direct[lit.get_id()] = direct.get(lit.get_id(), 0) + w
-        elif lit.get_id() not in counters:
-            others.append((lit, Fraction(w)))
     per_card: dict[int, Fraction] = {}
     for card, steps in pm.counted.items():
         # Every count the picks can reach (past the last indicator the sum stays, and with a
@@ -361,26 +353,30 @@ def credit_bound(pm: PickModel, v: int) -> z3.BoolRef:
         most = len(_picks(pm, card))
         per_card[card] = max(Fraction(sum(w for _, need, w in steps if need <= n), n)
                              for n in range(1, most + 1))
-
-    def credit(c: int, x: z3.BoolRef) -> Fraction:
-        return direct.get(x.get_id(), 0) + per_card.get(c, Fraction(0))
-
-    losses: list[tuple[z3.BoolRef, Fraction]] = []
-    gains: list[tuple[z3.BoolRef, Fraction]] = list(others)
-    best = Fraction(0)  # sum over turns of the hand's largest first-pick credit
+    # Whole numbers: every weight times the common denominator of the per-card credits.
+    scale = math.lcm(1, *(q.denominator for q in per_card.values()))
+    card_credit = [int(per_card.get(c, 0) * scale) for c in range(N_CARDS)]
+    weight: dict[int, int] = {}  # of each literal in the objective, scaled
+    for lit, w in pm.objective:
+        weight[lit.get_id()] = weight.get(lit.get_id(), 0) + w * scale
+    picks = {x.get_id() for lits in pm.first + pm.second for x in lits.values()}
+    # Every other term (maki, a nigiri's extra on wasabi) as it is: not(x) weighs w in the budget.
+    terms = [(_not(lit), w * scale) for lit, w in pm.objective
+             if lit.get_id() not in picks and lit.get_id() not in counters]
+    limit = sum(w for _, w in terms) - v * scale
     for a, b in zip(pm.first, pm.second, strict=True):
-        credits = {c: credit(c, x) for c, x in a.items()}
-        top_credit = max(credits.values())
-        best += top_credit
-        losses += [(a[c], top_credit - q) for c, q in credits.items() if q != top_credit]
-        gains += [(x, credit(c, x)) for c, x in b.items() if credit(c, x) != 0]
-    # best - losses + gains >= v, in whole numbers: losses + sum(g * not(gain)) <= best + gains - v.
-    scale = math.lcm(1, *(q.denominator for _, q in losses + gains), best.denominator)
-    terms = [(x, int(q * scale)) for x, q in losses] + [(_not(x), int(q * scale)) for x, q in gains]
-    limit = (best + sum((q for _, q in gains), Fraction(0)) - v) * scale
-    if not terms:
-        return z3.BoolVal(limit >= 0)
-    return _at_most(terms, int(limit))
+        credits = {c: weight.get(x.get_id(), 0) + card_credit[c] for c, x in a.items()}
+        top = max(credits.values())
+        limit += top
+        terms += [(a[c], top - q) for c, q in credits.items() if q != top]
+        for c, x in b.items():  # (a budget per turn here too, through "two", gave more conflicts)
+            q = weight.get(x.get_id(), 0) + card_credit[c]
+            if q:
+                terms.append((_not(x), q))
+                limit += q
+    # top - losses + gains >= v for every turn's top credit: losses + sum(g * not(gain)) <= limit.
+    terms = [(x, w) for x, w in terms if w]
+    return _at_most(terms, limit) if terms else z3.BoolVal(limit >= 0)
 
 
 def _bound(pm: PickModel, v: int) -> list[z3.BoolRef]:
@@ -621,6 +617,21 @@ class _Scorer:
     counts: list[z3.ArithRef]
     opponents: list[z3.ArithRef]
     total: z3.ArithRef
+    equal: dict[tuple[int, int], z3.BoolRef] = field(default_factory=dict)  # (term index, n): term == n
+
+    def pins(self, values: Sequence[int]) -> list[z3.BoolRef]:
+        """``term == n`` for the counts then the opponents' icons (made once, then reused)."""
+        assert len(values) == len(self.counts) + len(self.opponents)
+        if len(self.equal) > 4096:  # opponents' icon totals are the caller's: keep the cache small
+            self.equal.clear()
+        out = []
+        for i, n in enumerate(values):
+            hit = self.equal.get((i, n))
+            if hit is None:
+                v = self.counts[i] if i < len(self.counts) else self.opponents[i - len(self.counts)]
+                hit = self.equal[(i, n)] = v == n
+            out.append(hit)
+        return out
 
 
 _scorers = threading.local()  # per thread: a solver belongs to the thread (and context) that made it
@@ -646,18 +657,13 @@ def spec_model_total(tableau: Sequence[int], opponents_maki: Sequence[int], rule
     """The round score of a final tableau by the Z3 terms of :mod:`spec.model.scoring`."""
     sc = _scorer(rules, len(opponents_maki))
     s = sc.solver
-    s.push()
-    try:
-        s.add(*[v == n for v, n in zip(sc.counts, tableau, strict=True)],
-              *[v == n for v, n in zip(sc.opponents, opponents_maki, strict=True)])
-        answer = decide(s)  # constants only: answered at once, but never without a budget
-        if answer.unknown:  # only under a budget too small for anything (a test's rlimit of 1)
-            raise UnknownAnswer(answer)
-        if not answer.sat:
-            raise AssertionError(f"the scoring terms of a tableau gave {answer.status} {answer.reason}")
-        value: int = s.model().eval(sc.total, model_completion=True).as_long()
-    finally:
-        s.pop()
+    # The tableau and icons as assumptions (terms made once per scorer): no push, no new terms.
+    answer = decide(s, Budget(), sc.pins([*tableau, *opponents_maki]))  # constants only: at once
+    if answer.unknown:  # only under a budget too small for anything (a test's rlimit of 1)
+        raise UnknownAnswer(answer)
+    if not answer.sat:
+        raise AssertionError(f"the scoring terms of a tableau gave {answer.status} {answer.reason}")
+    value: int = s.model().eval(sc.total, model_completion=True).as_long()
     return value
 
 
