@@ -127,13 +127,31 @@ def _pb(make: Callable[..., Any], lits: Sequence[tuple[z3.BoolRef, int]], k: int
 # arguments here are Boolean terms of the main context already.
 
 
+# A named constant is the same term in every model of the main context (Z3 shares equal terms),
+# so each is made once, with its negation: the literals of a puzzle are mostly the last one's.
+_LITERALS: dict[str, z3.BoolRef] = {}
+_NEGATIONS: dict[int, tuple[z3.BoolRef, z3.BoolRef]] = {}  # id() of a literal above: it, its negation
+
+
 def _bool(name: str) -> z3.BoolRef:
+    hit = _LITERALS.get(name)
+    if hit is not None:
+        return hit
     ctx = z3.main_ctx()
     c = ctx.ref()
-    return z3.BoolRef(z3.Z3_mk_const(c, z3.Z3_mk_string_symbol(c, name), z3.Z3_mk_bool_sort(c)), ctx)
+    v = z3.BoolRef(z3.Z3_mk_const(c, z3.Z3_mk_string_symbol(c, name), z3.Z3_mk_bool_sort(c)), ctx)
+    if len(_LITERALS) >= 20_000:  # names grow with the number of turns: keep the cache bounded
+        _LITERALS.clear()
+        _NEGATIONS.clear()
+    _LITERALS[name] = v
+    _NEGATIONS[id(v)] = (v, z3.BoolRef(z3.Z3_mk_not(c, v.as_ast()), ctx))
+    return v
 
 
 def _not(v: z3.BoolRef) -> z3.BoolRef:
+    hit = _NEGATIONS.get(id(v))
+    if hit is not None and hit[0] is v:
+        return hit[1]
     return z3.BoolRef(z3.Z3_mk_not(v.ctx.ref(), v.as_ast()), v.ctx)
 
 
@@ -414,11 +432,29 @@ def _value(model: z3.ModelRef, total: z3.ArithRef | None) -> int:
     return value
 
 
+Certificate = tuple[str, z3.ModelRef | None, int | None, str | None]
+
+_solvers = threading.local()  # per thread: a solver belongs to the thread (and context) that made it
+
+
+def _new_solver() -> z3.Solver:
+    s = z3.Solver()
+    # Relevancy filtering off: every literal here is a pick or a counted indicator, none is
+    # irrelevant, and the proofs of "one point more" took about a fifth less time without it.
+    s.set("smt.relevancy", 0)
+    return s
+
+
 def certify(
     pm: PickModel, timeout: float, seed: Seed | None = None, breaks: Sequence[z3.BoolRef] = (),
-    accepted: list[bool] | None = None,
-) -> tuple[str, z3.ModelRef | None, int | None, str | None]:
+    accepted: list[bool] | None = None, reuse: bool = False,
+) -> Certificate:
     """Raise the bound until unsat. Returns (status, best model, its score, reason when unknown).
+
+    ``reuse``: ask in this thread's solver, inside a push and pop, instead of a new solver: a new
+    one and its release cost over a millisecond, a sixth of a benchmark puzzle's proof. Only the
+    puzzle form reuses it (its answer never depends on the model when the seed is optimal); the
+    solver is dropped if a question ends in an exception (a stop), never reused half asked.
 
     ``seed``: a line found by a fast search, as (its score, the literals that pin its picks). One
     check under those literals shows the model admits it at that score; the climb then starts
@@ -428,11 +464,27 @@ def certify(
     exclude the seed's line itself (never every optimum). ``accepted`` (when given) receives
     True if the model admitted the seed's line at its score.
     """
+    if not reuse:
+        return _certify(_new_solver(), pm, timeout, seed, breaks, accepted)
+    s: z3.Solver | None = getattr(_solvers, "solver", None)
+    if s is None:
+        s = _new_solver()
+    else:
+        s.set("rlimit", 0)  # a budget stays set on a solver: the last question's rlimit, undone
+    _solvers.solver = None  # taken: put back only after a clean pop
+    s.push()
+    out = _certify(s, pm, timeout, seed, breaks, accepted)
+    try:
+        s.pop()
+    except z3.Z3Exception:  # the answer stands; a solver that cannot pop is not reused
+        return out
+    _solvers.solver = s
+    return out
+
+
+def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, breaks: Sequence[z3.BoolRef],
+             accepted: list[bool] | None) -> Certificate:
     deadline = time.perf_counter() + timeout
-    s = z3.Solver()
-    # Relevancy filtering off: every literal here is a pick or a counted indicator, none is
-    # irrelevant, and the proofs of "one point more" took about a fifth less time without it.
-    s.set("smt.relevancy", 0)
     _assert(s, pm.constraints)
     total = _total(pm.objective) if pm.objective else None
     best_model: z3.ModelRef | None = None
@@ -681,7 +733,7 @@ def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
     breaks = swap_breaks(pm, turns) + dominance_breaks(pm, turns, puzzle.opponents_maki, rules)
     left = max(0.0, timeout - (time.perf_counter() - start))  # the search's time counts too
     accepted: list[bool] = []
-    status, model, score, reason = certify(pm, left, seed, breaks, accepted)
+    status, model, score, reason = certify(pm, left, seed, breaks, accepted, reuse=True)
     if model is None or score is None:
         return BestResult(0, (), STATUS_UNKNOWN, "z3", time.perf_counter() - start, timeout, reason)
     picks: list[Turn] = []

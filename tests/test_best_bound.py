@@ -16,19 +16,20 @@ wasabi multiplier of 0 or 1 whose extra is negative or nothing, maki points that
 
 from __future__ import annotations
 
+import random
 from collections.abc import Sequence
 
 import pytest
 import z3
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
-from sushigo.solver.best import _assert, _bound, build_pick_model, credit_bound
-from sushigo.solver.search import Puzzle, parse_puzzle, puzzle_turns
+from sushigo.solver.best import _assert, _bound, build_pick_model, credit_bound, solve_puzzle
+from sushigo.solver.search import STATUS_OPTIMAL, STATUS_UNKNOWN, Puzzle, parse_puzzle, puzzle_turns
 from sushigo.spec.cards import Card
 from sushigo.spec.errors import InputError
-from sushigo.spec.model.budget import Budget, decide
+from sushigo.spec.model.budget import Budget, ceiling, decide
 from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset
-from test_best import brute_force  # every legal line scored by spec.scoring
+from test_best import _shuffled_hands, brute_force  # brute force: every legal line scored by spec.scoring
 
 RULES: dict[str, Ruleset] = {
     "official": OFFICIAL,
@@ -94,3 +95,16 @@ def test_the_budget_bites() -> None:
     pm = build_pick_model(puzzle_turns(p), p.opponents_maki, p.rules)
     assert _answer([*pm.constraints, credit_bound(pm, 6)]) == "unsat"
     assert _answer([*pm.constraints, credit_bound(pm, 5)]) == "sat"
+
+
+def test_a_budget_does_not_outlive_its_question() -> None:
+    # The puzzle form asks in one solver per thread (push, pop): a resource limit set for one
+    # question (here a ceiling of 1, which leaves it unknown) must not hold for the next one,
+    # which is optimal and the search's score (benchmark-shaped puzzles, seeded).
+    rng = random.Random(41)
+    first, second = (_puzzle(_shuffled_hands(rng, OFFICIAL, 10), [3], OFFICIAL) for _ in range(2))
+    with ceiling(Budget(timeout_ms=None, rlimit=1)):
+        assert solve_puzzle(first, "z3").status == STATUS_UNKNOWN
+    res = solve_puzzle(second, "z3")
+    assert res.status == STATUS_OPTIMAL
+    assert res.score == solve_puzzle(second, "search").score
