@@ -68,7 +68,7 @@ from sushigo.solver.search import (
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
 from sushigo.spec.kinds import KINDS, Icons
-from sushigo.spec.model.budget import Budget, UnknownAnswer, decide
+from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
@@ -458,7 +458,7 @@ def _new_solver() -> z3.Solver:
 
 def certify(
     pm: PickModel, timeout: float, seed: Seed | None = None, breaks: Sequence[z3.BoolRef] = (),
-    accepted: list[bool] | None = None, reuse: bool = False,
+    accepted: list[bool] | None = None, reuse: bool = False, cpu: dict[str, int] | None = None,
 ) -> Certificate:
     """Raise the bound until unsat. Returns (status, best model, its score, reason when unknown).
 
@@ -466,6 +466,8 @@ def certify(
     one and its release cost over a millisecond, a sixth of a benchmark puzzle's proof. Only the
     puzzle form reuses it (its answer never depends on the model when the seed is optimal); the
     solver is dropped if a question ends in an exception (a stop), never reused half asked.
+    ``cpu`` (when given) receives the CPU microseconds of the seed's check (``seed_check_us``)
+    and of the other checks (``proof_us``, with their number in ``proof_checks``).
 
     ``seed``: a line found by a fast search, as (its score, the literals that pin its picks). One
     check under those literals shows the model admits it at that score; the climb then starts
@@ -476,7 +478,7 @@ def certify(
     True if the model admitted the seed's line at its score.
     """
     if not reuse:
-        return _certify(_new_solver(), pm, timeout, seed, breaks, accepted)
+        return _certify(_new_solver(), pm, timeout, seed, breaks, accepted, cpu)
     s: z3.Solver | None = getattr(_solvers, "solver", None)
     if s is None:
         s = _new_solver()
@@ -484,7 +486,7 @@ def certify(
         s.set("rlimit", 0)  # a budget stays set on a solver: the last question's rlimit, undone
     _solvers.solver = None  # taken: put back only after a clean pop
     s.push()
-    out = _certify(s, pm, timeout, seed, breaks, accepted)
+    out = _certify(s, pm, timeout, seed, breaks, accepted, cpu)
     try:
         s.pop()
     except z3.Z3Exception:  # the answer stands; a solver that cannot pop is not reused
@@ -494,8 +496,16 @@ def certify(
 
 
 def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, breaks: Sequence[z3.BoolRef],
-             accepted: list[bool] | None) -> Certificate:
+             accepted: list[bool] | None, cpu: dict[str, int] | None) -> Certificate:
     deadline = time.perf_counter() + timeout
+    cpu = {} if cpu is None else cpu
+
+    def timed(key: str, *args: Any) -> Answer:
+        t0 = time.process_time()
+        try:
+            return decide(s, *args)
+        finally:
+            cpu[key] = cpu.get(key, 0) + round((time.process_time() - t0) * 1e6)
     _assert(s, pm.constraints)
     total = _total(pm.objective) if pm.objective else None
     best_model: z3.ModelRef | None = None
@@ -514,7 +524,7 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, bre
         spend = budget()
         if spend is None:
             return STATUS_UNKNOWN, None, None, "time budget exhausted"
-        answer = decide(s, spend, [guard, line])
+        answer = timed("seed_check_us", spend, [guard, line])
         if answer.sat:
             best_model = s.model()
             best = _value(best_model, total)
@@ -528,7 +538,8 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, bre
         spend = budget()
         if spend is None:
             return STATUS_UNKNOWN, best_model, best, "time budget exhausted"
-        answer = decide(s, spend)
+        answer = timed("proof_us", spend)
+        cpu["proof_checks"] = cpu.get("proof_checks", 0) + 1
         if answer.sat:
             best_model = s.model()
             best = _value(best_model, total)
@@ -733,22 +744,39 @@ def spec_model_total(tableau: Sequence[int], opponents_maki: Sequence[int], rule
 
 
 def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
-    """The optimum with Z3, proved by showing one point more is unsatisfiable."""
+    """The optimum with Z3, proved by showing one point more is unsatisfiable.
+
+    ``stats`` of the result: CPU microseconds of the search (``search_us``), of building the
+    model, breaks and seed (``model_us``), of :func:`certify` (``certify_us``; the checks in it
+    apart too, see there) and of the replay and spec re-score (``recheck_us``)."""
     start = time.perf_counter()
+    cpu: dict[str, int] = {}
+    clock = [time.process_time()]
+
+    def lap(key: str) -> None:
+        now = time.process_time()
+        cpu[key] = cpu.get(key, 0) + round((now - clock[0]) * 1e6)
+        clock[0] = now
+
     rules = puzzle.rules
     turns = puzzle_turns(puzzle)
     pm = build_pick_model(turns, puzzle.opponents_maki, rules)
+    lap("model_us")
     # A lower bound from the search engine: Z3 checks the line in its own model, then proves one
     # point more unsatisfiable (or finds more, and climbs on).
     lower, line, _ = search_turns(turns, puzzle.opponents_maki, rules)
+    lap("search_us")
     pins = seed_literals(pm, puzzle.hands, line, rules) if lower >= 0 else None
     seed = (lower, pins) if pins is not None else None
     breaks = swap_breaks(pm, turns) + dominance_breaks(pm, turns, puzzle.opponents_maki, rules)
+    lap("model_us")
     left = max(0.0, timeout - (time.perf_counter() - start))  # the search's time counts too
     accepted: list[bool] = []
-    status, model, score, reason = certify(pm, left, seed, breaks, accepted, reuse=True)
+    status, model, score, reason = certify(pm, left, seed, breaks, accepted, reuse=True, cpu=cpu)
+    lap("certify_us")
     if model is None or score is None:
-        return BestResult(0, (), STATUS_UNKNOWN, "z3", time.perf_counter() - start, timeout, reason)
+        return BestResult(0, (), STATUS_UNKNOWN, "z3", time.perf_counter() - start, timeout, reason,
+                          stats=cpu)
     picks: list[Turn] = []
     tableau = [0] * len(Token)
     for t, hand in enumerate(puzzle.hands):
@@ -761,8 +789,9 @@ def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
     running = replay_puzzle(puzzle, picks)
     assert running[-1] == score, f"z3 picks replay to {running[-1]}, not {score}"
     assert spec_model_total(tableau, puzzle.opponents_maki, rules) == score
+    lap("recheck_us")
     return BestResult(score, tuple(picks), status, "z3", time.perf_counter() - start,
-                      timeout if status != STATUS_OPTIMAL else None, reason)
+                      timeout if status != STATUS_OPTIMAL else None, reason, stats=cpu)
 
 
 def solve_puzzle(puzzle: Puzzle, engine: str = "z3", timeout: float = 60.0) -> BestResult:
