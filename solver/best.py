@@ -28,7 +28,9 @@ only imply their condition, so the sum never exceeds the true score, and the
 true score is always reachable; both are what the certificate needs.
 
 Certification: after a pick sequence of score v is found, the solver must
-show "score >= v + 1" unsatisfiable; only then is the status ``optimal``. If
+show "score >= v + 1" unsatisfiable; only then is the status ``optimal``. The
+bound comes with a consequence of itself and the model that Z3 propagates turn
+by turn (:func:`credit_bound`), never a restriction of its own. If
 the time budget runs out first, the answer is ``unknown`` with the best score
 found so far. Every answer is then checked twice more: the final tableau is
 scored by the Z3 terms of :mod:`spec.model.scoring` (dish, icon and maki
