@@ -28,7 +28,9 @@ only imply their condition, so the sum never exceeds the true score, and the
 true score is always reachable; both are what the certificate needs.
 
 Certification: after a pick sequence of score v is found, the solver must
-show "score >= v + 1" unsatisfiable; only then is the status ``optimal``. If
+show "score >= v + 1" unsatisfiable; only then is the status ``optimal``. The
+bound comes with a consequence of itself and the model that Z3 propagates turn
+by turn (:func:`credit_bound`), never a restriction of its own. If
 the time budget runs out first, the answer is ``unknown`` with the best score
 found so far. Every answer is then checked twice more: the final tableau is
 scored by the Z3 terms of :mod:`spec.model.scoring` (dish, icon and maki
@@ -40,10 +42,12 @@ from __future__ import annotations
 
 import ctypes
 import itertools
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 import z3
@@ -66,7 +70,7 @@ from sushigo.solver.search import (
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
 from sushigo.spec.kinds import KINDS, Icons
-from sushigo.spec.model.budget import Budget, UnknownAnswer, decide
+from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
@@ -94,6 +98,9 @@ class PickModel:
     second_on: list[dict[int, z3.BoolRef]] = field(default_factory=list)
     two: list[z3.BoolRef] = field(default_factory=list)
     objective: Weighted = field(default_factory=list)
+    #: Per card counted by indicators (tempura, sashimi, dumpling): each indicator with the count
+    #: of picks of the card it needs and its weight (see :func:`credit_bound`).
+    counted: dict[int, list[tuple[z3.BoolRef, int, int]]] = field(default_factory=dict)
 
 
 def _order_matters(c1: int, c2: int) -> bool:
@@ -122,13 +129,33 @@ def _pb(make: Callable[..., Any], lits: Sequence[tuple[z3.BoolRef, int]], k: int
 # arguments here are Boolean terms of the main context already.
 
 
+# A named constant is the same term in every model of the main context (Z3 shares equal terms),
+# so each is made once, with its negation: the literals of a puzzle are mostly the last one's.
+_LITERALS: dict[str, z3.BoolRef] = {}
+_NEGATIONS: dict[int, tuple[z3.BoolRef, z3.BoolRef]] = {}  # id() of a literal above: it, its negation
+_TERMS: dict[tuple[int, int], tuple[z3.BoolRef, z3.ArithRef]] = {}  # (id(), w): it, ite(it, w, 0)
+
+
 def _bool(name: str) -> z3.BoolRef:
+    hit = _LITERALS.get(name)
+    if hit is not None:
+        return hit
     ctx = z3.main_ctx()
     c = ctx.ref()
-    return z3.BoolRef(z3.Z3_mk_const(c, z3.Z3_mk_string_symbol(c, name), z3.Z3_mk_bool_sort(c)), ctx)
+    v = z3.BoolRef(z3.Z3_mk_const(c, z3.Z3_mk_string_symbol(c, name), z3.Z3_mk_bool_sort(c)), ctx)
+    if len(_LITERALS) >= 20_000:  # names grow with the number of turns: keep the cache bounded
+        _LITERALS.clear()
+        _NEGATIONS.clear()
+        _TERMS.clear()
+    _LITERALS[name] = v
+    _NEGATIONS[id(v)] = (v, z3.BoolRef(z3.Z3_mk_not(c, v.as_ast()), ctx))
+    return v
 
 
 def _not(v: z3.BoolRef) -> z3.BoolRef:
+    hit = _NEGATIONS.get(id(v))
+    if hit is not None and hit[0] is v:
+        return hit[1]
     return z3.BoolRef(z3.Z3_mk_not(v.ctx.ref(), v.as_ast()), v.ctx)
 
 
@@ -279,12 +306,16 @@ def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> 
     ):
         lits = [(v, 1) for v in _picks(pm, card)]
         for k in range(1, len(lits) // size + 1):
-            obj.append((indicator(f"{Card(card).label}_{k}", lits, k * size, points), points))
+            g = indicator(f"{Card(card).label}_{k}", lits, k * size, points)
+            obj.append((g, points))
+            pm.counted.setdefault(card, []).append((g, k * size, points))
     dum = [(v, 1) for v in _picks(pm, int(Card.DUMPLING))]
     table = rules.dumpling_points
     for k in range(1, min(len(dum), len(table) - 1) + 1):
         step = table[k] - table[k - 1]
-        obj.append((indicator(f"dumpling_{k}", dum, k, step), step))
+        g = indicator(f"dumpling_{k}", dum, k, step)
+        obj.append((g, step))
+        pm.counted.setdefault(int(Card.DUMPLING), []).append((g, k, step))
     for i, c in enumerate(_NIGIRI):
         pts = rules.nigiri_points[i]
         obj += [(v, pts) for v in _picks(pm, c)]
@@ -319,15 +350,88 @@ def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> 
     return obj + levels
 
 
+def credit_bound(pm: PickModel, v: int) -> z3.BoolRef:
+    """"Score >= v" restated per turn, so that picking a card that scores less costs at once.
+
+    Each pick literal gets a credit: its own weight in the objective (nigiri) plus, for a card
+    counted by indicators, the most the indicators give per card: ``max over n`` of (sum of the
+    weights of the indicators needing at most n picks) / n. In any assignment the model admits,
+    the indicators of a counted card give at most that sum for its n picks (a positive weight's
+    indicator implies its count, a negative one's is equivalent to it), so at most credit * n;
+    every other objective term (maki, a nigiri's extra on wasabi) is kept as it is. So the sum of
+    the credits of the picks plus those other terms is at least the objective: "score >= v"
+    implies "credit sum >= v", a consequence of the model, never a new restriction (the
+    certificate stays sound). Each turn has exactly one first pick (R-PICK, a constraint of the
+    model), so its credits sum to ``M - sum of (M - credit) * pick`` with M the largest credit
+    in the hand: the constraint is stated as a budget of such losses, which Z3 propagates turn
+    by turn (a sum of every card's credit would count every card of every hand as taken). It
+    halves the conflicts of the proof of "one point more".
+    """
+    counters = {g.get_id() for steps in pm.counted.values() for g, _, _ in steps}
+    per_card: dict[int, Fraction] = {}
+    for card, steps in pm.counted.items():
+        # Every count the picks can reach (past the last indicator the sum stays, and with a
+        # negative sum its share per card rises towards 0).
+        most = len(_picks(pm, card))
+        per_card[card] = max(Fraction(sum(w for _, need, w in steps if need <= n), n)
+                             for n in range(1, most + 1))
+    # Whole numbers: every weight times the common denominator of the per-card credits.
+    scale = math.lcm(1, *(q.denominator for q in per_card.values()))
+    card_credit = [int(per_card.get(c, 0) * scale) for c in range(N_CARDS)]
+    weight: dict[int, int] = {}  # of each literal in the objective, scaled
+    for lit, w in pm.objective:
+        weight[lit.get_id()] = weight.get(lit.get_id(), 0) + w * scale
+    picks = {x.get_id() for lits in pm.first + pm.second for x in lits.values()}
+    # Every other term (maki, a nigiri's extra on wasabi) as it is: not(x) weighs w in the budget.
+    terms = [(_not(lit), w * scale) for lit, w in pm.objective
+             if lit.get_id() not in picks and lit.get_id() not in counters]
+    limit = sum(w for _, w in terms) - v * scale
+    for a, b in zip(pm.first, pm.second, strict=True):
+        credits = {c: weight.get(x.get_id(), 0) + card_credit[c] for c, x in a.items()}
+        top = max(credits.values())
+        limit += top
+        terms += [(a[c], top - q) for c, q in credits.items() if q != top]
+        for c, x in b.items():  # (a budget per turn here too, through "two", gave more conflicts)
+            q = weight.get(x.get_id(), 0) + card_credit[c]
+            if q:
+                terms.append((_not(x), q))
+                limit += q
+    # top - losses + gains >= v for every turn's top credit: losses + sum(g * not(gain)) <= limit.
+    terms = [(x, w) for x, w in terms if w]
+    return _at_most(terms, limit) if terms else z3.BoolVal(limit >= 0)
+
+
+def _bound(pm: PickModel, v: int) -> list[z3.BoolRef]:
+    """"Score >= v" and its per-turn consequence (:func:`credit_bound`)."""
+    return [_at_least(pm.objective, v), credit_bound(pm, v)]
+
+
+def _assert(s: z3.Solver, constraints: Sequence[z3.BoolRef]) -> None:
+    """``s.add`` by direct C API calls (``Solver.add`` coerces each term in Python: over a
+    millisecond per puzzle); the terms are Boolean terms of the solver's context already."""
+    c, sv = s.ctx.ref(), s.solver
+    for x in constraints:
+        z3.Z3_solver_assert(c, sv, x.as_ast())
+
+
 def _total(lits: Weighted) -> z3.ArithRef:
     """The objective as one integer term (sum of if-then-else), so a model is scored by one eval;
     made by C API calls for the reason given at :func:`_pb`."""
     ctx = lits[0][0].ctx
     c = ctx.ref()
     zero = z3.IntVal(0, ctx)
-    keep = [z3.IntVal(w, ctx) for _, w in lits]  # alive until every term is made
-    terms = [z3.ArithRef(z3.Z3_mk_ite(c, v.as_ast(), k.as_ast(), zero.as_ast()), ctx)
-             for (v, _), k in zip(lits, keep, strict=True)]
+    terms = []
+    for v, w in lits:
+        hit = _TERMS.get((id(v), w))  # a cached literal's term (see _bool), made once
+        if hit is not None and hit[0] is v:
+            terms.append(hit[1])
+            continue
+        k = z3.IntVal(w, ctx)
+        term = z3.ArithRef(z3.Z3_mk_ite(c, v.as_ast(), k.as_ast(), zero.as_ast()), ctx)
+        neg = _NEGATIONS.get(id(v))
+        if neg is not None and neg[0] is v:
+            _TERMS[(id(v), w)] = (v, term)
+        terms.append(term)
     args = (z3.Ast * len(terms))()
     for i, term in enumerate(terms):
         args[i] = term.as_ast()
@@ -341,11 +445,31 @@ def _value(model: z3.ModelRef, total: z3.ArithRef | None) -> int:
     return value
 
 
+Certificate = tuple[str, z3.ModelRef | None, int | None, str | None]
+
+_solvers = threading.local()  # per thread: a solver belongs to the thread (and context) that made it
+
+
+def _new_solver() -> z3.Solver:
+    s = z3.Solver()
+    # Relevancy filtering off: every literal here is a pick or a counted indicator, none is
+    # irrelevant, and the proofs of "one point more" took about a fifth less time without it.
+    s.set("smt.relevancy", 0)
+    return s
+
+
 def certify(
     pm: PickModel, timeout: float, seed: Seed | None = None, breaks: Sequence[z3.BoolRef] = (),
-    accepted: list[bool] | None = None,
-) -> tuple[str, z3.ModelRef | None, int | None, str | None]:
+    accepted: list[bool] | None = None, reuse: bool = False, cpu: dict[str, int] | None = None,
+) -> Certificate:
     """Raise the bound until unsat. Returns (status, best model, its score, reason when unknown).
+
+    ``reuse``: ask in this thread's solver, inside a push and pop, instead of a new solver: a new
+    one and its release cost over a millisecond, a sixth of a benchmark puzzle's proof. Only the
+    puzzle form reuses it (its answer never depends on the model when the seed is optimal); the
+    solver is dropped if a question ends in an exception (a stop), never reused half asked.
+    ``cpu`` (when given) receives the CPU microseconds of the seed's check (``seed_check_us``)
+    and of the other checks (``proof_us``, with their number in ``proof_checks``).
 
     ``seed``: a line found by a fast search, as (its score, the literals that pin its picks). One
     check under those literals shows the model admits it at that score; the climb then starts
@@ -355,12 +479,36 @@ def certify(
     exclude the seed's line itself (never every optimum). ``accepted`` (when given) receives
     True if the model admitted the seed's line at its score.
     """
+    if not reuse:
+        return _certify(_new_solver(), pm, timeout, seed, breaks, accepted, cpu)
+    s: z3.Solver | None = getattr(_solvers, "solver", None)
+    if s is None:
+        s = _new_solver()
+    else:
+        s.set("rlimit", 0)  # a budget stays set on a solver: the last question's rlimit, undone
+    _solvers.solver = None  # taken: put back only after a clean pop
+    s.push()
+    out = _certify(s, pm, timeout, seed, breaks, accepted, cpu)
+    try:
+        s.pop()
+    except z3.Z3Exception:  # the answer stands; a solver that cannot pop is not reused
+        return out
+    _solvers.solver = s
+    return out
+
+
+def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, breaks: Sequence[z3.BoolRef],
+             accepted: list[bool] | None, cpu: dict[str, int] | None) -> Certificate:
     deadline = time.perf_counter() + timeout
-    s = z3.Solver()
-    # Relevancy filtering off: every literal here is a pick or a counted indicator, none is
-    # irrelevant, and the proofs of "one point more" took about a fifth less time without it.
-    s.set("smt.relevancy", 0)
-    s.add(*pm.constraints)
+    cpu = {} if cpu is None else cpu
+
+    def timed(key: str, *args: Any) -> Answer:
+        t0 = time.process_time()
+        try:
+            return decide(s, *args)
+        finally:
+            cpu[key] = cpu.get(key, 0) + round((time.process_time() - t0) * 1e6)
+    _assert(s, pm.constraints)
     total = _total(pm.objective) if pm.objective else None
     best_model: z3.ModelRef | None = None
     best: int | None = None
@@ -372,30 +520,33 @@ def certify(
     if seed is not None and pm.objective:
         lower, pins = seed
         guard = _bool("seed_bound")
-        s.add(_implies(guard, _at_least(pm.objective, lower)))
+        # The line's literals behind one guard too: assumed one by one, they cost a fifth more.
+        line = _bool("seed_line")
+        _assert(s, [_implies(guard, _at_least(pm.objective, lower)), _implies(line, _and(*pins))])
         spend = budget()
         if spend is None:
             return STATUS_UNKNOWN, None, None, "time budget exhausted"
-        answer = decide(s, spend, [guard, *pins])
+        answer = timed("seed_check_us", spend, [guard, line])
         if answer.sat:
             best_model = s.model()
             best = _value(best_model, total)
-            s.add(_at_least(pm.objective, best + 1))
+            _assert(s, _bound(pm, best + 1))
             if accepted is not None:
                 accepted.append(True)
         elif answer.unknown:
             return STATUS_UNKNOWN, None, None, f"solver gave up: {answer.reason}"
-    s.add(*breaks)
+    _assert(s, breaks)
     while True:
         spend = budget()
         if spend is None:
             return STATUS_UNKNOWN, best_model, best, "time budget exhausted"
-        answer = decide(s, spend)
+        answer = timed("proof_us", spend)
+        cpu["proof_checks"] = cpu.get("proof_checks", 0) + 1
         if answer.sat:
             best_model = s.model()
             best = _value(best_model, total)
             # The unsat answer to this bound is the certificate that best is the maximum.
-            s.add(_at_least(pm.objective, best + 1))
+            _assert(s, _bound(pm, best + 1))
         elif answer.unsat:
             if best is None:
                 return STATUS_UNKNOWN, None, None, "no legal pick sequence (the input is inconsistent)"
@@ -544,6 +695,21 @@ class _Scorer:
     counts: list[z3.ArithRef]
     opponents: list[z3.ArithRef]
     total: z3.ArithRef
+    equal: dict[tuple[int, int], z3.BoolRef] = field(default_factory=dict)  # (term index, n): term == n
+
+    def pins(self, values: Sequence[int]) -> list[z3.BoolRef]:
+        """``term == n`` for the counts then the opponents' icons (made once, then reused)."""
+        assert len(values) == len(self.counts) + len(self.opponents)
+        if len(self.equal) > 4096:  # opponents' icon totals are the caller's: keep the cache small
+            self.equal.clear()
+        out = []
+        for i, n in enumerate(values):
+            hit = self.equal.get((i, n))
+            if hit is None:
+                v = self.counts[i] if i < len(self.counts) else self.opponents[i - len(self.counts)]
+                hit = self.equal[(i, n)] = v == n
+            out.append(hit)
+        return out
 
 
 _scorers = threading.local()  # per thread: a solver belongs to the thread (and context) that made it
@@ -569,38 +735,50 @@ def spec_model_total(tableau: Sequence[int], opponents_maki: Sequence[int], rule
     """The round score of a final tableau by the Z3 terms of :mod:`spec.model.scoring`."""
     sc = _scorer(rules, len(opponents_maki))
     s = sc.solver
-    s.push()
-    try:
-        s.add(*[v == n for v, n in zip(sc.counts, tableau, strict=True)],
-              *[v == n for v, n in zip(sc.opponents, opponents_maki, strict=True)])
-        answer = decide(s)  # constants only: answered at once, but never without a budget
-        if answer.unknown:  # only under a budget too small for anything (a test's rlimit of 1)
-            raise UnknownAnswer(answer)
-        if not answer.sat:
-            raise AssertionError(f"the scoring terms of a tableau gave {answer.status} {answer.reason}")
-        value: int = s.model().eval(sc.total, model_completion=True).as_long()
-    finally:
-        s.pop()
+    # The tableau and icons as assumptions (terms made once per scorer): no push, no new terms.
+    answer = decide(s, Budget(), sc.pins([*tableau, *opponents_maki]))  # constants only: at once
+    if answer.unknown:  # only under a budget too small for anything (a test's rlimit of 1)
+        raise UnknownAnswer(answer)
+    if not answer.sat:
+        raise AssertionError(f"the scoring terms of a tableau gave {answer.status} {answer.reason}")
+    value: int = s.model().eval(sc.total, model_completion=True).as_long()
     return value
 
 
 def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
-    """The optimum with Z3, proved by showing one point more is unsatisfiable."""
+    """The optimum with Z3, proved by showing one point more is unsatisfiable.
+
+    ``stats`` of the result: CPU microseconds of the search (``search_us``), of building the
+    model, breaks and seed (``model_us``), of :func:`certify` (``certify_us``; the checks in it
+    apart too, see there) and of the replay and spec re-score (``recheck_us``)."""
     start = time.perf_counter()
+    cpu: dict[str, int] = {}
+    clock = [time.process_time()]
+
+    def lap(key: str) -> None:
+        now = time.process_time()
+        cpu[key] = cpu.get(key, 0) + round((now - clock[0]) * 1e6)
+        clock[0] = now
+
     rules = puzzle.rules
     turns = puzzle_turns(puzzle)
     pm = build_pick_model(turns, puzzle.opponents_maki, rules)
+    lap("model_us")
     # A lower bound from the search engine: Z3 checks the line in its own model, then proves one
     # point more unsatisfiable (or finds more, and climbs on).
     lower, line, _ = search_turns(turns, puzzle.opponents_maki, rules)
+    lap("search_us")
     pins = seed_literals(pm, puzzle.hands, line, rules) if lower >= 0 else None
     seed = (lower, pins) if pins is not None else None
     breaks = swap_breaks(pm, turns) + dominance_breaks(pm, turns, puzzle.opponents_maki, rules)
+    lap("model_us")
     left = max(0.0, timeout - (time.perf_counter() - start))  # the search's time counts too
     accepted: list[bool] = []
-    status, model, score, reason = certify(pm, left, seed, breaks, accepted)
+    status, model, score, reason = certify(pm, left, seed, breaks, accepted, reuse=True, cpu=cpu)
+    lap("certify_us")
     if model is None or score is None:
-        return BestResult(0, (), STATUS_UNKNOWN, "z3", time.perf_counter() - start, timeout, reason)
+        return BestResult(0, (), STATUS_UNKNOWN, "z3", time.perf_counter() - start, timeout, reason,
+                          stats=cpu)
     picks: list[Turn] = []
     tableau = [0] * len(Token)
     for t, hand in enumerate(puzzle.hands):
@@ -613,8 +791,9 @@ def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
     running = replay_puzzle(puzzle, picks)
     assert running[-1] == score, f"z3 picks replay to {running[-1]}, not {score}"
     assert spec_model_total(tableau, puzzle.opponents_maki, rules) == score
+    lap("recheck_us")
     return BestResult(score, tuple(picks), status, "z3", time.perf_counter() - start,
-                      timeout if status != STATUS_OPTIMAL else None, reason)
+                      timeout if status != STATUS_OPTIMAL else None, reason, stats=cpu)
 
 
 def solve_puzzle(puzzle: Puzzle, engine: str = "z3", timeout: float = 60.0) -> BestResult:
