@@ -297,9 +297,8 @@ class _Enumerator:
 
 def _enumerator(cards: int, maki_points: int, rules: Ruleset, filters: Filters | None) -> _Enumerator:
     check_question(cards, maki_points)
-    # The solver keeps the budget a ceiling set on it, and belongs to one thread: both are part of the key.
-    return _cached_enumerator(cards, maki_points, rules, filters or Filters(), current_ceiling(),
-                              threading.get_ident())
+    # A solver belongs to one thread: the thread is part of the key.
+    return _cached_enumerator(cards, maki_points, rules, filters or Filters(), threading.get_ident())
 
 
 #: The solver-tableaux check asks about at most 24 (cards, maki points) pairs of one ruleset, and
@@ -309,10 +308,30 @@ ENUMERATORS_CACHED = 16
 
 
 @lru_cache(maxsize=ENUMERATORS_CACHED)
-def _cached_enumerator(cards: int, maki_points: int, rules: Ruleset, filters: Filters,
-                       ceiling: Budget | None, thread: int) -> _Enumerator:
-    del ceiling, thread  # cache keys only
+def _cached_enumerator(cards: int, maki_points: int, rules: Ruleset, filters: Filters, thread: int
+                       ) -> _Enumerator:
+    del thread  # a cache key only
     return _Enumerator(build(cards, maki_points, rules, filters))
+
+
+def _parts(score: int, cards: int, maki_points: int, rules: Ruleset, filters: Filters | None
+           ) -> tuple[TableauModel, list[tuple[int, ...]]]:
+    """The scoring parts of ``score``, from the kept solver when it settles them.
+
+    The kept solver is incremental (a scope per score): when it runs out of budget, Z3 says why
+    in other words ("canceled") than a fresh solver does, and a budget (``--timeout``/``--rlimit``,
+    a ceiling) would stay set on it. So under a ceiling, and whenever the kept solver does not
+    settle the question, the question is asked of a fresh solver: the reference path, whose
+    answer (or unknown) stands.
+    """
+    if current_ceiling() is None:
+        en = _enumerator(cards, maki_points, rules, filters)
+        try:
+            return en.tm, en.parts(score)
+        except SolverUnknown:
+            pass
+    tm = build(cards, maki_points, rules, filters)
+    return tm, list(scoring_parts(tm, score))
 
 
 @dataclass(frozen=True)
@@ -335,11 +354,11 @@ def count_tableaux(score: int, cards: int, maki_points: int = 0, rules: Ruleset 
 
 def enumerate_tableaux(score: int, cards: int, maki_points: int = 0, rules: Ruleset = OFFICIAL,
                        filters: Filters | None = None, limit: int | None = None) -> Enumeration:
-    en = _enumerator(cards, maki_points, rules, filters)
+    tm, parts = _parts(score, cards, maki_points, rules, filters)
     found: list[Tableau] = []
     count = 0
-    for part in en.parts(score):
-        fills = _completions(en.tm, part)
+    for part in parts:
+        fills = _completions(tm, part)
         count += len(fills)
         found.extend(Tableau(f) for f in fills)
     found.sort(key=_order)

@@ -8,9 +8,10 @@ import functools
 import random
 
 import pytest
+from sushigo.solver import tableaux as T
 from sushigo.solver.brute import enumerate_tableaux as all_tableaux
 from sushigo.solver.brute import tableau_score
-from sushigo.solver.tableaux import enumerate_tableaux, parse_filters
+from sushigo.solver.tableaux import SolverUnknown, build, enumerate_tableaux, parse_filters, scoring_parts
 from sushigo.spec.model.budget import Budget, ceiling
 from sushigo.spec.ruleset import RULESETS, Ruleset
 
@@ -73,3 +74,40 @@ def test_filters_and_ceiling_are_separate_questions() -> None:
     assert [t.counts for t in plain.tableaux] == _expected(rules, 6, 0, 16)
     assert bounded == plain == again
     assert set(filtered.tableaux) < set(plain.tableaux)
+
+
+def _reference_unknown(score: int, cards: int) -> SolverUnknown:
+    """What a fresh model and a fresh solver say (the path before solvers were kept)."""
+    with pytest.raises(SolverUnknown) as ref:
+        list(scoring_parts(build(cards, 0, RULESETS["official"]), score))
+    return ref.value
+
+
+def test_an_unknown_under_a_ceiling_says_what_a_fresh_solver_says() -> None:
+    rules = RULESETS["official"]
+    enumerate_tableaux(30, 10, 0, rules)  # settled, and a solver for (10 cards, 0) is kept
+    with ceiling(Budget(None, 1000)):
+        want = _reference_unknown(30, 10)
+        with pytest.raises(SolverUnknown) as got:
+            enumerate_tableaux(30, 10, 0, rules)
+    assert (got.value.reason, got.value.budget) == (want.reason, want.budget)
+    assert enumerate_tableaux(30, 10, 0, rules).count == len(_expected_large(rules, 10, 30))
+
+
+def test_a_kept_solver_out_of_budget_asks_a_fresh_one(monkeypatch: pytest.MonkeyPatch) -> None:
+    rules = RULESETS["official"]
+    monkeypatch.setattr(T, "DEFAULT_RLIMIT", 1000)
+    T._cached_enumerator.cache_clear()
+    try:
+        want = _reference_unknown(30, 10)
+        with pytest.raises(SolverUnknown) as got:
+            enumerate_tableaux(30, 10, 0, rules)
+        assert (got.value.reason, got.value.budget) == (want.reason, want.budget)
+    finally:
+        T._cached_enumerator.cache_clear()  # no solver built with the lowered budget stays kept
+
+
+def _expected_large(rules: Ruleset, cards: int, score: int) -> list[tuple[int, ...]]:
+    from sushigo.solver.brute import brute_tableaux
+
+    return brute_tableaux(score, cards, 0, rules)
