@@ -77,35 +77,67 @@ def _hand(rules: Ruleset, seats: int) -> int:
 #: Each structure's question (a few milliseconds; the wall clock is a safety net).
 EDGE_TIMEOUT_MS = 5000
 
+Answer = tuple[int, ...] | str  # the witness's values, or "unsat" / "unknown"
 
-def _solve_structures(m: Model, values: Sequence[Any], structures: Sequence[Structure]
-                      ) -> Iterator[tuple[Structure, bool, Any]]:
-    """For each structure and zero flag: the solver's model or None (unsat / unknown with reason)."""
+#: Settled answers per question (the model's constraints, the compared terms, the terms read):
+#: rulesets whose readings differ elsewhere ask the very same question, so it is solved once.
+#: An answer list holding an unknown is not kept (a later run asks again).
+_SOLVED: dict[tuple[object, ...], list[tuple[Structure, bool, Answer]]] = {}
+SOLVED_KEPT = 16
+
+
+def _solve_structures(m: Model, values: Sequence[Any], read: Sequence[Any], structures: Sequence[Structure]
+                      ) -> list[tuple[Structure, bool, Answer]]:
+    """For each structure and zero flag: the witness's values of ``read``, or why there is none
+    (unsat, or unknown: out of budget, never read as either)."""
+    key = (tuple(c.sexpr() for c in m.constraints()), tuple(v.sexpr() for v in values),
+           tuple(r.sexpr() for r in read), tuple(structures))
+    known = _SOLVED.get(key)
+    if known is not None:
+        return known
+    out = list(_solve_each(m, values, read, structures))
+    if not any(a == "unknown" for _, _, a in out):
+        if len(_SOLVED) >= SOLVED_KEPT:
+            _SOLVED.pop(next(iter(_SOLVED)))
+        _SOLVED[key] = out
+    return out
+
+
+def _solve_each(m: Model, values: Sequence[Any], read: Sequence[Any], structures: Sequence[Structure]
+                ) -> Iterator[tuple[Structure, bool, Answer]]:
+    # One solver answers every structure as assumptions over literals built once per pair of
+    # seats (equal, greater) and per seat (zero, positive): no push/pop and no term built per
+    # structure. Measured on every named ruleset's maki and pudding cases (without the reuse
+    # of settled answers above): 4.4 CPU s instead of 5.0 s with push/add/pop.
     s = m.solver()
     s.set("timeout", EDGE_TIMEOUT_MS)
+    n = len(values)
+    eq = {(a, b): values[a] == values[b] for a in range(n) for b in range(n) if a != b}
+    gt = {(a, b): values[a] > values[b] for a in range(n) for b in range(n) if a != b}
+    zero_lit = [v == 0 for v in values]
+    positive = [v > 0 for v in values]
     ceiling = current_ceiling()
     for structure in structures:
+        base = [eq[seat, g[0]] for g in structure for seat in g[1:]]
+        base += [gt[a[0], b[0]] for a, b in itertools.pairwise(structure)]
+        low = structure[-1][0]
         for zero in (False, True):
             if ceiling is not None and ceiling.deadline is not None and time.time() >= ceiling.deadline:
-                yield structure, zero, "unknown"  # the run's time is spent: not even built
+                yield structure, zero, "unknown"  # the run's time is spent: not even asked
                 continue
-            s.push()
-            for g in structure:
-                for seat in g[1:]:
-                    s.add(values[seat] == values[g[0]])
-            for a, b in itertools.pairwise(structure):
-                s.add(values[a[0]] > values[b[0]])
-            low = values[structure[-1][0]]
-            s.add(low == 0 if zero else low > 0)
-            res = decide(s, Budget.kept()).status
-            yield structure, zero, (s.model() if res == "sat" else res)
-            s.pop()
+            res = decide(s, Budget.kept(), [*base, zero_lit[low] if zero else positive[low]]).status
+            if res != "sat":
+                yield structure, zero, res
+                continue
+            mdl = s.model()
+            yield structure, zero, tuple(mdl.eval(t, model_completion=True).as_long() for t in read)
 
 
 def forget_unknown() -> None:
     """Drop the cached cases (some were left unknown by a budget: a later run asks again)."""
     maki_cases.cache_clear()
     pudding_cases.cache_clear()
+    _SOLVED.clear()
 
 
 @lru_cache(maxsize=16)
@@ -124,16 +156,17 @@ def maki_cases(seats: int, rules: Ruleset = OFFICIAL) -> tuple[EdgeCase, ...]:
     for t in kinds:
         m.add("R-DECK", sum(c[int(t)] for c in counts) <= rules.copies(Card(int(t))), t.label)
     out = []
-    for structure, zero, mdl in _solve_structures(m, icons, weak_orders(seats)):
-        if isinstance(mdl, str):
-            out.append(EdgeCase("maki", describe(structure, zero), seats, None, f"solver: {mdl}",
-                                unknown=mdl == "unknown"))
+    read = [vec[int(t)] for vec in counts for t in kinds]
+    for structure, zero, got in _solve_structures(m, icons, read, weak_orders(seats)):
+        if isinstance(got, str):
+            out.append(EdgeCase("maki", describe(structure, zero), seats, None, f"solver: {got}",
+                                unknown=got == "unknown"))
             continue
         tabs = []
-        for vec in counts:
+        for i in range(seats):
             tc = [0] * len(Token)
-            for t in kinds:
-                tc[int(t)] = mdl.eval(vec[int(t)], model_completion=True).as_long()
+            for k, t in enumerate(kinds):
+                tc[int(t)] = got[i * len(kinds) + k]
             tabs.append(Tableau(tuple(tc)))
         out.append(EdgeCase("maki", describe(structure, zero), seats, tuple(tabs)))
     return tuple(out)
@@ -146,14 +179,13 @@ def pudding_cases(seats: int, rules: Ruleset = OFFICIAL) -> tuple[EdgeCase, ...]
     puds = [m.int(f"p{i}_puddings", 0, cap) for i in range(seats)]
     m.add("R-DECK", sum(puds) <= cap, "pudding")
     out = []
-    for structure, zero, mdl in _solve_structures(m, puds, weak_orders(seats)):
-        if isinstance(mdl, str):
-            why = "the deck's puddings cannot realise it" if mdl == "unsat" else f"solver: {mdl}"
+    for structure, zero, got in _solve_structures(m, puds, puds, weak_orders(seats)):
+        if isinstance(got, str):
+            why = "the deck's puddings cannot realise it" if got == "unsat" else f"solver: {got}"
             out.append(EdgeCase("pudding", describe(structure, zero), seats, None, why,
-                                unknown=mdl == "unknown"))
+                                unknown=got == "unknown"))
             continue
-        vals = tuple(mdl.eval(p, model_completion=True).as_long() for p in puds)
-        out.append(EdgeCase("pudding", describe(structure, zero), seats, vals))
+        out.append(EdgeCase("pudding", describe(structure, zero), seats, got))
     return tuple(out)
 
 

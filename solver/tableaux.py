@@ -17,6 +17,7 @@ such completion, because the solver proved the whole tableau exists.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -236,10 +237,101 @@ def scoring_parts(tm: TableauModel, score: int) -> Iterator[tuple[int, ...]]:
     s.add(tm.total == score)
     keys = _keys(tm)
     while check(s):
-        mdl = s.model()
-        values = tuple(mdl.eval(k, model_completion=True).as_long() for k in keys)
+        values = _values(s.model(), keys)
         yield values
-        s.add(z3.Or([k != v for k, v in zip(keys, values, strict=True)]))
+        s.add(_blocking(keys, values))
+
+
+def _values(mdl: z3.ModelRef, keys: Sequence[z3.ArithRef]) -> tuple[int, ...]:
+    """The keys' values in ``mdl`` (a key the model leaves free reads 0, as ``model_completion``
+    gives it), read through the C API: the Python wrappers cost more than the check itself."""
+    ctx = mdl.ctx.ref()
+    m = mdl.model
+    out = []
+    r = (z3.Ast * 1)()
+    for k in keys:
+        if not z3.Z3_model_eval(ctx, m, k.as_ast(), True, r):
+            raise SolverUnknown(f"the model has no value for {k}", f"rlimit {DEFAULT_RLIMIT}")
+        out.append(int(z3.Z3_get_numeral_string(ctx, r[0])))
+    return tuple(out)
+
+
+def _blocking(keys: Sequence[z3.ArithRef], values: Sequence[int]) -> z3.BoolRef:
+    """``Or(k != v for each key)``: no later model repeats these values (built through the C API)."""
+    ctx = keys[0].ctx
+    ref = ctx.ref()
+    # Each disequality is wrapped (a reference held) before the next is built: Z3 may free an
+    # unreferenced term at any later call.
+    parts = []
+    for k, v in zip(keys, values, strict=True):
+        a = k.as_ast()
+        eq = z3.Z3_mk_eq(ref, a, z3.Z3_mk_int(ref, v, z3.Z3_get_sort(ref, a)))
+        parts.append(z3.BoolRef(z3.Z3_mk_not(ref, eq), ctx))
+    args = (z3.Ast * len(parts))(*[p.as_ast() for p in parts])
+    return z3.BoolRef(z3.Z3_mk_or(ref, len(parts), args), ctx)
+
+
+class _Enumerator:
+    """One built model and one solver for every score of (cards, maki points, rules, filters):
+    each score is asked in its own push/pop scope, so its blocking clauses go with it."""
+
+    def __init__(self, tm: TableauModel) -> None:
+        self.tm = tm
+        self.solver = _solver(tm)
+        self.keys = _keys(tm)
+
+    def parts(self, score: int) -> list[tuple[int, ...]]:
+        s, keys = self.solver, self.keys
+        out = []
+        s.push()
+        try:
+            s.add(self.tm.total == score)
+            while check(s):
+                values = _values(s.model(), keys)
+                out.append(values)
+                s.add(_blocking(keys, values))
+        finally:
+            s.pop()
+        return out
+
+
+def _enumerator(cards: int, maki_points: int, rules: Ruleset, filters: Filters | None) -> _Enumerator:
+    check_question(cards, maki_points)
+    # A solver belongs to one thread: the thread is part of the key.
+    return _cached_enumerator(cards, maki_points, rules, filters or Filters(), threading.get_ident())
+
+
+#: The solver-tableaux check asks about at most 24 (cards, maki points) pairs of one ruleset, and
+#: 16 entries already hit every repeat of its 1,136 cases (272 builds; 32 entries: the same 272).
+#: Each entry holds a model and a solver, about 1.5 MB: 16 of them add about 25 MB to a process.
+ENUMERATORS_CACHED = 16
+
+
+@lru_cache(maxsize=ENUMERATORS_CACHED)
+def _cached_enumerator(cards: int, maki_points: int, rules: Ruleset, filters: Filters, thread: int
+                       ) -> _Enumerator:
+    del thread  # a cache key only
+    return _Enumerator(build(cards, maki_points, rules, filters))
+
+
+def _parts(score: int, cards: int, maki_points: int, rules: Ruleset, filters: Filters | None
+           ) -> tuple[TableauModel, list[tuple[int, ...]]]:
+    """The scoring parts of ``score``, from the kept solver when it settles them.
+
+    The kept solver is incremental (a scope per score): when it runs out of budget, Z3 says why
+    in other words ("canceled") than a fresh solver does, and a budget (``--timeout``/``--rlimit``,
+    a ceiling) would stay set on it. So under a ceiling, and whenever the kept solver does not
+    settle the question, the question is asked of a fresh solver: the reference path, whose
+    answer (or unknown) stands.
+    """
+    if current_ceiling() is None:
+        en = _enumerator(cards, maki_points, rules, filters)
+        try:
+            return en.tm, en.parts(score)
+        except SolverUnknown:
+            pass
+    tm = build(cards, maki_points, rules, filters)
+    return tm, list(scoring_parts(tm, score))
 
 
 @dataclass(frozen=True)
@@ -262,10 +354,10 @@ def count_tableaux(score: int, cards: int, maki_points: int = 0, rules: Ruleset 
 
 def enumerate_tableaux(score: int, cards: int, maki_points: int = 0, rules: Ruleset = OFFICIAL,
                        filters: Filters | None = None, limit: int | None = None) -> Enumeration:
-    tm = build(cards, maki_points, rules, filters)
+    tm, parts = _parts(score, cards, maki_points, rules, filters)
     found: list[Tableau] = []
     count = 0
-    for part in scoring_parts(tm, score):
+    for part in parts:
         fills = _completions(tm, part)
         count += len(fills)
         found.extend(Tableau(f) for f in fills)
@@ -295,10 +387,9 @@ def counts_by_score(cards: int, maki_points: int = 0, rules: Ruleset = OFFICIAL,
         s.add(tm.total == score)
         n = 0
         while check(s):
-            mdl = s.model()
-            values = tuple(mdl.eval(k, model_completion=True).as_long() for k in keys)
+            values = _values(s.model(), keys)
             n += len(_completions(tm, values))
-            s.add(z3.Or([k != v for k, v in zip(keys, values, strict=True)]))
+            s.add(_blocking(keys, values))
         s.pop()
         if n:
             out[score] = n
