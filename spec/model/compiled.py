@@ -77,24 +77,30 @@ class _Terms:
         self.defs: dict[int, Any] = {}  # variable id -> the AST that defines it
         self.nodes: dict[int, _Node] = {}
         self.order: list[int] = []  # every node after its arguments
+        self.kinds: dict[int, int] = {}  # declaration address -> its kind
 
     def id(self, a: Any) -> int:
         # The AST's address: Z3 shares equal terms, so while the model holds them one address is
         # one term (a dictionary key without a call into Z3, unlike ``Z3_get_ast_id``).
         return int(a.value)
 
+    def op(self, a: Any) -> int:
+        """The kind of ``a``'s declaration (a numeral is an application too: ``Z3_OP_ANUM``)."""
+        try:
+            decl = z3.Z3_get_app_decl(self.ref, a)
+        except z3.Z3Exception as exc:
+            raise Undecided("a quantifier or bound variable") from exc
+        op = self.kinds.get(decl.value)  # few declarations, shared by many nodes: one call each
+        if op is None:
+            op = self.kinds[decl.value] = z3.Z3_get_decl_kind(self.ref, decl)
+        return op
+
     def is_var(self, a: Any) -> bool:
-        r = self.ref
-        return bool(z3.Z3_get_ast_kind(r, a) == z3.Z3_APP_AST and z3.Z3_get_app_num_args(r, a) == 0
-                    and z3.Z3_get_decl_kind(r, z3.Z3_get_app_decl(r, a)) == z3.Z3_OP_UNINTERPRETED)
+        return self.op(a) == z3.Z3_OP_UNINTERPRETED and z3.Z3_get_app_num_args(self.ref, a) == 0
 
     def is_int_numeral(self, a: Any) -> bool:
         r = self.ref
-        return bool(z3.Z3_get_ast_kind(r, a) == z3.Z3_NUMERAL_AST
-                    and z3.Z3_get_sort_kind(r, z3.Z3_get_sort(r, a)) == z3.Z3_INT_SORT)
-
-    def op(self, a: Any) -> int:
-        return int(z3.Z3_get_decl_kind(self.ref, z3.Z3_get_app_decl(self.ref, a)))
+        return self.op(a) == z3.Z3_OP_ANUM and z3.Z3_get_sort_kind(r, z3.Z3_get_sort(r, a)) == z3.Z3_INT_SORT
 
     def args(self, a: Any) -> list[Any]:
         r = self.ref
@@ -102,7 +108,7 @@ class _Terms:
 
     def definition(self, c: Any) -> tuple[int, Any] | None:
         """``(id of v, e)`` if ``c`` is ``v == e`` (or ``3 == v``) with ``v`` neither an input nor defined."""
-        if z3.Z3_get_ast_kind(self.ref, c) != z3.Z3_APP_AST or self.op(c) != z3.Z3_OP_EQ:
+        if self.op(c) != z3.Z3_OP_EQ:
             return None
         lhs, rhs = self.args(c)
         if self.is_int_numeral(lhs) and self.is_var(rhs):  # ``v == 3`` built from an int comes as ``3 == v``
@@ -144,17 +150,14 @@ class _Terms:
                 nodes[k] = _Node("input", text=f"x{self.ins[k]}")
                 order.append(k)
                 continue
-            kind = z3.Z3_get_ast_kind(r, a)
-            if kind == z3.Z3_NUMERAL_AST:
+            op = self.op(a)
+            if op == z3.Z3_OP_ANUM:
                 if z3.Z3_get_sort_kind(r, z3.Z3_get_sort(r, a)) != z3.Z3_INT_SORT:
                     raise Undecided("a numeral that is not an integer")
                 value = int(z3.Z3_get_numeral_string(r, a))
                 nodes[k] = _Node("leaf", text=f"({value})" if value < 0 else str(value))
                 order.append(k)
                 continue
-            if kind != z3.Z3_APP_AST:
-                raise Undecided("a quantifier or bound variable")
-            op = z3.Z3_get_decl_kind(r, z3.Z3_get_app_decl(r, a))
             n = z3.Z3_get_app_num_args(r, a)
             if op in _CONSTANTS:
                 nodes[k] = _Node("leaf", text=_CONSTANTS[op])
@@ -172,21 +175,19 @@ class _Terms:
         return top
 
 
-def _alternatives(t: _Terms, cond: Any, v: int) -> list[int] | None:
-    """The ids of the ``e`` of a condition ``Or(v == e1, v == e2, ...)`` (or ``v == e``) about ``v``."""
-    kind = z3.Z3_get_ast_kind(t.ref, cond)
-    if kind != z3.Z3_APP_AST:
-        return None
-    parts = t.args(cond) if t.op(cond) == z3.Z3_OP_OR else [cond]
-    alts = []
-    for p in parts:
-        if z3.Z3_get_ast_kind(t.ref, p) != z3.Z3_APP_AST or t.op(p) != z3.Z3_OP_EQ:
-            return None
-        lhs, rhs = t.args(p)
-        if t.resolve(lhs)[0] != v:
-            return None
-        alts.append(t.resolve(rhs)[0])
-    return alts
+def _alternatives(t: _Terms, conds: Sequence[Any]) -> dict[int, list[int]]:
+    """For each variable ``v``, the ids of the ``e`` of the first condition ``Or(v == e1, v == e2,
+    ...)`` (or ``v == e``) about it."""
+    out: dict[int, list[int]] = {}
+    for c in conds:
+        parts = t.args(c) if t.op(c) == z3.Z3_OP_OR else [c]
+        sides = [t.args(p) if t.op(p) == z3.Z3_OP_EQ else None for p in parts]
+        if not sides or any(s is None for s in sides):
+            continue
+        lhs = {t.resolve(s[0])[0] for s in sides if s is not None}
+        if len(lhs) == 1:
+            out.setdefault(lhs.pop(), [t.resolve(s[1])[0] for s in sides if s is not None])
+    return out
 
 
 class CompiledEvaluator:
@@ -214,13 +215,13 @@ class CompiledEvaluator:
         out_ids = [t.read(o.as_ast()) for o in outputs]
         cond_ids = [t.read(c) for c in conds]
         choices: list[tuple[int, list[int]]] = []
-        for k in t.order:
-            node = t.nodes[k]
-            if node.op == "hidden":
-                alts = next((a for c in conds if (a := _alternatives(t, c, k))), None)
-                if alts is None:
-                    raise Undecided("a variable is neither defined nor chosen among values")
-                choices.append((k, alts))
+        hidden = [k for k in t.order if t.nodes[k].op == "hidden"]
+        about = _alternatives(t, conds) if hidden else {}
+        for k in hidden:
+            alts = about.get(k)
+            if alts is None:
+                raise Undecided("a variable is neither defined nor chosen among values")
+            choices.append((k, alts))
         for k in t.order:
             node = t.nodes[k]
             node.hidden = node.hidden or any(t.nodes[j].hidden for j in node.args)
