@@ -10,6 +10,9 @@ node of the term DAG, in dependency order, a definition ``v == e`` becoming ``v`
 instead of being inlined. A case is then one call of plain Python. The model's terms still
 decide (the function is their transcription, operator by operator, with Z3's semantics:
 integer ``div`` and ``mod`` are SMT-LIB's Euclidean ones); only the search is skipped.
+A case costs 3 to 40 microseconds (0.3 to 2 ms by substitution, 0.4 to 10 ms with the
+solver) and a build 1 to 30 ms (3 to 150 ms by substitution), so ``sushigo check`` asks it
+from a model's first case and makes the solver only when a question reaches it.
 
 It reads exactly what the substitution path reads: the same split of the constraints into
 definitions and conditions, the same search of a variable no equation defines over the values
