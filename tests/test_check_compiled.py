@@ -251,3 +251,13 @@ def test_every_named_ruleset_is_compiled() -> None:
             for build in (P.round_model, P.pudding_model, P.winner_model, P.game_model, P.maki_model):
                 assert build(rules, seats).evaluator("compiled") is not None, (rules.name, build.__name__)
         P.release_models()
+
+
+def test_a_chosen_variable_must_be_an_integer() -> None:
+    """A Boolean no equation defines is not searched (the substitution evaluator does not either)."""
+    m = Model()
+    x = m.int("x", None)
+    b = m.bool("b")
+    m.add("R", z3.Or(b == (x > 0), b == (x < 0)))
+    with pytest.raises(Undecided):
+        CompiledEvaluator(m, [x], [b])

@@ -62,14 +62,14 @@ def _mod(a: int, b: int) -> int:
 @dataclass
 class _Node:
     op: int | str  # a Z3 decl kind, or "leaf" (a literal), "input", "hidden"
-    args: list[int] = field(default_factory=list)  # the ids of the (definition-resolved) arguments
+    args: list[int] = field(default_factory=list)  # the keys of the (definition-resolved) arguments
     text: str = ""  # a numeral's literal, an input's or hidden variable's name
     hidden: bool = False  # depends on a variable chosen among values
     uses: int = 0
 
 
 class _Terms:
-    """The term DAG under some roots, read through the raw C API and keyed by AST id."""
+    """The term DAG under some roots, read through the raw C API and keyed by AST address."""
 
     def __init__(self, ctx: z3.Context, inputs: Sequence[Any]) -> None:
         self.ref = ctx.ref()
@@ -77,7 +77,7 @@ class _Terms:
         for v in inputs:
             if not z3.is_int(v):
                 raise Undecided(f"input {v} is not an integer")
-        self.defs: dict[int, Any] = {}  # variable id -> the AST that defines it
+        self.defs: dict[int, Any] = {}  # variable key -> the AST that defines it
         self.nodes: dict[int, _Node] = {}
         self.order: list[int] = []  # every node after its arguments
         self.kinds: dict[int, int] = {}  # declaration address -> its kind
@@ -110,7 +110,7 @@ class _Terms:
         return [z3.Z3_get_app_arg(r, a, i) for i in range(z3.Z3_get_app_num_args(r, a))]
 
     def definition(self, c: Any) -> tuple[int, Any] | None:
-        """``(id of v, e)`` if ``c`` is ``v == e`` (or ``3 == v``) with ``v`` neither an input nor defined."""
+        """``(key of v, e)`` if ``c`` is ``v == e`` (or ``3 == v``), ``v`` neither an input nor defined."""
         if self.op(c) != z3.Z3_OP_EQ:
             return None
         lhs, rhs = self.args(c)
@@ -132,7 +132,7 @@ class _Terms:
         raise Undecided("cyclic definitions")
 
     def read(self, root: Any) -> int:
-        """Add the DAG under ``root`` (each shared node once); the id of its resolved root."""
+        """Add the DAG under ``root`` (each shared node once); the key of its resolved root."""
         top, a = self.resolve(root)
         stack = [(a, False)]
         open_: set[int] = set()
@@ -167,6 +167,8 @@ class _Terms:
                 order.append(k)
                 continue
             if op == z3.Z3_OP_UNINTERPRETED and n == 0:
+                if z3.Z3_get_sort_kind(r, z3.Z3_get_sort(r, a)) != z3.Z3_INT_SORT:
+                    raise Undecided("a variable that is neither an input nor defined, and not an integer")
                 nodes[k] = _Node("hidden", text=f"h{len(nodes)}", hidden=True)
                 order.append(k)
                 continue
@@ -179,7 +181,7 @@ class _Terms:
 
 
 def _alternatives(t: _Terms, conds: Sequence[Any]) -> dict[int, list[int]]:
-    """For each variable ``v``, the ids of the ``e`` of the first condition ``Or(v == e1, v == e2,
+    """For each variable ``v``, the keys of the ``e`` of the first condition ``Or(v == e1, v == e2,
     ...)`` (or ``v == e``) about it."""
     out: dict[int, list[int]] = {}
     for c in conds:
