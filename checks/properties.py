@@ -30,6 +30,7 @@ from sushigo.checks import strategies as S
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError, SushiGoError
 from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
+from sushigo.spec.model.compiled import CompiledEvaluator
 from sushigo.spec.model.core import Core, Model, core_rule_ids, minimal_core
 from sushigo.spec.model.evaluate import Evaluator, Undecided
 from sushigo.spec.model.scoring import (
@@ -137,11 +138,17 @@ def explain_within(m: Model, facts: Sequence[Any], claims: Sequence[Any], budget
     return Core(core.status, tuple(r for r in core.rule_ids if r not in _NOT_RULES), core.reason)
 
 
-#: The substitution path (:class:`Evaluator`) answers "agrees" where it can; False sends every
-#: question to the solver, as before it existed (benchmarks/bench_check.py times both).
-SUBSTITUTE = [True]
+#: What answers "agrees" before the solver where it can (benchmarks/bench_check.py times each):
+#: "compiled" (:class:`CompiledEvaluator`: the model's terms as Python, the default),
+#: "substitution" (:class:`Evaluator`: ``Z3_substitute`` and ``z3.simplify`` per case, the
+#: reference the tests hold the compiled one to), or "solver" (every question to the solver).
+EVALUATOR = ["compiled"]
 #: Cases a model leaves to the solver before its evaluator is built (see :meth:`Checker.agrees`).
-EVALUATE_AFTER = 8
+#: The compiled evaluator costs about what the solver's first case does (making the solver and
+#: its first check), and the solver is then never made where every case agrees: from the first.
+EVALUATE_AFTER = {"compiled": 0, "substitution": 8, "solver": 0}
+_EVALUATORS: dict[str, type[Evaluator] | type[CompiledEvaluator]] = {
+    "compiled": CompiledEvaluator, "substitution": Evaluator}
 
 
 class Checker:
@@ -158,10 +165,15 @@ class Checker:
         self.m = m
         self.inputs = list(inputs)
         self.outputs = list(outputs)
-        self.solver = m.solver()
         self.budget = CHECK_BUDGET
         self._eq: dict[tuple[int, object], Any] = {}
         self.calls = 0
+        self._evaluators: dict[str, Evaluator | CompiledEvaluator | None] = {}
+
+    @cached_property
+    def solver(self) -> Any:
+        """Made at the first question: where the evaluator agrees with every case, never."""
+        return self.m.solver()
 
     def _lit(self, term: Any, index: int, value: object) -> Any:
         key = (index, value)
@@ -185,24 +197,29 @@ class Checker:
             raise UnknownAnswer(answer)
         return answer.sat
 
-    @cached_property
-    def evaluator(self) -> Evaluator | None:
-        try:
-            return Evaluator(self.m, self.inputs, self.outputs)
-        except Undecided:
-            return None
+    def evaluator(self, kind: str = "compiled") -> Evaluator | CompiledEvaluator | None:
+        """This model's evaluator of ``kind`` (built once), or None if it cannot read the model."""
+        if kind not in self._evaluators:
+            try:
+                self._evaluators[kind] = _EVALUATORS[kind](self.m, self.inputs, self.outputs)
+            except Undecided:
+                self._evaluators[kind] = None
+        return self._evaluators[kind]
 
     def agrees(self, inputs: Sequence[int], outputs: Sequence[object]) -> bool:
-        """Agreement by substitution where the evaluator decides it; a disagreement (and any case
+        """Agreement by evaluation where the evaluator decides it; a disagreement (and any case
         it cannot reduce) is asked of the solver, so a reported mismatch is always the solver's.
 
-        The evaluator costs about as much to build as ten solver calls save, so a model asks the
-        solver for its first ``EVALUATE_AFTER`` cases (most models of a quick run see only a few)."""
+        A model asks the solver for its first ``EVALUATE_AFTER`` cases, so that one seeing only
+        a few does not pay for building an evaluator it would hardly use."""
         self.calls += 1
-        if SUBSTITUTE[0] and self.calls > EVALUATE_AFTER and self.evaluator is not None:
-            with contextlib.suppress(Undecided):
-                if self.evaluator.agrees(inputs, outputs):
-                    return True
+        kind = EVALUATOR[0]
+        if kind != "solver" and self.calls > EVALUATE_AFTER[kind]:
+            ev = self.evaluator(kind)
+            if ev is not None:
+                with contextlib.suppress(Undecided):
+                    if ev.agrees(inputs, outputs):
+                        return True
         return self._decide([*self.facts(inputs), *self.claims(outputs)])
 
     def expected(self, inputs: Sequence[int]) -> list[object] | None:

@@ -1,4 +1,4 @@
-"""The substitution evaluator (spec.model.evaluate) answers exactly as the solver does.
+"""The substitution evaluator (spec.model.evaluate, the compiled one's reference) answers as the solver.
 
 Expected values come from an independent computation: the same model decided by Z3's solver
 (facts and claims as assumptions), on agreeing claims (the executor's scores) and on claims
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sushigo.checks import properties as P
@@ -88,17 +89,19 @@ def test_out_of_domain_inputs_agree_with_solver(puds: list[int], wins: list[int]
     _both(wm, puds, [w > 4 for w in wins], k)
 
 
-def test_reused_checker_gives_the_fresh_answers() -> None:
+def test_reused_checker_gives_the_fresh_answers(monkeypatch: pytest.MonkeyPatch) -> None:
     """A Checker past its evaluator threshold answers as a fresh one (the solver) does."""
-    ch = P.round_model(OFFICIAL, 2)
+    monkeypatch.setattr(P, "EVALUATOR", ["substitution"])
+    model = P.round_model(OFFICIAL, 2)
+    ch = P.Checker(model.m, model.inputs, model.outputs)
     fresh = P.Checker(ch.m, ch.inputs, ch.outputs)
     tabs = S.Table(((),)).tableaux(OFFICIAL) * 2
     inputs = [n for t in tabs for n in t.counts]
     outputs = P._flat_round(P.executor_round(tabs, OFFICIAL))
-    for k in range(P.EVALUATE_AFTER + 3):
+    for k in range(P.EVALUATE_AFTER["substitution"] + 3):
         claim = outputs if k % 2 == 0 else _moved(outputs, k)
         assert ch.agrees(inputs, claim) == _solver(fresh, inputs, claim) == (k % 2 == 0)
-    assert ch.evaluator is not None
+    assert ch.evaluator("substitution") is not None
 
 
 def test_every_named_ruleset_is_evaluated() -> None:
@@ -107,5 +110,6 @@ def test_every_named_ruleset_is_evaluated() -> None:
     for rules in RULESETS.values():
         for seats in (2, 3, 4, 5) if rules is OFFICIAL else (3,):
             for build in (P.round_model, P.pudding_model, P.winner_model, P.game_model, P.maki_model):
-                assert build(rules, seats).evaluator is not None, (rules.name, build.__name__, seats)
+                ev = build(rules, seats).evaluator("substitution")
+                assert ev is not None, (rules.name, build.__name__, seats)
         P.release_models()
