@@ -203,15 +203,27 @@ def check(
     exclude: Iterable[str] = (),
     timeout_ms: int | None = DEFAULT_TIMEOUT_MS,
     rlimit: int | None = DEFAULT_RLIMIT,
+    solve_eqs: bool = False,
+    want_model: bool = True,
 ) -> CheckResult:
     """Decide the model plus facts; with ``track``, an unsat answer carries a minimised core.
 
     ``exclude`` drops every group of the given rule ids: if dropping a rule
     makes an unsat record satisfiable, that rule is what the record breaks.
+
+    ``solve_eqs`` (without ``track``): facts that fix every variable (a whole record) are
+    decided fastest by substituting the unit equations first (Z3's propagate-values and
+    solve-eqs tactics), then Z3's complete ``smt`` tactic: half the time of the default
+    solver's own preprocessing on a game record, and the same sat / unsat (an unknown is still
+    unknown). ``want_model=False`` leaves a sat answer without its model (fetching one costs
+    several milliseconds on a game).
     """
     skip = set(exclude)
     limit = Budget(timeout_ms, rlimit)
-    s = z3.Solver()
+    if solve_eqs and not track:
+        s = z3.Then("simplify", "propagate-values", "solve-eqs", "smt").solver()
+    else:
+        s = z3.Solver()
     if track:
         s.set("core.minimize", True)  # the minimisation runs inside check(), under the budget
     groups = [g for g in m.groups if g[0] not in skip] + list(facts)
@@ -230,7 +242,7 @@ def check(
                     s.add(c)
     answer = decide(s, limit)
     if answer.sat:
-        return CheckResult("sat", model=s.model())
+        return CheckResult("sat", model=s.model() if want_model else None)
     if answer.unsat:
         core = list(s.unsat_core()) if track else []
         return CheckResult("unsat", core=core_rule_ids(core), core_labels=[str(b) for b in core])
