@@ -28,7 +28,6 @@ class Model:
     _bounds: dict[str, tuple[builtins.int | None, builtins.int | None]] = field(
         default_factory=dict, repr=False
     )
-    _nums: dict[builtins.int, z3.ArithRef] = field(default_factory=dict, repr=False, compare=False)
 
     def int(self, name: str, lo: builtins.int | None = 0, hi: builtins.int | None = None) -> z3.ArithRef:
         """A named integer variable (bounds go in as rule R-DOMAIN).
@@ -52,19 +51,12 @@ class Model:
         self._bounds[name] = (lo, hi)
         bounds = []
         if lo is not None:
-            bounds.append(z3.BoolRef(z3.Z3_mk_ge(ref, v.as_ast(), self._num(lo).as_ast()), ctx))
+            bounds.append(z3.BoolRef(z3.Z3_mk_ge(ref, v.as_ast(), _num(lo, ctx).as_ast()), ctx))
         if hi is not None:
-            bounds.append(z3.BoolRef(z3.Z3_mk_le(ref, v.as_ast(), self._num(hi).as_ast()), ctx))
+            bounds.append(z3.BoolRef(z3.Z3_mk_le(ref, v.as_ast(), _num(hi, ctx).as_ast()), ctx))
         if bounds:
             self.add("R-DOMAIN", bounds, label=name)
         return v
-
-    def _num(self, k: builtins.int) -> z3.ArithRef:
-        """The Int numeral ``k`` of the main context, made once per model (bounds repeat a few)."""
-        num = self._nums.get(k)
-        if num is None:
-            num = self._nums[k] = _num(k, z3.main_ctx())
-        return num
 
     def bool(self, name: str) -> z3.BoolRef:
         if name in self.bools:
@@ -116,13 +108,6 @@ class Model:
         return len(self.vars) + len(self.bools), sum(len(cs) for _, _, cs in self.groups)
 
 
-def _cmp(mk: object, v: z3.ArithRef, k: int) -> z3.BoolRef:
-    """``v >= k`` / ``v <= k`` built without the Python operator overhead."""
-    ref = v.ctx.ref()
-    num = _int_ast(ref, k, z3.Z3_get_sort(ref, v.as_ast()))
-    return z3.BoolRef(mk(ref, v.as_ast(), num), v.ctx)  # type: ignore[operator]
-
-
 _C_INT = range(-(2**31), 2**31)
 
 
@@ -142,10 +127,22 @@ def _int_ast(ref: z3.ContextObj, k: int, sort: z3.Sort) -> z3.Ast:
 Term: TypeAlias = "z3.ArithRef | builtins.int"
 
 
+_MAIN_NUMS: dict[builtins.int, z3.ArithRef] = {}  # small Int numerals of the main context
+
+
 def _num(k: builtins.int, ctx: z3.Context) -> z3.ArithRef:
-    """The Int numeral ``k`` (in a wrapper, so that Z3 keeps it alive while it is used)."""
+    """The Int numeral ``k`` (in a wrapper, so that Z3 keeps it alive while it is used).
+
+    The main context (every model's) lives as long as the process: its small numerals are
+    made once, a record's facts and a game's bounds compare against the same few dozen."""
+    main = ctx is z3.main_ctx() and -1024 <= k <= 1024
+    if main and k in _MAIN_NUMS:
+        return _MAIN_NUMS[k]
     ref = ctx.ref()
-    return z3.ArithRef(_int_ast(ref, k, z3.Z3_mk_int_sort(ref)), ctx)
+    num = z3.ArithRef(_int_ast(ref, k, z3.Z3_mk_int_sort(ref)), ctx)
+    if main:
+        _MAIN_NUMS[k] = num
+    return num
 
 
 def mk_sum(xs: Sequence[z3.ArithRef]) -> z3.ArithRef:
@@ -163,7 +160,7 @@ def mk_sub(a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
 
 def _rel(mk: object, a: z3.ArithRef, b: Term) -> z3.BoolRef:
     if isinstance(b, builtins.int):
-        return _cmp(mk, a, b)
+        b = _num(b, a.ctx)  # an Int numeral: ``a`` is an Int term (another sort fails in Z3)
     if type(b) is not type(a) and isinstance(b, type(a)):
         # Python asks the right operand first when its class is a subclass of the left's:
         # ``s <= n`` with ``n`` a numeral (IntNumRef) is built as ``n >= s``. So here too.
