@@ -633,7 +633,8 @@ def check_executor_game(case: GameCase, rules: Ruleset) -> None:
     _STEPS[0] = steps
     record = ex.play_game(case.players, case.seed, rules, list(case.policies))
     gm = _game_turn_model(rules, case.players)
-    res = F.check(gm.model, F.record_facts(gm, record, tableaux=True, scores=True, end=True), track=False)
+    res = F.check(gm.model, F.record_facts(gm, record, tableaux=True, scores=True, end=True), track=False,
+                  solve_eqs=True, want_model=False)
     if res.status == "sat":
         return
     if res.status == "unknown":

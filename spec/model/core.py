@@ -7,6 +7,7 @@ import contextlib
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TypeAlias
 
 import z3
 from sushigo.spec.model.budget import Budget, decide
@@ -41,16 +42,18 @@ class Model:
                     f"{self._bounds.get(name)}: two quantities share one name; use distinct prefixes"
                 )
             return self.vars[name]
-        v = z3.Int(name)
+        # Straight to the C API: z3.Int(name) and the operators coerce and sort-check each
+        # operand and wrap every temporary, which dominates building a whole-game model.
+        ctx = z3.main_ctx()
+        ref = ctx.ref()
+        v = z3.ArithRef(z3.Z3_mk_const(ref, z3.Z3_mk_string_symbol(ref, name), z3.Z3_mk_int_sort(ref)), ctx)
         self.vars[name] = v
         self._bounds[name] = (lo, hi)
         bounds = []
-        # Straight to the C API: the operator path coerces and sort-checks each
-        # operand, which dominates building a whole-game model.
         if lo is not None:
-            bounds.append(_cmp(z3.Z3_mk_ge, v, lo))
+            bounds.append(z3.BoolRef(z3.Z3_mk_ge(ref, v.as_ast(), _num(lo, ctx).as_ast()), ctx))
         if hi is not None:
-            bounds.append(_cmp(z3.Z3_mk_le, v, hi))
+            bounds.append(z3.BoolRef(z3.Z3_mk_le(ref, v.as_ast(), _num(hi, ctx).as_ast()), ctx))
         if bounds:
             self.add("R-DOMAIN", bounds, label=name)
         return v
@@ -105,11 +108,95 @@ class Model:
         return len(self.vars) + len(self.bools), sum(len(cs) for _, _, cs in self.groups)
 
 
-def _cmp(mk: object, v: z3.ArithRef, k: int) -> z3.BoolRef:
-    """``v >= k`` / ``v <= k`` built without the Python operator overhead."""
-    ref = v.ctx.ref()
-    num = z3.Z3_mk_int(ref, k, z3.Z3_get_sort(ref, v.as_ast()))
-    return z3.BoolRef(mk(ref, v.as_ast(), num), v.ctx)  # type: ignore[operator]
+_C_INT = range(-(2**31), 2**31)
+
+
+def _int_ast(ref: z3.ContextObj, k: int, sort: z3.Sort) -> z3.Ast:
+    """The numeral ``k``: ``Z3_mk_int`` takes a C int and silently wraps a larger value (a
+    record's score of 2**40 would become 0), so those go in as text, as ``z3.IntVal`` does."""
+    if k in _C_INT:
+        return z3.Z3_mk_int(ref, k, sort)
+    return z3.Z3_mk_numeral(ref, str(k), sort)
+
+
+# Integer terms straight through the C API. Each builds exactly the term its operator or z3py
+# function does (``a + b`` and ``z3.Sum([a, b])`` are one n-ary ``Z3_mk_add``; ``a - b`` a binary
+# ``Z3_mk_sub``; a Python int is the Int numeral the operator would coerce it to), without the
+# coercions, sort checks and temporary wrappers that dominate building a whole-game model.
+# Operands are Int terms of one context (or ints, where a helper says so); nothing is checked.
+Term: TypeAlias = "z3.ArithRef | builtins.int"
+
+
+_MAIN_NUMS: dict[builtins.int, z3.ArithRef] = {}  # small Int numerals of the main context
+
+
+def _num(k: builtins.int, ctx: z3.Context) -> z3.ArithRef:
+    """The Int numeral ``k`` (in a wrapper, so that Z3 keeps it alive while it is used).
+
+    The main context (every model's) lives as long as the process: its small numerals are
+    made once, a record's facts and a game's bounds compare against the same few dozen."""
+    main = ctx is z3.main_ctx() and -1024 <= k <= 1024
+    if main and k in _MAIN_NUMS:
+        return _MAIN_NUMS[k]
+    ref = ctx.ref()
+    num = z3.ArithRef(_int_ast(ref, k, z3.Z3_mk_int_sort(ref)), ctx)
+    if main:
+        _MAIN_NUMS[k] = num
+    return num
+
+
+def mk_sum(xs: Sequence[z3.ArithRef]) -> z3.ArithRef:
+    """``z3.Sum(xs)`` of one or more Int terms (also ``a + b`` for two)."""
+    ctx = xs[0].ctx
+    arr = (z3.Ast * len(xs))(*[x.as_ast() for x in xs])
+    return z3.ArithRef(z3.Z3_mk_add(ctx.ref(), len(xs), arr), ctx)
+
+
+def mk_sub(a: z3.ArithRef, b: z3.ArithRef) -> z3.ArithRef:
+    """``a - b``."""
+    arr = (z3.Ast * 2)(a.as_ast(), b.as_ast())
+    return z3.ArithRef(z3.Z3_mk_sub(a.ctx.ref(), 2, arr), a.ctx)
+
+
+def _rel(mk: object, a: z3.ArithRef, b: Term) -> z3.BoolRef:
+    if isinstance(b, builtins.int):
+        b = _num(b, a.ctx)  # an Int numeral: ``a`` is an Int term (another sort fails in Z3)
+    if type(b) is not type(a) and isinstance(b, type(a)):
+        # Python asks the right operand first when its class is a subclass of the left's:
+        # ``s <= n`` with ``n`` a numeral (IntNumRef) is built as ``n >= s``. So here too.
+        a, b = b, a
+        mk = _FLIPPED[mk]
+    return z3.BoolRef(mk(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)  # type: ignore[operator]
+
+
+_FLIPPED = {z3.Z3_mk_le: z3.Z3_mk_ge, z3.Z3_mk_ge: z3.Z3_mk_le, z3.Z3_mk_eq: z3.Z3_mk_eq}
+
+
+def mk_eq(a: z3.ExprRef, b: z3.ExprRef | builtins.int) -> z3.BoolRef:
+    """``a == b`` (``b`` an int only when ``a`` is an Int term)."""
+    return _rel(z3.Z3_mk_eq, a, b)
+
+
+def mk_le(a: z3.ArithRef, b: Term) -> z3.BoolRef:
+    """``a <= b``."""
+    return _rel(z3.Z3_mk_le, a, b)
+
+
+def mk_ge(a: z3.ArithRef, b: Term) -> z3.BoolRef:
+    """``a >= b``."""
+    return _rel(z3.Z3_mk_ge, a, b)
+
+
+def mk_implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
+    """``z3.Implies(a, b)``."""
+    return z3.BoolRef(z3.Z3_mk_implies(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)
+
+
+def mk_if(c: z3.BoolRef, a: Term, b: Term) -> z3.ArithRef:
+    """``z3.If(c, a, b)`` over Int terms or ints."""
+    x = _num(a, c.ctx) if isinstance(a, builtins.int) else a
+    y = _num(b, c.ctx) if isinstance(b, builtins.int) else b
+    return z3.ArithRef(z3.Z3_mk_ite(c.ctx.ref(), c.as_ast(), x.as_ast(), y.as_ast()), c.ctx)
 
 
 def core_rule_ids(core: Iterable[z3.BoolRef]) -> list[str]:

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 
 import z3
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
-from sushigo.spec.model.core import Model
+from sushigo.spec.model.core import Model, mk_eq, mk_ge, mk_if, mk_implies, mk_le, mk_sub, mk_sum
 from sushigo.spec.model.scoring import TOKEN_NAMES
 from sushigo.spec.ruleset import Ruleset
 
@@ -53,8 +53,7 @@ class SeatTurn:
     def taken(self, card: Card, second: bool = False) -> z3.ArithRef:
         """How many ``card`` this pick takes (plain or laid on a wasabi)."""
         v = self.second if second else self.first
-        c = int(card)
-        return v[c] + v[_STACK[c]] if c in _STACK else v[c]
+        return _card_taken(v, int(card))
 
 
 @dataclass
@@ -70,7 +69,7 @@ class RoundModel:
 
 
 def _card_taken(v: list[z3.ArithRef], c: int) -> z3.ArithRef:
-    return v[c] + v[_STACK[c]] if c in _STACK else v[c]
+    return mk_sum([v[c], v[_STACK[c]]]) if c in _STACK else v[c]
 
 
 def seat_turn(
@@ -86,39 +85,42 @@ def seat_turn(
     u = m.int(f"{name}_chopsticks", 0)
     xs = [_card_taken(a, c) for c in range(len(Card))]
     ys = [_card_taken(b, c) for c in range(len(Card))]
-    m.add("R-PICK", [z3.Sum(a) == 1, z3.Sum(b) == u,
-                     *[xs[c] + ys[c] <= h[c] for c in range(len(Card))]], name)
+    # Terms go straight through the C API (spec.model.core.mk_*): the same terms as the
+    # operators build, a turn's worth of them without the z3py overhead (most of a game's build).
+    m.add("R-PICK", [mk_eq(mk_sum(a), 1), mk_eq(mk_sum(b), u),
+                     *[mk_le(mk_sum([xs[c], ys[c]]), h[c]) for c in range(len(Card))]], name)
     if chopsticks:
-        m.add("R-CHOPSTICKS-ONCE", u <= 1, name)
-        m.add("R-CHOPSTICKS-EARLIER", z3.Implies(u >= 1, tab[_CHOP] >= 1), name)
+        m.add("R-CHOPSTICKS-ONCE", mk_le(u, 1), name)
+        m.add("R-CHOPSTICKS-EARLIER", mk_implies(mk_ge(u, 1), mk_ge(tab[_CHOP], 1)), name)
     else:
-        m.add("R-DUMMY", u == 0, name)  # the dummy takes exactly one card
-    a_st = z3.Sum([a[k] for k in _STACKS])
-    b_st = z3.Sum([b[k] for k in _STACKS])
+        m.add("R-DUMMY", mk_eq(u, 0), name)  # the dummy takes exactly one card
+    a_st = mk_sum([a[k] for k in _STACKS])
+    b_st = mk_sum([b[k] for k in _STACKS])
     free = tab[_W]
     # A nigiri goes only on a wasabi already lying there, one per wasabi; the
     # physical bound lets a wasabi taken first this turn hold the second card.
-    m.add("R-WASABI-ONE", [a_st <= free, a_st + b_st <= free + a[_W]], name)
+    a_b_st = mk_sum([a_st, b_st])
+    m.add("R-WASABI-ONE", [mk_le(a_st, free), mk_le(a_b_st, mk_sum([free, a[_W]]))], name)
     if rules.wasabi_same_turn:
-        free_mid = free - a_st + a[_W]
+        free_mid = mk_sum([mk_sub(free, a_st), a[_W]])
     else:
-        free_mid = free - a_st
+        free_mid = mk_sub(free, a_st)
         if chopsticks:
-            m.add("R-WASABI-SAME-TURN", a_st + b_st <= free, name)
+            m.add("R-WASABI-SAME-TURN", mk_le(a_b_st, free), name)
     if rules.wasabi_automatic:
-        a_plain = z3.Sum([a[c] for c in _NIGIRI])
-        b_plain = z3.Sum([b[c] for c in _NIGIRI])
-        m.add("R-WASABI-PLACE", [z3.Implies(free >= 1, a_plain == 0),
-                                 z3.Implies(free_mid >= 1, b_plain == 0)], name)
+        a_plain = mk_sum([a[c] for c in _NIGIRI])
+        b_plain = mk_sum([b[c] for c in _NIGIRI])
+        m.add("R-WASABI-PLACE", [mk_implies(mk_ge(free, 1), mk_eq(a_plain, 0)),
+                                 mk_implies(mk_ge(free_mid, 1), mk_eq(b_plain, 0))], name)
     st = SeatTurn(name, h, tab, a, b, u, free, free_mid)
     seat, rnd, t = name.split("_")
     nxt = f"{seat}_{rnd}_t{int(t[1:]) + 1}_tab"
     new = [m.int(f"{nxt}_{tn}", None) for tn in TOKEN_NAMES]
-    m.add("R-TABLEAU", [new[k] == tab[k] + a[k] + b[k] for k in range(len(Token))
-                        if k not in (_W, _CHOP)], name)
-    m.add("R-TABLEAU", new[_W] == tab[_W] + a[_W] + b[_W] - a_st - b_st, name)
-    m.add("R-CHOPSTICKS-RETURN", new[_CHOP] == tab[_CHOP] + a[_CHOP] + b[_CHOP] - u, name)
-    left = [h[c] - xs[c] - ys[c] for c in range(len(Card))]
+    added = [mk_sum([mk_sum([tab[k], a[k]]), b[k]]) for k in range(len(Token))]
+    m.add("R-TABLEAU", [mk_eq(new[k], added[k]) for k in range(len(Token)) if k not in (_W, _CHOP)], name)
+    m.add("R-TABLEAU", mk_eq(new[_W], mk_sub(mk_sub(added[_W], a_st), b_st)), name)
+    m.add("R-CHOPSTICKS-RETURN", mk_eq(new[_CHOP], mk_sub(added[_CHOP], u)), name)
+    left = [mk_sub(mk_sub(h[c], xs[c]), ys[c]) for c in range(len(Card))]
     return st, new, left
 
 
@@ -148,17 +150,17 @@ def build_round(m: Model, rules: Ruleset, players: int, round_index: int = 0) ->
     for i in range(seats):
         h = [m.int(f"p{i}_r{r}_t0_hand_{cn}", 0, rules.copies(c))
              for c, cn in zip(Card, CARD_NAMES, strict=True)]
-        m.add("R-DEAL", z3.Sum(h) == size, f"p{i}_r{r}")
+        m.add("R-DEAL", mk_eq(mk_sum(h), size), f"p{i}_r{r}")
         hands.append(h)
     rm.deal = list(hands)
     draws: list[list[z3.ArithRef]] = []
     if rules.dummy_2p:
         d = n  # the dummy's seat
         draws = [[m.int(f"p{d}_r{r}_t{t}_draw_{cn}", 0) for cn in CARD_NAMES] for t in range(size)]
-        m.add("R-DUMMY", [z3.Sum(dr) == 1 for dr in draws], f"p{d}_r{r}")
+        m.add("R-DUMMY", [mk_eq(mk_sum(dr), 1) for dr in draws], f"p{d}_r{r}")
         rm.draws = draws
         # The pile, drawn top first, is the dummy's dealt hand.
-        m.add("R-DUMMY", [hands[d][c] == z3.Sum([dr[c] for dr in draws]) for c in range(len(Card))],
+        m.add("R-DUMMY", [mk_eq(hands[d][c], mk_sum([dr[c] for dr in draws])) for c in range(len(Card))],
               f"p{d}_r{r}")
     for t in range(size):
         row: list[SeatTurn] = []
@@ -169,14 +171,14 @@ def build_round(m: Model, rules: Ruleset, players: int, round_index: int = 0) ->
             name = f"p{i}_r{r}_t{t}"
             h = hands[i]
             if t > 0:
-                m.add("R-HAND-SIZE", z3.Sum(h) == size - t, name)
+                m.add("R-HAND-SIZE", mk_eq(mk_sum(h), size - t), name)
             if i == ctrl:
-                h = [h[c] + draws[t][c] for c in range(len(Card))]
+                h = [mk_sum([h[c], draws[t][c]]) for c in range(len(Card))]
             st, new, left = seat_turn(m, rules, name, h, tabs[i])
             tabs[i] = new
             if i == ctrl:
                 gift, tabs[n], left = seat_turn(m, rules, f"p{n}_r{r}_t{t}", left, tabs[n], chopsticks=False)
-            left[_CHOP] = left[_CHOP] + st.uses
+            left[_CHOP] = mk_sum([left[_CHOP], st.uses])
             row.append(st)
             lefts.append(left)
         if gift is not None:
@@ -184,21 +186,21 @@ def build_round(m: Model, rules: Ruleset, players: int, round_index: int = 0) ->
         rm.turns.append(row)
         if t == size - 1:
             for i in range(n):
-                m.add("R-LAST-CARD", [x == 0 for x in lefts[i]], f"p{i}_r{r}")
+                m.add("R-LAST-CARD", [mk_eq(x, 0) for x in lefts[i]], f"p{i}_r{r}")
             break
         new_hands = []
         for j in range(n):
             h = [m.int(f"p{j}_r{r}_t{t + 1}_hand_{cn}", None) for cn in CARD_NAMES]
             from_left, from_right = lefts[(j - 1) % n], lefts[(j + 1) % n]
             if n == 2:
-                m.add("R-PASS", [h[c] == from_left[c] for c in range(len(Card)) if c != _CHOP],
+                m.add("R-PASS", [mk_eq(h[c], from_left[c]) for c in range(len(Card)) if c != _CHOP],
                       f"p{j}_r{r}_t{t}")
                 chop_in = from_left[_CHOP]
             else:
-                m.add("R-PASS", [h[c] == z3.If(pass_left, from_left[c], from_right[c])
+                m.add("R-PASS", [mk_eq(h[c], mk_if(pass_left, from_left[c], from_right[c]))
                                  for c in range(len(Card)) if c != _CHOP], f"p{j}_r{r}_t{t}")
-                chop_in = z3.If(pass_left, from_left[_CHOP], from_right[_CHOP])
-            m.add("R-CHOPSTICKS-RETURN", h[_CHOP] == chop_in, f"p{j}_r{r}_t{t}")
+                chop_in = mk_if(pass_left, from_left[_CHOP], from_right[_CHOP])
+            m.add("R-CHOPSTICKS-RETURN", mk_eq(h[_CHOP], chop_in), f"p{j}_r{r}_t{t}")
             new_hands.append(h)
         hands = new_hands + hands[n:]
     rm.final = tabs
