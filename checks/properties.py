@@ -18,6 +18,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import re
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
@@ -337,6 +338,9 @@ def release_models() -> None:
     """
     for cached in (round_model, maki_model, pudding_model, winner_model, game_model, _game_turn_model):
         cached.cache_clear()
+    tableaux = sys.modules.get("sushigo.solver.tableaux")  # only if a check has loaded it
+    if tableaux is not None:
+        tableaux.release_enumerators()
 
 
 # --------------------------------------------------------------------------- checks

@@ -314,6 +314,12 @@ def _cached_enumerator(cards: int, maki_points: int, rules: Ruleset, filters: Fi
     return _Enumerator(build(cards, maki_points, rules, filters))
 
 
+def release_enumerators() -> None:
+    """Drop the kept models and solvers (``sushigo check`` moves to the next ruleset: they serve
+    the last one only)."""
+    _cached_enumerator.cache_clear()
+
+
 def _parts(score: int, cards: int, maki_points: int, rules: Ruleset, filters: Filters | None
            ) -> tuple[TableauModel, list[tuple[int, ...]]]:
     """The scoring parts of ``score``, from the kept solver when it settles them.

@@ -111,3 +111,14 @@ def _expected_large(rules: Ruleset, cards: int, score: int) -> list[tuple[int, .
     from sushigo.solver.brute import brute_tableaux
 
     return brute_tableaux(score, cards, 0, rules)
+
+
+def test_moving_to_the_next_ruleset_drops_the_kept_enumerators() -> None:
+    """``sushigo check`` releases one ruleset's models before the next: the kept tableaux
+    solvers (about 1.5 MB each) go with them."""
+    from sushigo.checks.properties import release_models
+
+    T.enumerate_tableaux(6, 3, 0, RULESETS["official"])
+    assert T._cached_enumerator.cache_info().currsize >= 1
+    release_models()
+    assert T._cached_enumerator.cache_info().currsize == 0
