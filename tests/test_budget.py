@@ -180,3 +180,24 @@ def test_after_a_stop_the_main_context_simplifies_again() -> None:
     with budget.stop_on_signals():
         budget.request_stop(signal.SIGINT)
     assert z3.is_true(z3.simplify(term))
+
+
+def test_forgetting_a_stop_lets_the_main_context_answer_rightly_again() -> None:
+    # A stop requested outside a stop scope (a library call, a command without the scope) leaves
+    # the main context cancelled; models built while it was (simplify stops early) came out wrong:
+    # CI saw `diff official french` report two empty tables as a difference. By the rules, the
+    # smallest difference is two players with one maki roll card of the same kind each (tied for
+    # most): official splits first place (3 each), the French text gives each of them the full 6.
+    from sushigo.solver.diff.table_search import _scoring_only, smallest_table
+    from sushigo.spec.ruleset import get_ruleset
+
+    budget._reset()
+    try:
+        budget.request_stop(signal.SIGTERM)
+    finally:
+        budget._reset()
+    a, b = _scoring_only(get_ruleset("official")), _scoring_only(get_ruleset("french"))
+    found = smallest_table([a, b], [(0, 1)], (2,))
+    assert (found.players, found.cards) == (2, 2)
+    tabs = [str(t) for t in found.tableaux or ()]
+    assert len(tabs) == 2 and tabs[0] == tabs[1] and tabs[0] in ("maki1", "maki2", "maki3")

@@ -296,8 +296,19 @@ def request_stop(signum: int = signal.SIGINT) -> None:
 
 
 def _reset() -> None:
+    """Forget a recorded stop, and let the main context work again.
+
+    A stop interrupts the main context, and ``Z3_interrupt`` leaves it cancelled until its next
+    ``check()``. Meanwhile ``simplify`` silently stops early, and a model built then can come out
+    wrong: a stale cancel made ``diff official french`` report two empty tables as a difference.
+    A stop requested outside :func:`stop_on_signals` (a library call, a command without the scope)
+    is not cleared by the scope's exit, so forgetting it clears the context here too."""
+    was_stopped = _stop.is_set()
     _stop.clear()
     _signum.clear()
+    z3 = sys.modules.get("z3")
+    if was_stopped and z3 is not None and getattr(z3, "main_ctx", None) is not None:
+        _clear_cancel(z3)
 
 
 def _handler(signum: int, frame: FrameType | None) -> None:
