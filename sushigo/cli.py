@@ -214,14 +214,24 @@ def _main(argv: Sequence[str] | None) -> int:
               "free space on the device or write the output elsewhere", file=sys.stderr)
         return EXIT_NO
     except KeyboardInterrupt:
+        _quiet_stop_traces()
         return _interrupted()
     except Exception:
         if _stopped_by() is None:
             raise
+        _quiet_stop_traces()
         # A stop that lands while Python converts the arguments of a call into Z3's C library
         # reaches here wrapped (ctypes.ArgumentError: "argument 1: KeyboardInterrupt"): after a
         # stop, whatever breaks is the stop's doing, and the run did not finish.
         return _interrupted()
+
+
+def _quiet_stop_traces() -> None:
+    """The stop's traces in destructors (a half-built Z3 wrapper freed with this exception) print
+    nothing while the stop is recorded."""
+    budget = sys.modules.get("sushigo.spec.model.budget")
+    if budget is not None:
+        budget.quiet_stop_traces("cli", lambda: budget.stopped_by() is not None)
 
 
 def _stopped_by() -> int | None:

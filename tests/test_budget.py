@@ -201,3 +201,53 @@ def test_forgetting_a_stop_lets_the_main_context_answer_rightly_again() -> None:
     assert (found.players, found.cards) == (2, 2)
     tabs = [str(t) for t in found.tableaux or ()]
     assert len(tabs) == 2 and tabs[0] == tabs[1] and tabs[0] in ("maki1", "maki2", "maki3")
+
+
+def test_a_z3_wrapper_cut_short_by_a_stop_prints_no_traceback() -> None:
+    """A stop raised inside a Z3 wrapper's constructor leaves an object without a context; its
+    ``__del__`` fails with AttributeError (seen in CI, SIGTERM during conform). After a recorded
+    stop that is the stop's trace, not a bug: nothing printed. Without a stop it still is shown."""
+    import sys
+
+    seen: list[object] = []
+    before = sys.unraisablehook
+    sys.unraisablehook = seen.append
+    try:
+        for stopped in (True, False):
+            with budget.lost_stops_unprinted(lambda s=stopped: s):
+                half = z3.BoolSortRef.__new__(z3.BoolSortRef)  # as a cut-short __init__ leaves it
+                del half
+        assert len(seen) == 1 and isinstance(getattr(seen[0], "exc_value", None), AttributeError)
+        with budget.lost_stops_unprinted(lambda: True):  # any other error in a __del__ is shown
+            class Broken:
+                def __del__(self) -> None:
+                    raise AttributeError("a bug")
+            obj = Broken()
+            del obj
+        assert len(seen) == 2
+    finally:
+        sys.unraisablehook = before
+
+
+def test_a_stopped_command_winding_up_prints_no_trace_of_a_half_built_z3_wrapper() -> None:
+    """The exception that ends a stopped command holds the interrupted frames until it is freed,
+    after every quiet scope (seen in CI: conform printed "Exception ignored ... AttributeError"
+    after its "interrupted" line). quiet_stop_traces covers that while the stop is recorded."""
+    import subprocess
+    import sys
+
+    script = """if True:
+        import sys, z3
+        from sushigo.spec.model import budget
+        seen = []
+        sys.unraisablehook = seen.append
+        stopped = [True]
+        budget.quiet_stop_traces("test", lambda: stopped[0])
+        half = z3.BoolSortRef.__new__(z3.BoolSortRef); del half    # quiet: a stop is recorded
+        stopped[0] = False
+        half = z3.BoolSortRef.__new__(z3.BoolSortRef); del half    # shown: no stop
+        print(len(seen), type(seen[0].exc_value).__name__)
+    """
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["1", "AttributeError"]

@@ -80,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
     started = time.monotonic()  # --timeout covers the whole run, the harness's import included
     from sushigo.api.conform import conform_outcome
     from sushigo.checks import conform as C
+    from sushigo.spec.model.budget import quiet_stop_traces
 
     try:
         with C.interruptible():
@@ -95,6 +96,9 @@ def run(args: argparse.Namespace) -> int:
             if not C.engine_mod.pending:
                 raise
             exc = C.Interrupted(C.engine_mod.pending[0])
+        # The exception holds the interrupted frames until this block ends, after the quiet scope
+        # of interruptible(): a half-built Z3 wrapper among them must not print a trace then.
+        quiet_stop_traces("conform", lambda: bool(C.engine_mod.pending))
         print(f"sushigo conform: interrupted by {exc}: stopped, no verdict", file=sys.stderr)
         return exc.code
     if args.json:
