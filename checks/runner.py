@@ -509,11 +509,12 @@ def run_mutants(opts: Options, names: Sequence[str] = ()) -> list[MutantOutcome]
 #: The task function of one property, and of one mutant (:mod:`sushigo.jobs`: JSON in, JSON out).
 TASK = "sushigo.checks.runner:run_task"
 MUTANT_TASK = "sushigo.checks.runner:run_mutant_task"
-#: Started first, so the workers finish together.
-# Started first so that the workers finish together: the tasks of most CPU seconds at the default
-# budget, as benchmarks/bench_check.py --tasks measured them (executor-games 42 s, solver-best 26,
-# solver-tableaux 25, game-totals 22, edge-maki-ties 22, round-scores 17; the rest 12 or less).
-SLOW = ("executor-games", "solver-best", "solver-tableaux", "game-totals", "edge-maki-ties", "round-scores")
+#: Started first, so the workers finish together: the tasks of most CPU seconds at the default
+#: budget, as ``benchmarks/bench_check.py --tasks`` measured them (2026-12-01, load 1.5:
+#: executor-games 7.2 s, solver-best 3.8, game-totals 3.4, turn-machine 3.2, solver-tableaux 2.9,
+#: mixed-readings 2.5, round-scores 2.4; the rest 1.8 or less).
+SLOW = ("executor-games", "solver-best", "game-totals", "turn-machine", "solver-tableaux", "mixed-readings",
+        "round-scores")
 
 
 def options_json(opts: Options) -> dict[str, Any]:
