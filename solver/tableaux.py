@@ -235,7 +235,11 @@ def scoring_parts(tm: TableauModel, score: int) -> Iterator[tuple[int, ...]]:
     """Every assignment of the scoring tokens that some tableau scoring ``score`` extends."""
     s = _solver(tm)
     s.add(tm.total == score)
-    keys = _keys(tm)
+    yield from _each_part(s, _keys(tm))
+
+
+def _each_part(s: z3.Solver, keys: Sequence[z3.ArithRef]) -> Iterator[tuple[int, ...]]:
+    """The keys' values in every model of ``s``, each blocked once read (asks until unsat)."""
     while check(s):
         values = _values(s.model(), keys)
         yield values
@@ -281,18 +285,13 @@ class _Enumerator:
         self.keys = _keys(tm)
 
     def parts(self, score: int) -> list[tuple[int, ...]]:
-        s, keys = self.solver, self.keys
-        out = []
+        s = self.solver
         s.push()
         try:
             s.add(self.tm.total == score)
-            while check(s):
-                values = _values(s.model(), keys)
-                out.append(values)
-                s.add(_blocking(keys, values))
+            return list(_each_part(s, self.keys))
         finally:
             s.pop()
-        return out
 
 
 def _enumerator(cards: int, maki_points: int, rules: Ruleset, filters: Filters | None) -> _Enumerator:
@@ -391,11 +390,7 @@ def counts_by_score(cards: int, maki_points: int = 0, rules: Ruleset = OFFICIAL,
     for score in range(maki_points, hi + 1):
         s.push()
         s.add(tm.total == score)
-        n = 0
-        while check(s):
-            values = _values(s.model(), keys)
-            n += len(_completions(tm, values))
-            s.add(_blocking(keys, values))
+        n = sum(len(_completions(tm, values)) for values in _each_part(s, keys))
         s.pop()
         if n:
             out[score] = n
