@@ -71,7 +71,7 @@ from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
 from sushigo.spec.kinds import KINDS, Icons
 from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
-from sushigo.spec.model.core import Model
+from sushigo.spec.model.core import Model, assert_all, mk_implies
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import maki_points
@@ -159,10 +159,6 @@ def _not(v: z3.BoolRef) -> z3.BoolRef:
     return z3.BoolRef(z3.Z3_mk_not(v.ctx.ref(), v.as_ast()), v.ctx)
 
 
-def _implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
-    return z3.BoolRef(z3.Z3_mk_implies(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)
-
-
 def _nary(make: Callable[..., Any], xs: Sequence[z3.BoolRef]) -> z3.BoolRef:
     args = (z3.Ast * len(xs))()
     for i, x in enumerate(xs):
@@ -242,7 +238,7 @@ def build_pick_model(
         if b:
             chop = [(x[_CHOP], 1) for x in pm.first + pm.second if _CHOP in x]
             used = [(_not(w), 1) for w in pm.two]
-            add(_implies(two, _at_least(chop + used, len(used) + 1)))
+            add(mk_implies(two, _at_least(chop + used, len(used) + 1)))
         # Free wasabi before this turn, as literals: wasabi picks and not(laid) over earlier turns.
         wasabi = [(x[_W], 1) for x in pm.first + pm.second if _W in x]
         laid = [(_not(v), 1) for x in pm.first_on + pm.second_on for v in x.values()]
@@ -250,18 +246,18 @@ def build_pick_model(
         a_on = {c: _bool(f"t{t}_a_{Card(c).label}_on") for c in _NIGIRI if c in a and wasabi}
         free1 = _at_least(wasabi + laid, 1 + len(laid))
         for c, v in a_on.items():
-            add(_implies(v, _and(a[c], free1)))  # R-WASABI-ONE
+            add(mk_implies(v, _and(a[c], free1)))  # R-WASABI-ONE
             if not optional:
-                add(_implies(_and(a[c], free1), v))  # R-WASABI-PLACE
+                add(mk_implies(_and(a[c], free1), v))  # R-WASABI-PLACE
         extra = [(a[_W], 1)] if (_W in a and rules.wasabi_same_turn) else []
         b_on = {c: _bool(f"t{t}_b_{Card(c).label}_on") for c in _NIGIRI if c in b and (wasabi or extra)}
         if b_on:
             laid2 = laid + [(_not(v), 1) for v in a_on.values()]
             free2 = _at_least(wasabi + extra + laid2, 1 + len(laid2))
             for c, v in b_on.items():
-                add(_implies(v, _and(b[c], free2)))
+                add(mk_implies(v, _and(b[c], free2)))
                 if not optional:
-                    add(_implies(_and(b[c], free2), v))
+                    add(mk_implies(_and(b[c], free2), v))
         pm.first.append(a)
         pm.second.append(b)
         pm.first_on.append(a_on)
@@ -295,7 +291,7 @@ def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> 
         """``g`` implies "at least k"; a negative weight (a point table that falls, under custom
         rule numbers) makes it an equivalence, else the solver would leave it false and gain."""
         g = _bool(name)
-        pm.constraints.append(_implies(g, _at_least(lits, k)))
+        pm.constraints.append(mk_implies(g, _at_least(lits, k)))
         if weight < 0:
             pm.constraints.append(_or(g, _at_most(lits, k - 1)))
         return g
@@ -341,9 +337,9 @@ def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> 
         if value <= 0:
             continue
         lit = _bool(f"maki_{j}")
-        pm.constraints.append(_implies(lit, _at_least(icons, j)))
+        pm.constraints.append(mk_implies(lit, _at_least(icons, j)))
         if j < cap:
-            pm.constraints.append(_implies(lit, _at_most(icons, j)))
+            pm.constraints.append(mk_implies(lit, _at_most(icons, j)))
         levels.append((lit, value))
     if len(levels) > 1:
         pm.constraints.append(_at_most([(v, 1) for v, _ in levels], 1))
@@ -404,14 +400,6 @@ def credit_bound(pm: PickModel, v: int) -> z3.BoolRef:
 def _bound(pm: PickModel, v: int) -> list[z3.BoolRef]:
     """"Score >= v" and its per-turn consequence (:func:`credit_bound`)."""
     return [_at_least(pm.objective, v), credit_bound(pm, v)]
-
-
-def _assert(s: z3.Solver, constraints: Sequence[z3.BoolRef]) -> None:
-    """``s.add`` by direct C API calls (``Solver.add`` coerces each term in Python: over a
-    millisecond per puzzle); the terms are Boolean terms of the solver's context already."""
-    c, sv = s.ctx.ref(), s.solver
-    for x in constraints:
-        z3.Z3_solver_assert(c, sv, x.as_ast())
 
 
 def _total(lits: Weighted) -> z3.ArithRef:
@@ -508,7 +496,7 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, bre
             return decide(s, *args)
         finally:
             cpu[key] = cpu.get(key, 0) + round((time.process_time() - t0) * 1e6)
-    _assert(s, pm.constraints)
+    assert_all(s, pm.constraints)
     total = _total(pm.objective) if pm.objective else None
     best_model: z3.ModelRef | None = None
     best: int | None = None
@@ -522,7 +510,7 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, bre
         guard = _bool("seed_bound")
         # The line's literals behind one guard too: assumed one by one, they cost a fifth more.
         line = _bool("seed_line")
-        _assert(s, [_implies(guard, _at_least(pm.objective, lower)), _implies(line, _and(*pins))])
+        assert_all(s, [mk_implies(guard, _at_least(pm.objective, lower)), mk_implies(line, _and(*pins))])
         spend = budget()
         if spend is None:
             return STATUS_UNKNOWN, None, None, "time budget exhausted"
@@ -530,12 +518,12 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, bre
         if answer.sat:
             best_model = s.model()
             best = _value(best_model, total)
-            _assert(s, _bound(pm, best + 1))
+            assert_all(s, _bound(pm, best + 1))
             if accepted is not None:
                 accepted.append(True)
         elif answer.unknown:
             return STATUS_UNKNOWN, None, None, f"solver gave up: {answer.reason}"
-    _assert(s, breaks)
+    assert_all(s, breaks)
     while True:
         spend = budget()
         if spend is None:
@@ -546,7 +534,7 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, bre
             best_model = s.model()
             best = _value(best_model, total)
             # The unsat answer to this bound is the certificate that best is the maximum.
-            _assert(s, _bound(pm, best + 1))
+            assert_all(s, _bound(pm, best + 1))
         elif answer.unsat:
             if best is None:
                 return STATUS_UNKNOWN, None, None, "no legal pick sequence (the input is inconsistent)"

@@ -23,11 +23,12 @@ import pytest
 import z3
 from hypothesis import given, seed, settings
 from hypothesis import strategies as st
-from sushigo.solver.best import _assert, _bound, build_pick_model, credit_bound, solve_puzzle
+from sushigo.solver.best import _bound, build_pick_model, credit_bound, solve_puzzle
 from sushigo.solver.search import STATUS_OPTIMAL, STATUS_UNKNOWN, Puzzle, parse_puzzle, puzzle_turns
 from sushigo.spec.cards import Card
 from sushigo.spec.errors import InputError
 from sushigo.spec.model.budget import Budget, ceiling, decide
+from sushigo.spec.model.core import assert_all
 from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset
 from test_best import _shuffled_hands, brute_force  # brute force: every legal line scored by spec.scoring
 
@@ -61,7 +62,7 @@ def _puzzle(hands: Sequence[Sequence[str]], opponents: Sequence[int], rules: Rul
 
 def _answer(constraints: Sequence[z3.BoolRef]) -> str:
     s = z3.Solver()
-    _assert(s, constraints)
+    assert_all(s, constraints)
     return decide(s, Budget()).status
 
 

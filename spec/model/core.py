@@ -192,6 +192,18 @@ def mk_implies(a: z3.BoolRef, b: z3.BoolRef) -> z3.BoolRef:
     return z3.BoolRef(z3.Z3_mk_implies(a.ctx.ref(), a.as_ast(), b.as_ast()), a.ctx)
 
 
+def assert_all(s: z3.Solver, constraints: Iterable[z3.BoolRef]) -> None:
+    """``s.add(*constraints)`` by direct C API calls for Boolean terms of the solver's context
+    (``Solver.add`` casts each term in Python: on a whole-game model or a puzzle's pick model
+    that costs more than the check itself); anything else goes through ``s.add``."""
+    ref, solver = s.ctx.ref(), s.solver
+    for c in constraints:
+        if isinstance(c, z3.BoolRef):
+            z3.Z3_solver_assert(ref, solver, c.as_ast())
+        else:
+            s.add(c)
+
+
 def mk_if(c: z3.BoolRef, a: Term, b: Term) -> z3.ArithRef:
     """``z3.If(c, a, b)`` over Int terms or ints."""
     x = _num(a, c.ctx) if isinstance(a, builtins.int) else a

@@ -19,7 +19,7 @@ import z3
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import InputError
 from sushigo.spec.model.budget import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Budget, decide
-from sushigo.spec.model.core import Model, core_rule_ids, mk_eq, mk_ge, mk_if, mk_sum
+from sushigo.spec.model.core import Model, assert_all, core_rule_ids, mk_eq, mk_ge, mk_if, mk_sum
 from sushigo.spec.model.game import GameModel
 from sushigo.spec.model.turns import SeatTurn
 from sushigo.spec.record import GameRecord
@@ -231,15 +231,7 @@ def check(
         for k, (rid, label, cs) in enumerate(groups):
             s.assert_and_track(z3.And(*cs), z3.Bool(f"{rid}|{label or k}|{k}"))
     else:
-        # What ``s.add(*cs)`` does for Boolean terms, without its per-term cast: the model's
-        # ten thousand constraints cost more to add through z3py than the check itself.
-        ref, solver = s.ctx.ref(), s.solver
-        for _, _, cs in groups:
-            for c in cs:
-                if isinstance(c, z3.BoolRef):
-                    z3.Z3_solver_assert(ref, solver, c.as_ast())
-                else:
-                    s.add(c)
+        assert_all(s, (c for _, _, cs in groups for c in cs))
     answer = decide(s, limit)
     if answer.sat:
         return CheckResult("sat", model=s.model() if want_model else None)
