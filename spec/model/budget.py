@@ -398,8 +398,7 @@ def lost_stops_unprinted(recorded: Callable[[], bool]) -> Iterator[None]:
     previous = sys.unraisablehook
 
     def hook(unraisable: Any) -> None:
-        if not ((isinstance(unraisable.exc_value, KeyboardInterrupt) or _half_built_z3(unraisable))
-                and recorded()):
+        if not (_trace_of_a_stop(unraisable) and recorded()):
             previous(unraisable)
 
     sys.unraisablehook = hook
@@ -428,11 +427,16 @@ def quiet_stop_traces(who: str, recorded: Callable[[], bool]) -> None:
     previous = sys.unraisablehook
 
     def hook(unraisable: Any) -> None:
-        if not ((isinstance(unraisable.exc_value, KeyboardInterrupt) or _half_built_z3(unraisable))
-                and any(test() for test in list(_QUIETED.values()))):
+        if not (_trace_of_a_stop(unraisable) and any(test() for test in list(_QUIETED.values()))):
             previous(unraisable)
 
     sys.unraisablehook = hook
+
+
+def _trace_of_a_stop(unraisable: Any) -> bool:
+    """What a stop leaves in a destructor: its own KeyboardInterrupt, lost there, or a Z3 wrapper
+    its constructor left half built."""
+    return isinstance(unraisable.exc_value, KeyboardInterrupt) or _half_built_z3(unraisable)
 
 
 def _half_built_z3(unraisable: Any) -> bool:
