@@ -145,7 +145,7 @@ def print_report(data: dict[str, Any]) -> None:
         print()
         print_table(rows, ["", "policy", "mean score", "win share"], title=f"{side['rules']}:")
     print()
-    print("[low, high]: 95% interval (normal approximation over games); difference = "
+    print("[low, high]: 95% interval (normal approximation over games; win shares: Wilson); difference = "
           f"{a['rules']} - {b['rules']}, paired by seed; a shared win counts 1/k")
 
 
