@@ -71,7 +71,9 @@ from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
 from sushigo.spec.kinds import KINDS, Icons
 from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
+from sushigo.spec.model.compiled import CompiledEvaluator
 from sushigo.spec.model.core import Model, assert_all, mk_implies
+from sushigo.spec.model.evaluate import Undecided
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import maki_points
@@ -450,7 +452,8 @@ def certify(
     pm: PickModel, timeout: float, seed: Seed | None = None, breaks: Sequence[z3.BoolRef] = (),
     accepted: list[bool] | None = None, reuse: bool = False, cpu: dict[str, int] | None = None,
 ) -> Certificate:
-    """Raise the bound until unsat. Returns (status, best model, its score, reason when unknown).
+    """Raise the bound until unsat. Returns (status, best model, its score, reason when unknown);
+    the model is ``None`` when the best score is the seed's (the seed's line is the answer then).
 
     ``reuse``: ask in this thread's solver, inside a push and pop, instead of a new solver: a new
     one and its release cost over a millisecond, a sixth of a benchmark puzzle's proof. Only the
@@ -497,7 +500,7 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, bre
         finally:
             cpu[key] = cpu.get(key, 0) + round((time.process_time() - t0) * 1e6)
     assert_all(s, pm.constraints)
-    total = _total(pm.objective) if pm.objective else None
+    total: list[z3.ArithRef | None] = []  # the objective as one term, made at the first model read
     best_model: z3.ModelRef | None = None
     best: int | None = None
 
@@ -516,8 +519,11 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, bre
             return STATUS_UNKNOWN, None, None, "time budget exhausted"
         answer = timed("seed_check_us", spend, [guard, line])
         if answer.sat:
-            best_model = s.model()
-            best = _value(best_model, total)
+            # The line's score is the seed's (the caller replays it through the spec), so its
+            # model is not read: the certificate is the unsat of one point more, and a model
+            # that scored the line higher would show up there (a sat answer), then fail the
+            # replay. The answer keeps no model then; the picks are the seed's line.
+            best = lower
             assert_all(s, _bound(pm, best + 1))
             if accepted is not None:
                 accepted.append(True)
@@ -532,7 +538,9 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, bre
         cpu["proof_checks"] = cpu.get("proof_checks", 0) + 1
         if answer.sat:
             best_model = s.model()
-            best = _value(best_model, total)
+            if not total:
+                total.append(_total(pm.objective) if pm.objective else None)
+            best = _value(best_model, total[0])
             # The unsat answer to this bound is the certificate that best is the maximum.
             assert_all(s, _bound(pm, best + 1))
         elif answer.unsat:
@@ -683,7 +691,41 @@ class _Scorer:
     counts: list[z3.ArithRef]
     opponents: list[z3.ArithRef]
     total: z3.ArithRef
+    model: Model
     equal: dict[tuple[int, int], z3.BoolRef] = field(default_factory=dict)  # (term index, n): term == n
+    #: The same terms compiled into Python (:class:`CompiledEvaluator`), made at the first
+    #: question; ``False`` when they cannot be compiled (the solver answers every question then).
+    compiled: CompiledEvaluator | bool | None = None
+
+    def agrees(self, values: Sequence[int], total: int) -> bool:
+        """Do the terms give ``total`` for the counts then the opponents' icons ``values``?
+
+        The compiled terms answer a yes in microseconds; a no, or terms it cannot compile or
+        evaluate, go to the solver (:func:`spec_model_total`'s path), which decides."""
+        if self.compiled is None:
+            try:
+                self.compiled = CompiledEvaluator(self.model, [*self.counts, *self.opponents], [self.total])
+            except Undecided:
+                self.compiled = False
+        if self.compiled:
+            try:
+                if self.compiled.agrees(values, [total]):  # type: ignore[union-attr]
+                    return True
+            except Undecided:
+                pass
+        return self.solve(values) == total
+
+    def solve(self, values: Sequence[int]) -> int:
+        """The total for ``values``, by the solver."""
+        s = self.solver
+        # The tableau and icons as assumptions (terms made once per scorer): no push, no new terms.
+        answer = decide(s, Budget(), self.pins(values))  # constants only: at once
+        if answer.unknown:  # only under a budget too small for anything (a test's rlimit of 1)
+            raise UnknownAnswer(answer)
+        if not answer.sat:
+            raise AssertionError(f"the scoring terms of a tableau gave {answer.status} {answer.reason}")
+        value: int = s.model().eval(self.total, model_completion=True).as_long()
+        return value
 
     def pins(self, values: Sequence[int]) -> list[z3.BoolRef]:
         """``term == n`` for the counts then the opponents' icons (made once, then reused)."""
@@ -715,22 +757,20 @@ def _scorer(rules: Ruleset, opponents: int) -> _Scorer:
         maki = maki_terms(m, "round", [icons_term(counts, rules), *opps], rules)[0]
         if len(cache) >= 16:
             cache.clear()
-        hit = cache[(rules, opponents)] = _Scorer(m.solver(), counts, opps, total_term(dishes, maki))
+        hit = cache[(rules, opponents)] = _Scorer(m.solver(), counts, opps, total_term(dishes, maki), m)
     return hit
 
 
 def spec_model_total(tableau: Sequence[int], opponents_maki: Sequence[int], rules: Ruleset) -> int:
     """The round score of a final tableau by the Z3 terms of :mod:`spec.model.scoring`."""
-    sc = _scorer(rules, len(opponents_maki))
-    s = sc.solver
-    # The tableau and icons as assumptions (terms made once per scorer): no push, no new terms.
-    answer = decide(s, Budget(), sc.pins([*tableau, *opponents_maki]))  # constants only: at once
-    if answer.unknown:  # only under a budget too small for anything (a test's rlimit of 1)
-        raise UnknownAnswer(answer)
-    if not answer.sat:
-        raise AssertionError(f"the scoring terms of a tableau gave {answer.status} {answer.reason}")
-    value: int = s.model().eval(sc.total, model_completion=True).as_long()
-    return value
+    return _scorer(rules, len(opponents_maki)).solve([*tableau, *opponents_maki])
+
+
+def spec_model_agrees(tableau: Sequence[int], opponents_maki: Sequence[int], rules: Ruleset,
+                      total: int) -> bool:
+    """Do the Z3 terms of :mod:`spec.model.scoring` score a final tableau ``total``? (The terms
+    compiled into Python say yes; anything else is the solver's verdict.)"""
+    return _scorer(rules, len(opponents_maki)).agrees([*tableau, *opponents_maki], total)
 
 
 def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
@@ -764,21 +804,22 @@ def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
     accepted: list[bool] = []
     status, model, score, reason = certify(pm, left, seed, breaks, accepted, reuse=True, cpu=cpu)
     lap("certify_us")
-    if model is None or score is None:
+    seeded = bool(accepted) and score == lower  # the best is the seed's line (no model is read)
+    if score is None or (model is None and not seeded):
         return BestResult(0, (), STATUS_UNKNOWN, "z3", time.perf_counter() - start, timeout, reason,
                           stats=cpu)
     picks: list[Turn] = []
     tableau = [0] * len(Token)
     for t, hand in enumerate(puzzle.hands):
-        if accepted and score == lower:
-            turn = line[t]  # the best model is the seed's: its literals pin exactly this line
+        if seeded or model is None:
+            turn = line[t]  # the model admitted the seed's line at its score: this line
         else:
             turn = turn_for_tokens(hand, tableau, chosen_tokens(model, pm, t), rules)
         apply_turn(list(hand), tableau, turn, rules)
         picks.append(turn)
     running = replay_puzzle(puzzle, picks)
     assert running[-1] == score, f"z3 picks replay to {running[-1]}, not {score}"
-    assert spec_model_total(tableau, puzzle.opponents_maki, rules) == score
+    assert spec_model_agrees(tableau, puzzle.opponents_maki, rules, score)
     lap("recheck_us")
     return BestResult(score, tuple(picks), status, "z3", time.perf_counter() - start,
                       timeout if status != STATUS_OPTIMAL else None, reason, stats=cpu)
@@ -814,7 +855,7 @@ def solve_hindsight_z3(h: Hindsight, timeout: float = 60.0) -> BestResult:
             else:
                 turn = h.picks[i][t]
             apply_turn(pile, tabs[i], turn, rules)
-    assert spec_model_total(tabs[h.seat], icons, rules) == score
+    assert spec_model_agrees(tabs[h.seat], icons, rules, score)
     return finish_hindsight(h, score, picks, status, "z3", start,
                             timeout if status != STATUS_OPTIMAL else None, reason)
 
