@@ -259,8 +259,13 @@ def search_turns(
     opponents_maki: Sequence[int],
     rules: Ruleset,
     others: Sequence[OtherPick] = (),
+    pairs: bool = True,
 ) -> tuple[int, list[Turn], int]:
     """(best score, picks, states) by dynamic programming.
+
+    ``pairs=False``: the best line that never takes two cards in a turn (chopsticks are taken
+    as plain cards, if at all, and never used), a legal line and so a lower bound, found over
+    far fewer states (chopsticks leave the state): the Z3 engine's seed.
 
     State: turn, reduced tableau (:data:`State`), and what the player has taken
     from each pile that is still seen later (by the player or by a seat whose
@@ -311,7 +316,7 @@ def search_turns(
     more_d = [f[_D] > 0 for f in future]
     more_m = [any(f[c] for c in icon_cards) for f in future]
     w_cap = [sum(f[c] for c in _NIGIRI) for f in future]
-    c_cap = turns_of_two
+    c_cap = turns_of_two if pairs else [0] * (k + 1)  # no chopsticks ready: no two-card move
     d_final = [rules.dumpling_score(d) for d in range(d_cap + 1)]
     m_final = [maki_points([i, *opps], rules)[0] for i in range(i_cap + 1)]
 

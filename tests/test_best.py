@@ -50,8 +50,9 @@ def opponents_tableaux(opponents: Sequence[int]) -> list[Tableau]:
     return [Tableau.of(maki1=n) for n in opponents]
 
 
-def brute_force(p: Puzzle) -> int:
-    """Every legal pick sequence (no dedupe), each final tableau scored by spec.scoring."""
+def brute_force(p: Puzzle, pairs: bool = True) -> int:
+    """Every legal pick sequence (no dedupe), each final tableau scored by spec.scoring
+    (``pairs=False``: only the sequences without a two-card turn)."""
     best = -1
     opps = opponents_tableaux(p.opponents_maki)
 
@@ -61,6 +62,8 @@ def brute_force(p: Puzzle) -> int:
             best = max(best, score_round([Tableau(tuple(tab)), *opps], p.rules)[0].total)
             return
         for turn in legal_turns(p.hands[t], tab, p.rules, dedupe=False):
+            if not pairs and len(turn) > 1:
+                continue
             new = list(tab)
             apply_turn(list(p.hands[t]), new, turn, p.rules)
             go(t + 1, new)

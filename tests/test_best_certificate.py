@@ -100,6 +100,39 @@ def test_z3_search_and_brute_force_agree(rules: str, data: tuple[list[list[str]]
     assert _optimum_of_model(p, breaks=True) == expect
 
 
+@pytest.mark.parametrize("rules", list(RULESETS_UNDER_TEST))
+@seed(20261202)
+@settings(max_examples=25)
+@given(data=tiny_puzzles())
+def test_the_seed_is_the_best_line_without_two_card_turns(
+        rules: str, data: tuple[list[list[str]], list[int]]) -> None:
+    # The z3 engine's seed: the search over lines that never take two cards in a turn. It must
+    # be that optimum exactly (brute force over the same lines), a legal line reaching it, and
+    # never above the whole optimum.
+    hands, opps = data
+    try:
+        p = _puzzle(hands, opps, RULESETS_UNDER_TEST[rules])
+    except InputError:
+        return
+    value, line, _ = search_turns(puzzle_turns(p), p.opponents_maki, p.rules, pairs=False)
+    assert value == brute_force(p, pairs=False) <= brute_force(p)
+    assert all(len(turn) == 1 for turn in line)
+    assert replay_puzzle(p, line)[-1] == value
+
+
+def test_the_z3_engine_climbs_from_a_seed_below_the_optimum() -> None:
+    # Chopsticks on turn 1, then squid + squid with them (3 + 3), then egg (1): 7. Without a
+    # two-card turn the best is egg, squid, egg: 1 + 3 + 1 = 5 (rulebook nigiri values). So
+    # the seed is 5 and the model must find the 7 (a sat answer to "6 or more"), then prove 8
+    # unreachable.
+    p = _puzzle([["chopsticks", "egg"], ["squid", "squid"], ["egg"]], [], OFFICIAL)
+    assert search_turns(puzzle_turns(p), [], OFFICIAL, pairs=False)[0] == 5
+    z = solve_puzzle(p, "z3")
+    assert (z.status, z.score) == (STATUS_OPTIMAL, 7)
+    assert z.stats["proof_checks"] == 2
+    assert replay_puzzle(p, z.picks)[-1] == 7
+
+
 # Hand-made puzzles where the breaks bite: each optimum is reached by lines that they ban.
 BITING = [
     # Three tempura: one pair, 5. Lines reaching it: T,T,T; T,S,T; S,T,T. The last is banned
@@ -206,9 +239,10 @@ def test_seed_literals_pin_the_line() -> None:
 @pytest.mark.parametrize("rlimit", [1, 20_000])
 def test_a_spent_budget_answers_unknown_never_a_wrong_optimum(rlimit: int) -> None:
     # A hard benchmark-shaped puzzle (its proof of "one point more" takes well over the
-    # limit): under a tiny resource limit the answer is unknown, with the budget in the reason,
-    # and the score shown is never above the optimum.
-    rng = random.Random(2)
+    # limit: it needed an rlimit between 100,000 and 200,000 when this was written): under a
+    # tiny resource limit the answer is unknown, with the budget in the reason, and the score
+    # shown is never above the optimum.
+    rng = random.Random(7)
     p = _round_puzzle(rng, OFFICIAL, 10)
     truth = solve_puzzle(p, "search").score
     with ceiling(Budget(timeout_ms=None, rlimit=rlimit)):
