@@ -69,7 +69,6 @@ from sushigo.solver.search import (
 )
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
-from sushigo.spec.kinds import KINDS, Icons
 from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
 from sushigo.spec.model.compiled import CompiledEvaluator
 from sushigo.spec.model.core import Model, assert_all, mk_implies
@@ -457,7 +456,7 @@ def _new_solver() -> z3.Solver:
 
 
 def certify(
-    pm: PickModel, timeout: float, seed: Seed | None = None, breaks: Sequence[z3.BoolRef] = (),
+    pm: PickModel, timeout: float, seed: Seed | None = None,
     accepted: list[bool] | None = None, reuse: bool = False, cpu: dict[str, int] | None = None,
 ) -> Certificate:
     """Raise the bound until unsat. Returns (status, best model, its score, reason when unknown);
@@ -473,13 +472,11 @@ def certify(
     ``seed``: a line found by a fast search, as (its score, the literals that pin its picks). One
     check under those literals shows the model admits it at that score; the climb then starts
     there, so most puzzles need one more check, the unsat of "one point more". A seed the model
-    refuses is dropped (the climb starts from nothing, as without one). ``breaks``: symmetry
-    breaking constraints (:func:`swap_breaks`), added after the seed's check, since they may
-    exclude the seed's line itself (never every optimum). ``accepted`` (when given) receives
-    True if the model admitted the seed's line at its score.
+    refuses is dropped (the climb starts from nothing, as without one). ``accepted`` (when given)
+    receives True if the model admitted the seed's line at its score.
     """
     if not reuse:
-        return _certify(_new_solver(), pm, timeout, seed, breaks, accepted, cpu)
+        return _certify(_new_solver(), pm, timeout, seed, accepted, cpu)
     s: z3.Solver | None = getattr(_solvers, "solver", None)
     if s is None:
         s = _new_solver()
@@ -487,7 +484,7 @@ def certify(
         s.set("rlimit", 0)  # a budget stays set on a solver: the last question's rlimit, undone
     _solvers.solver = None  # taken: put back only after a clean pop
     s.push()
-    out = _certify(s, pm, timeout, seed, breaks, accepted, cpu)
+    out = _certify(s, pm, timeout, seed, accepted, cpu)
     try:
         s.pop()
     except z3.Z3Exception:  # the answer stands; a solver that cannot pop is not reused
@@ -496,7 +493,7 @@ def certify(
     return out
 
 
-def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, breaks: Sequence[z3.BoolRef],
+def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None,
              accepted: list[bool] | None, cpu: dict[str, int] | None) -> Certificate:
     deadline = time.perf_counter() + timeout
     cpu = {} if cpu is None else cpu
@@ -537,7 +534,6 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, bre
                 accepted.append(True)
         elif answer.unknown:
             return STATUS_UNKNOWN, None, None, f"solver gave up: {answer.reason}"
-    assert_all(s, breaks)
     while True:
         spend = budget()
         if spend is None:
@@ -561,49 +557,6 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None, bre
 
 #: A seed for :func:`certify`: a score and the literals that pin the line reaching it.
 Seed = tuple[int, list[z3.BoolRef]]
-
-
-def dominance_breaks(pm: PickModel, turns: Sequence[TurnSpec], opponents_maki: Sequence[int],
-                     rules: Ruleset) -> list[z3.BoolRef]:
-    """Lines that a line of at least the same score beats, banned (puzzle form).
-
-    An idle card (order-free, never scoring in a round: pudding) taken as the second pick of a
-    turn: the same turn without it keeps the chopsticks, which never costs a point. Taken as the
-    first pick while the hand holds a card of an order-free kind whose points never fall as
-    its count rises (and that the turn's second pick does not already take): that card instead
-    scores no less. Together with :func:`swap_breaks` some optimal line always survives: one
-    with the fewest idle picks, then the smallest first picks in card order, breaks neither.
-    """
-    icons = max(opponents_maki, default=0) + 1
-    maki_up = all(a <= b for a, b in itertools.pairwise(_maki_values(opponents_maki, rules, icons)))
-    idle, better = [], []
-    for c in _ORDER_FREE:
-        sc = KINDS[c].scoring
-        top = rules.copies(Card(c))
-        if isinstance(sc, Icons):
-            if maki_up and sc.score(1, rules) >= 0:
-                better.append(c)
-        elif all(sc.score(n, rules) == 0 for n in range(top + 1)):
-            idle.append(c)
-        elif all(sc.score(n, rules) <= sc.score(n + 1, rules) for n in range(top)):
-            better.append(c)
-    out: list[z3.BoolRef] = []
-    for t, spec in enumerate(turns):
-        a, b = pm.first[t], pm.second[t]
-        for p in idle:
-            if p in b:
-                out.append(_not(b[p]))
-            if p not in a:
-                continue
-            for x in better:
-                if spec.base[x] == 0:
-                    continue
-                if spec.base[x] == 1 and x in b:
-                    out.append(_or(_not(a[p]), b[x]))
-                else:
-                    out.append(_not(a[p]))
-                    break
-    return out
 
 
 def seed_literals(pm: PickModel, hands: Sequence[Sequence[int]], picks: Sequence[Turn], rules: Ruleset
@@ -633,41 +586,6 @@ def seed_literals(pm: PickModel, hands: Sequence[Sequence[int]], picks: Sequence
             if card is not None and placed[i] and card not in on:
                 return None
             out += [v if c == card and placed[i] else _not(v) for c, v in on.items()]
-    return out
-
-
-#: Kinds whose turn of taking never changes the score or a later turn (no wasabi, nigiri or
-#: chopsticks role): two of them swapped between turns give the same tableau.
-_ORDER_FREE = tuple(i for i, kind in enumerate(KINDS) if not kind.role)
-
-
-def swap_breaks(pm: PickModel, turns: Sequence[TurnSpec]) -> list[z3.BoolRef]:
-    """Symmetry breaking across turns, for the puzzle form (every turn its own pile).
-
-    If turn t takes Y first and a later turn u takes X first, X < Y both order-free, and each
-    hand also holds the other card (a copy not taken by the turn's other pick), swapping them
-    keeps every turn legal and the final tableau (so the score) the same, and makes the
-    sequence of first picks smaller in card order. Repeating such swaps ends, so a line of
-    every score survives the ban of the pattern; the model bans it.
-    """
-    out: list[z3.BoolRef] = []
-    for t, spec_t in enumerate(turns):
-        a_t, b_t = pm.first[t], pm.second[t]
-        for u in range(t + 1, len(turns)):
-            spec_u = turns[u]
-            a_u, b_u = pm.first[u], pm.second[u]
-            for x in _ORDER_FREE:
-                if x not in a_u or spec_t.base[x] == 0:
-                    continue
-                for y in _ORDER_FREE:
-                    if y <= x or y not in a_t or spec_u.base[y] == 0:
-                        continue
-                    bad = [a_t[y], a_u[x]]
-                    if spec_t.base[x] == 1 and x in b_t:
-                        bad.append(_not(b_t[x]))  # the one x of hand t is its second pick already
-                    if spec_u.base[y] == 1 and y in b_u:
-                        bad.append(_not(b_u[y]))
-                    out.append(_not(_and(*bad)))
     return out
 
 
@@ -785,7 +703,7 @@ def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
     """The optimum with Z3, proved by showing one point more is unsatisfiable.
 
     ``stats`` of the result: CPU microseconds of the search (``search_us``), of building the
-    model, breaks and seed (``model_us``), of :func:`certify` (``certify_us``; the checks in it
+    model and the seed's literals (``model_us``), of :func:`certify` (``certify_us``; the checks in it
     apart too, see there) and of the replay and spec re-score (``recheck_us``)."""
     start = time.perf_counter()
     cpu: dict[str, int] = {}
@@ -807,11 +725,10 @@ def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
     lap("search_us")
     pins = seed_literals(pm, puzzle.hands, line, rules) if lower >= 0 else None
     seed = (lower, pins) if pins is not None else None
-    breaks = swap_breaks(pm, turns) + dominance_breaks(pm, turns, puzzle.opponents_maki, rules)
     lap("model_us")
     left = max(0.0, timeout - (time.perf_counter() - start))  # the search's time counts too
     accepted: list[bool] = []
-    status, model, score, reason = certify(pm, left, seed, breaks, accepted, reuse=True, cpu=cpu)
+    status, model, score, reason = certify(pm, left, seed, accepted, reuse=True, cpu=cpu)
     lap("certify_us")
     seeded = bool(accepted) and score == lower  # the best is the seed's line (no model is read)
     if score is None or (model is None and not seeded):

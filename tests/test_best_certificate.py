@@ -1,11 +1,11 @@
-"""`best --engine z3`'s certificate: a seed from the search, symmetry and dominance breaks, budgets.
+"""`best --engine z3`'s certificate: a seed from the search, the climb from it, budgets.
 
-The Z3 engine starts from the search engine's line (a seed), adds constraints that ban lines
-some other line of at least the same score beats (:func:`swap_breaks`,
-:func:`dominance_breaks`) and proves "one point more" unsatisfiable. None of that may change
-an answer. Expected values come from an independent computation: a brute force over every
-legal pick sequence (spec.turns, dedupe off), each final tableau scored by
-spec.scoring.score_round; for puzzles too big for it, the search engine.
+The Z3 engine starts from a line of the search engine (a seed: the best line without two-card
+turns), checks it in its own model, climbs from it while Z3 finds more, and proves "one point
+more" unsatisfiable. None of that may change an answer. Expected values come from an
+independent computation: a brute force over every legal pick sequence (spec.turns, dedupe
+off), each final tableau scored by spec.scoring.score_round; for puzzles too big for it, the
+search engine.
 """
 
 from __future__ import annotations
@@ -20,10 +20,8 @@ from hypothesis import strategies as st
 from sushigo.solver.best import (
     build_pick_model,
     certify,
-    dominance_breaks,
     seed_literals,
     solve_puzzle,
-    swap_breaks,
 )
 from sushigo.solver.search import (
     STATUS_OPTIMAL,
@@ -70,12 +68,10 @@ def tiny_puzzles(draw: st.DrawFn) -> tuple[list[list[str]], list[int]]:
     return hands, draw(st.lists(st.integers(0, 7), max_size=3))
 
 
-def _optimum_of_model(p: Puzzle, breaks: bool) -> int | None:
-    """The model's optimum by the plain climb (no seed), with or without the breaks."""
-    turns = puzzle_turns(p)
-    pm = build_pick_model(turns, p.opponents_maki, p.rules)
-    extra = swap_breaks(pm, turns) + dominance_breaks(pm, turns, p.opponents_maki, p.rules) if breaks else []
-    status, _, score, _ = certify(pm, 60.0, None, extra)
+def _optimum_of_model(p: Puzzle) -> int | None:
+    """The model's optimum by the plain climb (no seed)."""
+    pm = build_pick_model(puzzle_turns(p), p.opponents_maki, p.rules)
+    status, _, score, _ = certify(pm, 60.0, None)
     assert status == STATUS_OPTIMAL
     return score
 
@@ -96,8 +92,8 @@ def test_z3_search_and_brute_force_agree(rules: str, data: tuple[list[list[str]]
     assert z.status == s.status == STATUS_OPTIMAL
     assert z.score == s.score == expect, (hands, opps)
     assert replay_puzzle(p, z.picks)[-1] == expect  # the witness is a legal line reaching it
-    # The breaks alone (no seed) keep the model's optimum: some optimal line survives them.
-    assert _optimum_of_model(p, breaks=True) == expect
+    # The model's own optimum, climbed to without a seed, is the same.
+    assert _optimum_of_model(p) == expect
 
 
 @pytest.mark.parametrize("rules", list(RULESETS_UNDER_TEST))
@@ -133,14 +129,14 @@ def test_the_z3_engine_climbs_from_a_seed_below_the_optimum() -> None:
     assert replay_puzzle(p, z.picks)[-1] == 7
 
 
-# Hand-made puzzles where the breaks bite: each optimum is reached by lines that they ban.
-BITING = [
-    # Three tempura: one pair, 5. Lines reaching it: T,T,T; T,S,T; S,T,T. The last is banned
-    # (sashimi on turn 1, tempura on turn 2: swapped into card order it is T,S,T).
+# Hand-made puzzles whose optimum is reached by several lines, some of them taking an idle card
+# (pudding) or spending chopsticks for nothing.
+SEVERAL_LINES = [
+    # Three tempura: one pair, 5. Lines reaching it: T,T,T; T,S,T; S,T,T.
     ([["sashimi", "tempura"], ["tempura", "sashimi"], ["tempura"]], [], 5),
-    # Pudding first while a tempura is there is banned (dominance): tempura, tempura = 5.
+    # Tempura, tempura = 5 (pudding first scores nothing in a round).
     ([["pudding", "tempura"], ["tempura", "pudding"]], [], 5),
-    # Chopsticks, then pudding or pudding + pudding (banned: a second pick of pudding), egg: 1.
+    # Chopsticks, then pudding or pudding + pudding, then egg: 1.
     ([["chopsticks"], ["pudding", "pudding"], ["egg"]], [], 1),
     # Chopsticks, egg (1), then squid + egg with the chopsticks (3 + 1): 5; taking the pudding
     # as well on turn 2 would spend the chopsticks there for nothing.
@@ -150,12 +146,12 @@ BITING = [
 ]
 
 
-@pytest.mark.parametrize("hands,opps,expect", BITING)
-def test_breaks_keep_an_optimal_line(hands: list[list[str]], opps: list[int], expect: int) -> None:
+@pytest.mark.parametrize("hands,opps,expect", SEVERAL_LINES)
+def test_puzzles_with_several_optimal_lines(hands: list[list[str]], opps: list[int], expect: int) -> None:
     # Points by hand: tempura pair 5, squid 3, egg 1, sole first in maki 6 (rulebook scoring table).
     p = _puzzle(hands, opps, OFFICIAL)
     assert brute_force(p) == expect
-    assert _optimum_of_model(p, breaks=True) == _optimum_of_model(p, breaks=False) == expect
+    assert _optimum_of_model(p) == expect
     assert solve_puzzle(p, "z3").score == expect
 
 
@@ -194,7 +190,7 @@ def test_a_seed_below_the_optimum_is_climbed_from() -> None:
     pins = seed_literals(pm, p.hands, line, p.rules)
     assert pins is not None
     accepted: list[bool] = []
-    status, _, score, _ = certify(pm, 60.0, (low, pins), swap_breaks(pm, turns), accepted)
+    status, _, score, _ = certify(pm, 60.0, (low, pins), accepted)
     assert accepted == [True]
     assert (status, score) == (STATUS_OPTIMAL, truth)
 
@@ -210,7 +206,7 @@ def test_a_seed_the_model_refuses_is_dropped() -> None:
     pins = seed_literals(pm, p.hands, line, p.rules)
     assert pins is not None
     accepted: list[bool] = []
-    status, _, score, _ = certify(pm, 60.0, (truth + 3, pins), (), accepted)
+    status, _, score, _ = certify(pm, 60.0, (truth + 3, pins), accepted)
     assert accepted == []
     assert (status, score) == (STATUS_OPTIMAL, truth)
 
