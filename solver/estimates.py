@@ -69,12 +69,13 @@ def mean(values: Sequence[float]) -> Estimate:
     return _interval(math.fsum(values) / len(values), values)
 
 
-def share(values: Sequence[float]) -> Estimate:
+def share(values: Sequence[float], certain: bool = False) -> Estimate:
     """The mean of one share per game, each in [0, 1] (a win counts 1, a win shared by k seats 1/k),
-    with Wilson's score interval at the mean: inside [0, 1] however few the games. With fractional
-    shares the spread is at most p(1 - p), so the interval is conservative, never narrower than the
-    binomial one. No interval with fewer than two games; every game the same share (a policy that
-    holds every seat wins every game) gives the share itself, as :func:`mean` does."""
+    with Wilson's score interval at the mean: inside [0, 1] however few the games, and not empty
+    when every game gave the same share (no win in 20 games: 0% to 16%). With fractional shares
+    the spread is at most p(1 - p), so the interval is conservative, never narrower than the
+    binomial one. No interval with fewer than two games. ``certain``: the share cannot vary (a
+    policy that holds every seat wins every game): the interval is the share itself."""
     n = len(values)
     if n == 0:
         return Estimate(None, None, None)
@@ -83,8 +84,8 @@ def share(values: Sequence[float]) -> Estimate:
     p = math.fsum(values) / n
     if n < 2:
         return Estimate(p, None, None, tuple(values))
-    if all(x == values[0] for x in values):
-        return Estimate(p, p, p, tuple(values))  # no spread to measure, like every other figure
+    if certain:
+        return Estimate(p, p, p, tuple(values))
     z2 = Z95 * Z95
     scale = 1 + z2 / n
     centre = (p + z2 / (2 * n)) / scale

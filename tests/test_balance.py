@@ -139,7 +139,14 @@ def test_share_interval_is_wilsons_as_published() -> None:
     assert (est.low, est.high) == pytest.approx((0.0615, 0.7923), abs=1e-4)
     assert mean([1.0, 0.0, 0.0]).low < 0  # what the win shares used before
     assert share([0.5]).low is None  # one game: no interval
-    assert (share([1.0] * 5).low, share([1.0] * 5).high) == (1.0, 1.0)  # no spread, as mean() gives
+    # Newcombe (1998) table I, method 3: 0/20 -> 0 to 0.1611. Every game the same share is still a
+    # sample: by hand, 5 wins in 5 games gives 5 / (5 + z^2) = 0.5655 to 1.
+    est = share([0.0] * 20)
+    assert (est.low, est.high) == pytest.approx((0.0, 0.1611), abs=1e-4)
+    est = share([1.0] * 5)
+    assert (est.low, est.high) == pytest.approx((0.5655, 1.0), abs=1e-4)
+    # A share that cannot vary (one policy in every seat wins every game) is the share itself.
+    assert (share([1.0] * 5, certain=True).low, share([1.0] * 5, certain=True).high) == (1.0, 1.0)
     with pytest.raises(ValueError):
         share([1.5, 0.0])
 

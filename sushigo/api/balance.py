@@ -120,7 +120,8 @@ def balance_outcome(
             mine = row["seats"]
             means = [sum(t[s] for s in mine) / len(mine) for t in side.totals]
             row["mean_ci95"] = mean(means).as_json()["ci95"]
-            row["win_share_ci95"] = share(side.win_shares(mine)).as_json()["ci95"]
+            # A policy that holds every seat wins every game: its share is 1, not an estimate.
+            row["win_share_ci95"] = share(side.win_shares(mine), certain=len(mine) == count).as_json()["ci95"]
         sides.append({
             "rules": side.rules.describe(),
             "readings": side.rules.readings(),
