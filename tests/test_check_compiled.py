@@ -25,6 +25,7 @@ from sushigo.spec.model.core import Model
 from sushigo.spec.model.evaluate import Evaluator, Undecided
 from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset
 from sushigo.spec.tableau import Tableau
+from test_check_evaluate import game_model_case  # the game case, outputs from spec.scoring
 
 SETTINGS = settings(max_examples=40, derandomize=True, database=None, deadline=None,
                     suppress_health_check=list(HealthCheck))
@@ -97,13 +98,7 @@ def test_winner_model(case: tuple[Ruleset, tuple[tuple[int, ...], tuple[int, ...
 @given(any_rulesets().flatmap(lambda r: st.tuples(st.just(r), S.games(r), st.integers(0, 10**6))))
 def test_game_model(case: tuple[Ruleset, S.Game, int]) -> None:
     rules, game, k = case
-    rounds = game.tableaux(rules)
-    seats = game.seats
-    ch = P.game_model(rules, seats)
-    gs = scoring.score_game(rounds, rules, S.players_of(rules, seats))
-    nwin = len(ch.outputs) - 2 * seats
-    outputs: list[Any] = [*(gs.pudding or [0] * seats), *gs.totals, *[i in gs.winners for i in range(nwin)]]
-    _both(ch, [n for r in rounds for t in r for n in t.counts], outputs, k)
+    _both(*game_model_case(rules, game), k)
 
 
 @st.composite

@@ -69,13 +69,19 @@ def test_pudding_model_evaluator_equals_solver(case: tuple[Ruleset, tuple[int, .
 @given(S.rulesets().flatmap(lambda r: st.tuples(st.just(r), S.games(r), st.integers(0, 10**6))))
 def test_game_model_evaluator_equals_solver(case: tuple[Ruleset, S.Game, int]) -> None:
     rules, game, k = case
+    _both(*game_model_case(rules, game), k)
+
+
+def game_model_case(rules: Ruleset, game: S.Game) -> tuple[P.Checker, list[int], list[Any]]:
+    """A game model, its inputs (every round's token counts) and the outputs spec.scoring gives
+    (puddings, totals, winners): the case both evaluators are held to."""
     rounds = game.tableaux(rules)
     seats = game.seats
     ch = P.game_model(rules, seats)
     gs = scoring.score_game(rounds, rules, S.players_of(rules, seats))
     nwin = len(ch.outputs) - 2 * seats
     outputs: list[Any] = [*(gs.pudding or [0] * seats), *gs.totals, *[i in gs.winners for i in range(nwin)]]
-    _both(ch, [n for r in rounds for t in r for n in t.counts], outputs, k)
+    return ch, [n for r in rounds for t in r for n in t.counts], outputs
 
 
 @SETTINGS
