@@ -350,6 +350,9 @@ def load_rules_file(path: str | os.PathLike[str], _chain: tuple[str, ...] = ()) 
     from sushigo.spec.ruleset import get_ruleset
 
     path = os.fspath(path)
+    if "\x00" in path:  # no command line holds one; a library call can (realpath would raise)
+        raise RulesError(f"rules file {path!r}: a file name holds no NUL character; give a named "
+                         "ruleset or the path of a TOML rules file")
     real = os.path.realpath(path)
     if real in _chain:
         cycle = " -> ".join(os.path.basename(p) for p in (*_chain, real))

@@ -19,6 +19,8 @@ INSTALL = "pip install 'sushigo-spec[plot]'"
 def check_plot_target(path: str) -> None:
     """InputError unless ``path`` names a PNG or SVG file and matplotlib is installed."""
     suffix = os.path.splitext(path)[1].lower()
+    if "\x00" in path:  # no command line holds one; a library call can
+        raise InputError(f"--plot {path!r}: a file name holds no NUL character")
     if suffix not in SUFFIXES:
         raise InputError(f"--plot {path!r}: give a file name ending in .png or .svg")
     try:

@@ -245,3 +245,27 @@ def test_no_more_workers_than_tasks(monkeypatch: pytest.MonkeyPatch) -> None:
     tasks = [jobs.Task("a", [1, 2]), jobs.Task("b", [1, 2, 3])]
     assert jobs.run("builtins:len", tasks, jobs.Runner(1000)) == [2, 3]
     assert sizes == [2]
+
+
+# --- a NUL character in a name ------------------------------------------------------------------
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (("conform", "a\x00b", "--examples", "1"), "NUL character"),
+    (("play", "--games", "1", "--record", "game\x00.json"), "cannot write record"),
+    (("play", "--rules", "house\x00.toml"), "NUL character"),
+    (("balance", "official", "--games", "2", "--no-maxima", "--no-diff", "--plot", "b\x00.png"),
+     "NUL character"),
+], ids=["conform-target", "play-record", "rules-file", "balance-plot"])
+def test_a_nul_in_a_name_is_refused(argv: tuple[str, ...], words: str, tmp_path: Path,
+                                    monkeypatch: pytest.MonkeyPatch,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    # Was: "ValueError: embedded null byte" out of subprocess.Popen, open() or os.path.realpath.
+    # No shell can pass a NUL in an argument; main() called from Python can (the fuzz campaign did).
+    monkeypatch.chdir(tmp_path)
+    assert words in refusal(capsys, *argv)
+
+
+def test_a_rules_file_extending_a_name_with_a_nul(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "house.toml"
+    path.write_text('extends = "base\\u0000.toml"\ntempura_points = 6\n', encoding="utf-8")
+    assert "NUL character" in refusal(capsys, "rules", "--rules", str(path))

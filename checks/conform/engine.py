@@ -115,6 +115,9 @@ class Engine:
     def start(self) -> None:
         """Start the child and wait until the adapter is loaded; BadTarget with its error if not."""
         self.close()
+        if "\x00" in self.target:  # no command line can hold one; a library call can
+            raise BadTarget(f"target {self.target!r} cannot be a module or a file: it holds a NUL "
+                            "character; give a module name or a path to a .py file")
         self._stderr = tempfile.TemporaryFile()
         self._buf = b""
         self.proc = subprocess.Popen(

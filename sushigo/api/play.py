@@ -104,6 +104,8 @@ def write_records(path: str, records: list[GameRecord]) -> None:
             fh.write(text)
     except OSError as exc:
         raise InputError(f"cannot write record to {path!r}: {exc.strerror}") from exc
+    except ValueError as exc:  # a NUL in the name: no command line holds one, a library call can
+        raise InputError(f"cannot write record to {path!r}: {exc}; give a file name or '-'") from exc
 
 
 def play_outcome(
