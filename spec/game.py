@@ -647,15 +647,48 @@ class _Position:
         # Two and three seats (the most common tables) land unrolled when every turn is a listed
         # object its hand holds (one HIGH test for all: a borrowed field sets its top bit): no
         # loop, no appends, and the hands are listed already passed. Anything else takes the loop.
-        hands: list[int] | None = None
-        tabs: list[int] = []
+        # Two seats also find their options unrolled and keep tuples (a position's hands, tableaux
+        # and options are never changed in place, so any sequence does).
+        hands: Sequence[int] | None = None
+        tabs: Sequence[int] = ()
         opts, held, tabs0, players = self._opts, self._hands, self._tabs, seats.players
         if players == 2:
-            (f0, f1), (a0, a1), (h0, h1), (b0, b1) = opts, actions, held, tabs0
+            (f0, f1), (a0, a1), (h0, h1) = opts, actions, held
             c0, c1 = f0.change_of.get(id(a0)), f1.change_of.get(id(a1))
             if c0 is not None and c1 is not None and not ((m0 := h0 + c0[0]) | (m1 := h1 + c1[0])) & HIGH:
-                hands = [m1, m0] if seats.offsets[self.round_index] else [m0, m1]
-                tabs = [b0 + c0[1], b1 + c1[1]]
+                b0, b1 = tabs0
+                b0 += c0[1]
+                b1 += c1[1]
+                if seats.offsets[self.round_index]:
+                    m0, m1 = m1, m0
+                turn = self.turn + 1
+                if turn < seats.size:
+                    # both seats' options found inline (as in the loop below), no list built
+                    table = seats.table
+                    wc = (b0 >> WC_SHIFT) & _WC_FIELD
+                    once = ((m0 + _AT_LEAST_1) & HIGH) >> 7
+                    if wc < 256:
+                        o0 = table.plain[wc > 0][once % DENSE]
+                        if o0 is None:
+                            o0 = table._build(once | ((wc > 0) << _PATTERN_SHIFT))
+                    else:
+                        key = once | (((m0 + _AT_LEAST_2) & HIGH) >> 6)
+                        key |= (min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT
+                        o0 = table.by_pattern.get(key) or table._build(key)
+                    wc = (b1 >> WC_SHIFT) & _WC_FIELD
+                    once = ((m1 + _AT_LEAST_1) & HIGH) >> 7
+                    if wc < 256:
+                        o1 = table.plain[wc > 0][once % DENSE]
+                        if o1 is None:
+                            o1 = table._build(once | ((wc > 0) << _PATTERN_SHIFT))
+                    else:
+                        key = once | (((m1 + _AT_LEAST_2) & HIGH) >> 6)
+                        key |= (min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT
+                        o1 = table.by_pattern.get(key) or table._build(key)
+                    nxt._view = None
+                    nxt.turn, nxt._hands, nxt._tabs, nxt._opts = turn, (m0, m1), (b0, b1), (o0, o1)
+                    return
+                hands, tabs = (m0, m1), (b0, b1)
         elif players == 3:
             (f0, f1, f2), (a0, a1, a2), (h0, h1, h2), (b0, b1, b2) = opts, actions, held, tabs0
             c0, c1, c2 = f0.change_of.get(id(a0)), f1.change_of.get(id(a1)), f2.change_of.get(id(a2))
@@ -665,19 +698,21 @@ class _Position:
                 hands = [m2, m0, m1] if offset == 1 else [m1, m2, m0] if offset else [m0, m1, m2]
                 tabs = [b0 + c0[1], b1 + c1[1], b2 + c2[1]]
         if hands is None:
-            hands = []
+            moved_hands: list[int] = []
+            new_tabs: list[int] = []
             for found, turn, hand, tab in zip(opts, actions, held, tabs0):  # noqa: B905
                 change = found.change_of.get(id(turn))
                 if change is not None and not (moved := hand + change[0]) & HIGH:
-                    hands.append(moved)
-                    tabs.append(tab + change[1])
+                    moved_hands.append(moved)
+                    new_tabs.append(tab + change[1])
                 else:  # not a listed object of this state, or a card not held: land checks it
-                    moved, tab = land(found, hand, tab, turn, seats.rules, self._where(len(hands)))
-                    hands.append(moved)
-                    tabs.append(tab)
+                    moved, tab = land(found, hand, tab, turn, seats.rules, self._where(len(moved_hands)))
+                    moved_hands.append(moved)
+                    new_tabs.append(tab)
             offset = seats.offsets[self.round_index]
             if offset:
-                hands = hands[-offset:] + hands[:-offset]  # pass_hands inlined
+                moved_hands = moved_hands[-offset:] + moved_hands[:-offset]  # pass_hands inlined
+            hands, tabs = moved_hands, new_tabs
         nxt._view = None
         turn = self.turn + 1
         if turn < seats.size:
