@@ -334,10 +334,11 @@ def shuffled_deck(rules: Ruleset, seed: int) -> tuple[list[int], int]:
 # A 108-card shuffle draws 159 words for the median seed, more than 192 for one seed in a
 # thousand: those take the plain path (the same result, drawn again).
 _BLOCK = 192
-_DOWN: dict[int, tuple[tuple[int, int], ...]] = {}  # per deck size: (i, shift) from the top down
+# per deck size and cards kept: (i, shift) from the top down, above the cards kept and among them
+_DOWN: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {}
 
 
-def fast_shuffled_deck(base: Sequence[int], seed: int) -> tuple[list[int], int]:
+def fast_shuffled_deck(base: Sequence[int], seed: int, keep: int | None = None) -> tuple[list[int], int]:
     """:func:`shuffled_deck` of the unshuffled deck ``base``, without its per-card calls.
 
     ``random.shuffle`` asks ``_randbelow(i + 1)`` for i from the top down, and that asks
@@ -348,19 +349,35 @@ def fast_shuffled_deck(base: Sequence[int], seed: int) -> tuple[list[int], int]:
     (``getrandbits(64)``: first word low). With at most 255 cards k is at most 8, so only each
     word's top byte counts (shifted right by ``8 - k``): the loop reads the block's every fourth
     byte, small ints that need no allocation. tests/test_game.py compares it with shuffled_deck.
+
+    With ``keep``, only the first ``keep`` cards are returned (the cards a game deals): step i of
+    the shuffle fixes position i for good, so above ``keep`` a step only moves the card at i
+    down to j (the same words drawn, the same first ``keep`` cards).
     """
     n = len(base)
     if n > 255:
-        return shuffled_deck_of(base, seed)
-    down = _DOWN.get(n)
+        deck, policy_seed = shuffled_deck_of(base, seed)
+        return deck[:keep], policy_seed
+    if keep is None or keep > n:
+        keep = n
+    down = _DOWN.get((n, keep))
     if down is None:
-        down = _DOWN[n] = tuple((i, 8 - (i + 1).bit_length()) for i in range(n - 1, 0, -1))
+        steps = [(i, 8 - (i + 1).bit_length()) for i in range(n - 1, 0, -1)]
+        down = _DOWN[(n, keep)] = (tuple(steps[: n - keep]), tuple(steps[n - keep :]))
+    above, below = down
     block = random.Random(seed).getrandbits(32 * _BLOCK).to_bytes(4 * _BLOCK, "little")
     tops = list(block[3::4])  # a list: indexing it is the interpreter's fastest path
     deck = list(base)
     p = 0
     try:
-        for i, shift in down:
+        for i, shift in above:
+            j = tops[p] >> shift
+            p += 1
+            while j > i:
+                j = tops[p] >> shift
+                p += 1
+            deck[j] = deck[i]
+        for i, shift in below:
             j = tops[p] >> shift
             p += 1
             while j > i:
@@ -368,9 +385,12 @@ def fast_shuffled_deck(base: Sequence[int], seed: int) -> tuple[list[int], int]:
                 p += 1
             deck[i], deck[j] = deck[j], deck[i]
     except IndexError:
-        return shuffled_deck_of(base, seed)
+        deck, policy_seed = shuffled_deck_of(base, seed)
+        return deck[:keep], policy_seed
     if 4 * p + 8 > len(block):
-        return shuffled_deck_of(base, seed)
+        deck, policy_seed = shuffled_deck_of(base, seed)
+        return deck[:keep], policy_seed
+    del deck[keep:]
     return deck, int.from_bytes(block[4 * p : 4 * p + 8], "little")
 
 
@@ -388,7 +408,9 @@ def shuffled_deck_of(base: Sequence[int], seed: int) -> tuple[list[int], int]:
 class _Seats:
     """What every game of one ruleset and player count shares (built once, kept)."""
 
-    __slots__ = ("base", "empty", "no_options", "offsets", "players", "puddings", "rules", "size", "table")
+    __slots__ = (
+        "base", "dealt", "empty", "no_options", "offsets", "players", "puddings", "rules", "size", "table",
+    )
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         check_players(rules, players)
@@ -396,6 +418,7 @@ class _Seats:
         self.size = rules.hand_size(players)
         self.table = option_table(rules)
         self.base = tuple(c for c in range(N_CARDS) for _ in range(rules.deck[c]))
+        self.dealt = rules.rounds * players * self.size  # the cards a game deals (check_players: <= deck)
         self.offsets = tuple(rules.pass_offset(r) % players for r in range(rules.rounds))
         self.empty = (0,) * players
         self.no_options = (_NO_OPTIONS,) * players
@@ -433,7 +456,7 @@ class _Setup:
     __slots__ = ("dealt", "deck", "policy_seed", "seats", "seed")
 
     def __init__(self, seats: _Seats, seed: int) -> None:
-        deck, self.policy_seed = fast_shuffled_deck(seats.base, seed)
+        deck, self.policy_seed = fast_shuffled_deck(seats.base, seed, seats.dealt)
         self.seats, self.seed, self.deck = seats, seed, deck
         self.dealt: list[tuple[int, ...] | None] = [None] * seats.rules.rounds
 
