@@ -29,6 +29,7 @@ Not covered: the dummy-2p variant (the dummy's turn is chosen by a controller mi
 from __future__ import annotations
 
 import random
+from _random import Random as _CoreRandom
 from collections.abc import Sequence
 from typing import Self, TypeVar
 
@@ -370,7 +371,10 @@ def fast_shuffled_deck(base: Sequence[int], seed: int, keep: int | None = None) 
         steps = [(i, 8 - (i + 1).bit_length()) for i in range(n - 1, 0, -1)]
         down = _DOWN[(n, keep)] = (tuple(steps[: n - keep]), tuple(steps[n - keep :]))
     above, below = down
-    block = random.Random(seed).getrandbits(32 * _BLOCK).to_bytes(4 * _BLOCK, "little")
+    # random.Random(seed) for an int seed is its C base class seeded with it (Random.seed passes
+    # an int straight on); the base class skips the Python-level __init__ and seed().
+    rng = _CoreRandom(seed) if type(seed) is int else random.Random(seed)
+    block = rng.getrandbits(32 * _BLOCK).to_bytes(4 * _BLOCK, "little")
     tops = list(block[3::4])  # a list: indexing it is the interpreter's fastest path
     deck = list(base)
     p = 0

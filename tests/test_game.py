@@ -186,6 +186,11 @@ def test_fast_shuffle_is_random_shuffle() -> None:
                 draws += 1
         outran += draws > G._BLOCK
     assert outran > 0  # the fallback ran at least once (about 1 seed in 1,000)
+    for seed in (-1, -(10**6), 2**64 + 3, 10**30, -(2**100)):  # negative and wide seeds too
+        rng = random.Random(seed)
+        want = list(base)
+        rng.shuffle(want)
+        assert G.fast_shuffled_deck(base, seed) == (want, rng.getrandbits(64)), seed
     for n in (2, 3, 50, 200, 255, 256, 300):  # other deck sizes (above 255 cards: the plain path)
         plain = G.shuffled_deck_of(list(range(n)), 9)[0]
         assert G.fast_shuffled_deck(list(range(n)), 9)[0] == plain
