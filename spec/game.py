@@ -418,7 +418,8 @@ class _Seats:
     """What every game of one ruleset and player count shares (built once, kept)."""
 
     __slots__ = (
-        "base", "dealt", "empty", "no_options", "offsets", "players", "puddings", "rules", "size", "table",
+        "base", "by_pattern", "dealt", "empty", "no_options", "offsets", "plain", "players", "puddings",
+        "rules", "size", "table",
     )
 
     def __init__(self, rules: Ruleset, players: int) -> None:
@@ -426,6 +427,8 @@ class _Seats:
         self.rules, self.players = rules, players
         self.size = rules.hand_size(players)
         self.table = option_table(rules)
+        # the table's entry lists and dict (filled and cleared in place, never replaced), one hop nearer
+        self.plain, self.by_pattern = self.table.plain, self.table.by_pattern
         self.base = tuple(c for c in range(N_CARDS) for _ in range(rules.deck[c]))
         self.dealt = rules.rounds * players * self.size  # the cards a game deals (check_players: <= deck)
         self.offsets = tuple(rules.pass_offset(r) % players for r in range(rules.rounds))
@@ -681,14 +684,14 @@ class _Position:
         # loop, no appends, and the hands are listed already passed. Anything else takes the loop.
         # Two seats also find their options unrolled and keep tuples (a position's hands, tableaux
         # and options are never changed in place, so any sequence does).
+        players = seats.players
         hands: Sequence[int] | None = None
         tabs: Sequence[int] = ()
-        opts, held, tabs0, players = self._opts, self._hands, self._tabs, seats.players
         if players == 2:
-            (f0, f1), (a0, a1), (h0, h1) = opts, actions, held
+            (f0, f1), (a0, a1), (h0, h1) = self._opts, actions, self._hands
             c0, c1 = f0.change_of.get(id(a0)), f1.change_of.get(id(a1))
             if c0 is not None and c1 is not None and not ((m0 := h0 + c0[0]) | (m1 := h1 + c1[0])) & HIGH:
-                b0, b1 = tabs0
+                b0, b1 = self._tabs
                 b0 += c0[1]
                 b1 += c1[1]
                 if seats.offsets[self.round_index]:
@@ -696,33 +699,32 @@ class _Position:
                 turn = self.turn + 1
                 if turn < seats.size:
                     # both seats' options found inline (as in the loop below), no list built
-                    table = seats.table
+                    plain = seats.plain
                     wc = (b0 >> WC_SHIFT) & _WC_FIELD
                     once = ((m0 + _AT_LEAST_1) & HIGH) >> 7
                     if wc < 256:
-                        o0 = table.plain[wc > 0][once % DENSE]
+                        o0 = plain[wc > 0][once % DENSE]
                         if o0 is None:
-                            o0 = table._build(once | ((wc > 0) << _PATTERN_SHIFT))
+                            o0 = seats.table._build(once | ((wc > 0) << _PATTERN_SHIFT))
                     else:
-                        key = once | (((m0 + _AT_LEAST_2) & HIGH) >> 6)
-                        key |= _CHOP_STATE[wc & 0xFF]
-                        o0 = table.by_pattern.get(key) or table._build(key)
+                        key = once | (((m0 + _AT_LEAST_2) & HIGH) >> 6) | _CHOP_STATE[wc & 0xFF]
+                        o0 = seats.by_pattern.get(key) or seats.table._build(key)
                     wc = (b1 >> WC_SHIFT) & _WC_FIELD
                     once = ((m1 + _AT_LEAST_1) & HIGH) >> 7
                     if wc < 256:
-                        o1 = table.plain[wc > 0][once % DENSE]
+                        o1 = plain[wc > 0][once % DENSE]
                         if o1 is None:
-                            o1 = table._build(once | ((wc > 0) << _PATTERN_SHIFT))
+                            o1 = seats.table._build(once | ((wc > 0) << _PATTERN_SHIFT))
                     else:
-                        key = once | (((m1 + _AT_LEAST_2) & HIGH) >> 6)
-                        key |= _CHOP_STATE[wc & 0xFF]
-                        o1 = table.by_pattern.get(key) or table._build(key)
+                        key = once | (((m1 + _AT_LEAST_2) & HIGH) >> 6) | _CHOP_STATE[wc & 0xFF]
+                        o1 = seats.by_pattern.get(key) or seats.table._build(key)
                     nxt._view = None
                     nxt.turn, nxt._hands, nxt._tabs, nxt._opts = turn, (m0, m1), (b0, b1), (o0, o1)
                     return
                 hands, tabs = (m0, m1), (b0, b1)
         elif players == 3:
-            (f0, f1, f2), (a0, a1, a2), (h0, h1, h2), (b0, b1, b2) = opts, actions, held, tabs0
+            (f0, f1, f2), (a0, a1, a2) = self._opts, actions
+            (h0, h1, h2), (b0, b1, b2) = self._hands, self._tabs
             c0, c1, c2 = f0.change_of.get(id(a0)), f1.change_of.get(id(a1)), f2.change_of.get(id(a2))
             if (c0 is not None and c1 is not None and c2 is not None
                     and not ((m0 := h0 + c0[0]) | (m1 := h1 + c1[0]) | (m2 := h2 + c2[0])) & HIGH):
@@ -732,7 +734,7 @@ class _Position:
         if hands is None:
             moved_hands: list[int] = []
             new_tabs: list[int] = []
-            for found, turn, hand, tab in zip(opts, actions, held, tabs0):  # noqa: B905
+            for found, turn, hand, tab in zip(self._opts, actions, self._hands, self._tabs):  # noqa: B905
                 change = found.change_of.get(id(turn))
                 if change is not None and not (moved := hand + change[0]) & HIGH:
                     moved_hands.append(moved)
