@@ -553,8 +553,13 @@ def _round_end(
     tabs: Sequence[int], kept: Sequence[int], rules: Ruleset
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """score_round without the token-count tuples (round_totals reads the unpacked bytes)."""
-    vectors = [t.to_bytes(N_TOKENS, "little") for t in tabs]
-    return tuple(round_totals(vectors, rules)), tuple([k + v[_PUD_TOKEN] for k, v in zip(kept, vectors)])  # noqa: B905
+    vectors: list[bytes] = []
+    now: list[int] = []
+    for t, k in zip(tabs, kept):  # noqa: B905 (one loop for both lists: comprehensions are calls)
+        v = t.to_bytes(N_TOKENS, "little")
+        vectors.append(v)
+        now.append(k + v[_PUD_TOKEN])
+    return tuple(round_totals(vectors, rules)), tuple(now)
 
 
 class _Position:
