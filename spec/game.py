@@ -31,6 +31,7 @@ from __future__ import annotations
 import random
 from _random import Random as _CoreRandom
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Self, TypeVar
 
 from sushigo.spec.cards import Card, Token
@@ -197,6 +198,24 @@ class _Pieces:
             tuple((b.bit_length() // BITS, 2 if b & _TWICE_BITS else 1, t) for b, t, _ in ps)
             for ps in self.pairs
         )
+        # rows[c1][twice][c2]: the two-card turns (c1, c2) as a tuple (none: empty), c1's pairs
+        # with itself only in the row for a hand holding c1 twice (twice = 1); lower[c1]: whether c1
+        # has pairs with lower kinds. A hand's pairs by rows (c1, then c2 held, in order) are
+        # pair_needs cut for it when pair_needs[c1] lists its pairs by second kind, never falling:
+        # legal_turns does so unless a first pick has variants (optional wasabi with a free one);
+        # then rows is None and _build cuts pair_needs.
+        self.rows: tuple[tuple[tuple[tuple[Turn, ...], ...], ...], ...] | None = None
+        self.lower = tuple(any(c2 < c1 for c2, _, _ in ps) for c1, ps in enumerate(self.pair_needs))
+        if chopsticks and all(
+            all(a[0] <= b[0] for a, b in pairwise(ps)) for ps in self.pair_needs
+        ):
+            rows = []
+            for c1, ps in enumerate(self.pair_needs):
+                by_c2 = [tuple(t for c2, _, t in ps if c2 == k) for k in range(N_CARDS)]
+                without = list(by_c2)
+                without[c1] = ()
+                rows.append((tuple(without), tuple(by_c2)))
+            self.rows = tuple(rows)
         # Every turn of this state that a hand may take exactly when it holds the turn's cards (all
         # of them: see _build), and whose change takes each of those cards from the hand. Not so a
         # chopsticks turn taking a chopsticks card: the used pair rejoins the hand and hides it.
@@ -266,10 +285,20 @@ class OptionTable:
         turns: list[Turn] = []
         for c in kinds:
             turns += pieces.single_turns[c]
-        for c1 in kinds:
-            for c2, need, turn in pieces.pair_needs[c1]:
-                if held[c2] & need:
-                    turns.append(turn)
+        rows = pieces.rows
+        if rows is None:
+            for c1 in kinds:
+                for c2, need, turn in pieces.pair_needs[c1]:
+                    if held[c2] & need:
+                        turns.append(turn)
+        else:
+            # by rows: the pairs (c1, c2) for the kinds c2 held, in order; from c1 on unless c1
+            # has pairs with lower kinds (a wasabi before a nigiri)
+            lower = pieces.lower
+            for at, c1 in enumerate(kinds):
+                row = rows[c1][held[c1] >> 1]
+                for c2 in kinds if lower[c1] else kinds[at:]:
+                    turns += row[c2]
         if len(self.by_pattern) > MAX_TABLE:
             self.by_pattern.clear()
         self.by_pattern[key] = found = Options(tuple(turns), pieces.fast, pieces.every)
