@@ -252,6 +252,7 @@ class OptionTable:
         self.plain: tuple[list[Options | None], list[Options | None]] = ([None] * DENSE, [None] * DENSE)
         self._pieces: dict[int, _Pieces] = {}
         self._plain_misses = 0
+        self._kinds: list[tuple[int, ...] | None] = [None] * DENSE  # the kinds of a set, at plain's index
 
     def __call__(self, hand: int, tab: int) -> Options:
         return _options_of(self, (hand,), (tab,))[0]
@@ -266,7 +267,7 @@ class OptionTable:
 
     def _build(self, key: int) -> Options:
         state = key >> _PATTERN_SHIFT
-        pieces = self.pieces(state & 0xFF, state >> 8)
+        pieces = self._pieces.get(state) or self.pieces(state & 0xFF, state >> 8)
         if not state >> 8:
             # The first misses build their entry alone (a process that plays a game or two under
             # many rulesets keeps small tables); past FILL_AFTER the whole list is filled at once.
@@ -281,7 +282,10 @@ class OptionTable:
             return found
         # the pattern's bytes (small ints, where shifting the key would make a big int per test)
         held = (key & _KINDS).to_bytes(N_CARDS, "little")
-        kinds = [c for c in range(N_CARDS) if held[c]]
+        index = (key & _ONES) % DENSE
+        kinds = self._kinds[index]
+        if kinds is None:
+            kinds = self._kinds[index] = tuple(c for c in range(N_CARDS) if held[c])
         turns: list[Turn] = []
         for c in kinds:
             turns += pieces.single_turns[c]
