@@ -29,7 +29,9 @@ Not covered: the dummy-2p variant (the dummy's turn is chosen by a controller mi
 from __future__ import annotations
 
 import random
+from _random import Random as _CoreRandom
 from collections.abc import Sequence
+from itertools import pairwise
 from typing import Self, TypeVar
 
 from sushigo.spec.cards import Card, Token
@@ -138,6 +140,11 @@ _PATTERN_SHIFT = BITS * N_CARDS
 _KINDS = (1 << _PATTERN_SHIFT) - 1
 
 
+# The tableau state part of a chopsticks pattern key, by the free wasabi byte: the free wasabi up
+# to 2, and the chopsticks bit (a look-up instead of min() and two operations per seat and turn).
+_CHOP_STATE = tuple((min(wasabi, 2) | 256) << _PATTERN_SHIFT for wasabi in range(256))
+
+
 def pattern(hand: int, tab: int) -> int:
     """What the legal turns of a packed hand in a packed tableau depend on (exactly):
 
@@ -150,7 +157,7 @@ def pattern(hand: int, tab: int) -> int:
     if wc < 256:  # no chopsticks: singles only
         return once | ((wc > 0) << _PATTERN_SHIFT)
     twice = ((hand + _AT_LEAST_2) & HIGH) >> 6
-    return once | twice | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
+    return once | twice | _CHOP_STATE[wc & 0xFF]
 
 
 # Changes are interned: a few hundred distinct values shared by every entry stay in cache.
@@ -191,6 +198,24 @@ class _Pieces:
             tuple((b.bit_length() // BITS, 2 if b & _TWICE_BITS else 1, t) for b, t, _ in ps)
             for ps in self.pairs
         )
+        # rows[c1][twice][c2]: the two-card turns (c1, c2) as a tuple (none: empty), c1's pairs
+        # with itself only in the row for a hand holding c1 twice (twice = 1); lower[c1]: whether c1
+        # has pairs with lower kinds. A hand's pairs by rows (c1, then c2 held, in order) are
+        # pair_needs cut for it when pair_needs[c1] lists its pairs by second kind, never falling:
+        # legal_turns does so unless a first pick has variants (optional wasabi with a free one);
+        # then rows is None and _build cuts pair_needs.
+        self.rows: tuple[tuple[tuple[tuple[Turn, ...], ...], ...], ...] | None = None
+        self.lower = tuple(any(c2 < c1 for c2, _, _ in ps) for c1, ps in enumerate(self.pair_needs))
+        if chopsticks and all(
+            all(a[0] <= b[0] for a, b in pairwise(ps)) for ps in self.pair_needs
+        ):
+            rows = []
+            for c1, ps in enumerate(self.pair_needs):
+                by_c2 = [tuple(t for c2, _, t in ps if c2 == k) for k in range(N_CARDS)]
+                without = list(by_c2)
+                without[c1] = ()
+                rows.append((tuple(without), tuple(by_c2)))
+            self.rows = tuple(rows)
         # Every turn of this state that a hand may take exactly when it holds the turn's cards (all
         # of them: see _build), and whose change takes each of those cards from the hand. Not so a
         # chopsticks turn taking a chopsticks card: the used pair rejoins the hand and hides it.
@@ -227,6 +252,7 @@ class OptionTable:
         self.plain: tuple[list[Options | None], list[Options | None]] = ([None] * DENSE, [None] * DENSE)
         self._pieces: dict[int, _Pieces] = {}
         self._plain_misses = 0
+        self._kinds: list[tuple[int, ...] | None] = [None] * DENSE  # the kinds of a set, at plain's index
 
     def __call__(self, hand: int, tab: int) -> Options:
         return _options_of(self, (hand,), (tab,))[0]
@@ -241,7 +267,7 @@ class OptionTable:
 
     def _build(self, key: int) -> Options:
         state = key >> _PATTERN_SHIFT
-        pieces = self.pieces(state & 0xFF, state >> 8)
+        pieces = self._pieces.get(state) or self.pieces(state & 0xFF, state >> 8)
         if not state >> 8:
             # The first misses build their entry alone (a process that plays a game or two under
             # many rulesets keeps small tables); past FILL_AFTER the whole list is filled at once.
@@ -256,14 +282,27 @@ class OptionTable:
             return found
         # the pattern's bytes (small ints, where shifting the key would make a big int per test)
         held = (key & _KINDS).to_bytes(N_CARDS, "little")
-        kinds = [c for c in range(N_CARDS) if held[c]]
+        index = (key & _ONES) % DENSE
+        kinds = self._kinds[index]
+        if kinds is None:
+            kinds = self._kinds[index] = tuple(c for c in range(N_CARDS) if held[c])
         turns: list[Turn] = []
         for c in kinds:
             turns += pieces.single_turns[c]
-        for c1 in kinds:
-            for c2, need, turn in pieces.pair_needs[c1]:
-                if held[c2] & need:
-                    turns.append(turn)
+        rows = pieces.rows
+        if rows is None:
+            for c1 in kinds:
+                for c2, need, turn in pieces.pair_needs[c1]:
+                    if held[c2] & need:
+                        turns.append(turn)
+        else:
+            # by rows: the pairs (c1, c2) for the kinds c2 held, in order; from c1 on unless c1
+            # has pairs with lower kinds (a wasabi before a nigiri)
+            lower = pieces.lower
+            for at, c1 in enumerate(kinds):
+                row = rows[c1][held[c1] >> 1]
+                for c2 in kinds if lower[c1] else kinds[at:]:
+                    turns += row[c2]
         if len(self.by_pattern) > MAX_TABLE:
             self.by_pattern.clear()
         self.by_pattern[key] = found = Options(tuple(turns), pieces.fast, pieces.every)
@@ -334,10 +373,11 @@ def shuffled_deck(rules: Ruleset, seed: int) -> tuple[list[int], int]:
 # A 108-card shuffle draws 159 words for the median seed, more than 192 for one seed in a
 # thousand: those take the plain path (the same result, drawn again).
 _BLOCK = 192
-_DOWN: dict[int, tuple[tuple[int, int], ...]] = {}  # per deck size: (i, shift) from the top down
+# per deck size and cards kept: (i, shift) from the top down, above the cards kept and among them
+_DOWN: dict[tuple[int, int], tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]] = {}
 
 
-def fast_shuffled_deck(base: Sequence[int], seed: int) -> tuple[list[int], int]:
+def fast_shuffled_deck(base: Sequence[int], seed: int, keep: int | None = None) -> tuple[list[int], int]:
     """:func:`shuffled_deck` of the unshuffled deck ``base``, without its per-card calls.
 
     ``random.shuffle`` asks ``_randbelow(i + 1)`` for i from the top down, and that asks
@@ -348,19 +388,38 @@ def fast_shuffled_deck(base: Sequence[int], seed: int) -> tuple[list[int], int]:
     (``getrandbits(64)``: first word low). With at most 255 cards k is at most 8, so only each
     word's top byte counts (shifted right by ``8 - k``): the loop reads the block's every fourth
     byte, small ints that need no allocation. tests/test_game.py compares it with shuffled_deck.
+
+    With ``keep``, only the first ``keep`` cards are returned (the cards a game deals): step i of
+    the shuffle fixes position i for good, so above ``keep`` a step only moves the card at i
+    down to j (the same words drawn, the same first ``keep`` cards).
     """
     n = len(base)
     if n > 255:
-        return shuffled_deck_of(base, seed)
-    down = _DOWN.get(n)
+        deck, policy_seed = shuffled_deck_of(base, seed)
+        return deck[:keep], policy_seed
+    if keep is None or keep > n:
+        keep = n
+    down = _DOWN.get((n, keep))
     if down is None:
-        down = _DOWN[n] = tuple((i, 8 - (i + 1).bit_length()) for i in range(n - 1, 0, -1))
-    block = random.Random(seed).getrandbits(32 * _BLOCK).to_bytes(4 * _BLOCK, "little")
+        steps = [(i, 8 - (i + 1).bit_length()) for i in range(n - 1, 0, -1)]
+        down = _DOWN[(n, keep)] = (tuple(steps[: n - keep]), tuple(steps[n - keep :]))
+    above, below = down
+    # random.Random(seed) for an int seed is its C base class seeded with it (Random.seed passes
+    # an int straight on); the base class skips the Python-level __init__ and seed().
+    rng = _CoreRandom(seed) if type(seed) is int else random.Random(seed)
+    block = rng.getrandbits(32 * _BLOCK).to_bytes(4 * _BLOCK, "little")
     tops = list(block[3::4])  # a list: indexing it is the interpreter's fastest path
     deck = list(base)
     p = 0
     try:
-        for i, shift in down:
+        for i, shift in above:
+            j = tops[p] >> shift
+            p += 1
+            while j > i:
+                j = tops[p] >> shift
+                p += 1
+            deck[j] = deck[i]
+        for i, shift in below:
             j = tops[p] >> shift
             p += 1
             while j > i:
@@ -368,9 +427,12 @@ def fast_shuffled_deck(base: Sequence[int], seed: int) -> tuple[list[int], int]:
                 p += 1
             deck[i], deck[j] = deck[j], deck[i]
     except IndexError:
-        return shuffled_deck_of(base, seed)
+        deck, policy_seed = shuffled_deck_of(base, seed)
+        return deck[:keep], policy_seed
     if 4 * p + 8 > len(block):
-        return shuffled_deck_of(base, seed)
+        deck, policy_seed = shuffled_deck_of(base, seed)
+        return deck[:keep], policy_seed
+    del deck[keep:]
     return deck, int.from_bytes(block[4 * p : 4 * p + 8], "little")
 
 
@@ -388,14 +450,20 @@ def shuffled_deck_of(base: Sequence[int], seed: int) -> tuple[list[int], int]:
 class _Seats:
     """What every game of one ruleset and player count shares (built once, kept)."""
 
-    __slots__ = ("base", "empty", "no_options", "offsets", "players", "puddings", "rules", "size", "table")
+    __slots__ = (
+        "base", "by_pattern", "dealt", "empty", "no_options", "offsets", "plain", "players", "puddings",
+        "rules", "size", "table",
+    )
 
     def __init__(self, rules: Ruleset, players: int) -> None:
         check_players(rules, players)
         self.rules, self.players = rules, players
         self.size = rules.hand_size(players)
         self.table = option_table(rules)
+        # the table's entry lists and dict (filled and cleared in place, never replaced), one hop nearer
+        self.plain, self.by_pattern = self.table.plain, self.table.by_pattern
         self.base = tuple(c for c in range(N_CARDS) for _ in range(rules.deck[c]))
+        self.dealt = rules.rounds * players * self.size  # the cards a game deals (check_players: <= deck)
         self.offsets = tuple(rules.pass_offset(r) % players for r in range(rules.rounds))
         self.empty = (0,) * players
         self.no_options = (_NO_OPTIONS,) * players
@@ -433,7 +501,7 @@ class _Setup:
     __slots__ = ("dealt", "deck", "policy_seed", "seats", "seed")
 
     def __init__(self, seats: _Seats, seed: int) -> None:
-        deck, self.policy_seed = fast_shuffled_deck(seats.base, seed)
+        deck, self.policy_seed = fast_shuffled_deck(seats.base, seed, seats.dealt)
         self.seats, self.seed, self.deck = seats, seed, deck
         self.dealt: list[tuple[int, ...] | None] = [None] * seats.rules.rounds
 
@@ -466,7 +534,7 @@ def _options_of(table: OptionTable, hands: Sequence[int], tabs: Sequence[int]) -
             if found is None:
                 found = table._build(once | ((wc > 0) << _PATTERN_SHIFT))
         else:
-            key = once | (((hand + _AT_LEAST_2) & HIGH) >> 6) | ((min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT)
+            key = once | (((hand + _AT_LEAST_2) & HIGH) >> 6) | _CHOP_STATE[wc & 0xFF]
             found = get(key) or table._build(key)
         out.append(found)
     return out
@@ -518,8 +586,13 @@ def _round_end(
     tabs: Sequence[int], kept: Sequence[int], rules: Ruleset
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """score_round without the token-count tuples (round_totals reads the unpacked bytes)."""
-    vectors = [t.to_bytes(N_TOKENS, "little") for t in tabs]
-    return tuple(round_totals(vectors, rules)), tuple([k + v[_PUD_TOKEN] for k, v in zip(kept, vectors)])  # noqa: B905
+    vectors: list[bytes] = []
+    now: list[int] = []
+    for t, k in zip(tabs, kept):  # noqa: B905 (one loop for both lists: comprehensions are calls)
+        v = t.to_bytes(N_TOKENS, "little")
+        vectors.append(v)
+        now.append(k + v[_PUD_TOKEN])
+    return tuple(round_totals(vectors, rules)), tuple(now)
 
 
 class _Position:
@@ -647,17 +720,49 @@ class _Position:
         # Two and three seats (the most common tables) land unrolled when every turn is a listed
         # object its hand holds (one HIGH test for all: a borrowed field sets its top bit): no
         # loop, no appends, and the hands are listed already passed. Anything else takes the loop.
-        hands: list[int] | None = None
-        tabs: list[int] = []
-        opts, held, tabs0, players = self._opts, self._hands, self._tabs, seats.players
+        # Two seats also find their options unrolled and keep tuples (a position's hands, tableaux
+        # and options are never changed in place, so any sequence does).
+        players = seats.players
+        hands: Sequence[int] | None = None
+        tabs: Sequence[int] = ()
         if players == 2:
-            (f0, f1), (a0, a1), (h0, h1), (b0, b1) = opts, actions, held, tabs0
+            (f0, f1), (a0, a1), (h0, h1) = self._opts, actions, self._hands
             c0, c1 = f0.change_of.get(id(a0)), f1.change_of.get(id(a1))
             if c0 is not None and c1 is not None and not ((m0 := h0 + c0[0]) | (m1 := h1 + c1[0])) & HIGH:
-                hands = [m1, m0] if seats.offsets[self.round_index] else [m0, m1]
-                tabs = [b0 + c0[1], b1 + c1[1]]
+                b0, b1 = self._tabs
+                b0 += c0[1]
+                b1 += c1[1]
+                if seats.offsets[self.round_index]:
+                    m0, m1 = m1, m0
+                turn = self.turn + 1
+                if turn < seats.size:
+                    # both seats' options found inline (as in the loop below), no list built
+                    plain = seats.plain
+                    wc = (b0 >> WC_SHIFT) & _WC_FIELD
+                    once = ((m0 + _AT_LEAST_1) & HIGH) >> 7
+                    if wc < 256:
+                        o0 = plain[wc > 0][once % DENSE]
+                        if o0 is None:
+                            o0 = seats.table._build(once | ((wc > 0) << _PATTERN_SHIFT))
+                    else:
+                        key = once | (((m0 + _AT_LEAST_2) & HIGH) >> 6) | _CHOP_STATE[wc & 0xFF]
+                        o0 = seats.by_pattern.get(key) or seats.table._build(key)
+                    wc = (b1 >> WC_SHIFT) & _WC_FIELD
+                    once = ((m1 + _AT_LEAST_1) & HIGH) >> 7
+                    if wc < 256:
+                        o1 = plain[wc > 0][once % DENSE]
+                        if o1 is None:
+                            o1 = seats.table._build(once | ((wc > 0) << _PATTERN_SHIFT))
+                    else:
+                        key = once | (((m1 + _AT_LEAST_2) & HIGH) >> 6) | _CHOP_STATE[wc & 0xFF]
+                        o1 = seats.by_pattern.get(key) or seats.table._build(key)
+                    nxt._view = None
+                    nxt.turn, nxt._hands, nxt._tabs, nxt._opts = turn, (m0, m1), (b0, b1), (o0, o1)
+                    return
+                hands, tabs = (m0, m1), (b0, b1)
         elif players == 3:
-            (f0, f1, f2), (a0, a1, a2), (h0, h1, h2), (b0, b1, b2) = opts, actions, held, tabs0
+            (f0, f1, f2), (a0, a1, a2) = self._opts, actions
+            (h0, h1, h2), (b0, b1, b2) = self._hands, self._tabs
             c0, c1, c2 = f0.change_of.get(id(a0)), f1.change_of.get(id(a1)), f2.change_of.get(id(a2))
             if (c0 is not None and c1 is not None and c2 is not None
                     and not ((m0 := h0 + c0[0]) | (m1 := h1 + c1[0]) | (m2 := h2 + c2[0])) & HIGH):
@@ -665,19 +770,21 @@ class _Position:
                 hands = [m2, m0, m1] if offset == 1 else [m1, m2, m0] if offset else [m0, m1, m2]
                 tabs = [b0 + c0[1], b1 + c1[1], b2 + c2[1]]
         if hands is None:
-            hands = []
-            for found, turn, hand, tab in zip(opts, actions, held, tabs0):  # noqa: B905
+            moved_hands: list[int] = []
+            new_tabs: list[int] = []
+            for found, turn, hand, tab in zip(self._opts, actions, self._hands, self._tabs):  # noqa: B905
                 change = found.change_of.get(id(turn))
                 if change is not None and not (moved := hand + change[0]) & HIGH:
-                    hands.append(moved)
-                    tabs.append(tab + change[1])
+                    moved_hands.append(moved)
+                    new_tabs.append(tab + change[1])
                 else:  # not a listed object of this state, or a card not held: land checks it
-                    moved, tab = land(found, hand, tab, turn, seats.rules, self._where(len(hands)))
-                    hands.append(moved)
-                    tabs.append(tab)
+                    moved, tab = land(found, hand, tab, turn, seats.rules, self._where(len(moved_hands)))
+                    moved_hands.append(moved)
+                    new_tabs.append(tab)
             offset = seats.offsets[self.round_index]
             if offset:
-                hands = hands[-offset:] + hands[:-offset]  # pass_hands inlined
+                moved_hands = moved_hands[-offset:] + moved_hands[:-offset]  # pass_hands inlined
+            hands, tabs = moved_hands, new_tabs
         nxt._view = None
         turn = self.turn + 1
         if turn < seats.size:
@@ -693,7 +800,7 @@ class _Position:
                     found = plain[wc > 0][once % DENSE] or table._build(once | ((wc > 0) << _PATTERN_SHIFT))
                 else:
                     key = once | (((hand + _AT_LEAST_2) & HIGH) >> 6)
-                    key |= (min(wc & 0xFF, 2) | 256) << _PATTERN_SHIFT
+                    key |= _CHOP_STATE[wc & 0xFF]
                     found = table.by_pattern.get(key) or table._build(key)
                 found_opts.append(found)
             nxt._opts = found_opts

@@ -192,12 +192,16 @@ def round_totals(counts: Sequence[Sequence[int]], rules: Ruleset = OFFICIAL) -> 
     e, sa, sq = tb.nigiri
     we, wsa, wsq = tb.stacked
     i1, i2, i3 = tb.icons
-    totals = [
-        tem[c[_T]] + sas[c[_S]] + dum[c[_D]]
-        + e * c[_E] + sa * c[_SA] + sq * c[_SQ] + we * c[_WE] + wsa * c[_WSA] + wsq * c[_WSQ]
-        for c in counts
-    ]
-    _add_maki(totals, [i1 * c[_M1] + i2 * c[_M2] + i3 * c[_M3] for c in counts], tb)
+    # one loop for both lists (two comprehensions cost two calls: about a third more for 2 seats)
+    totals: list[int] = []
+    icons: list[int] = []
+    for c in counts:
+        totals.append(
+            tem[c[_T]] + sas[c[_S]] + dum[c[_D]]
+            + e * c[_E] + sa * c[_SA] + sq * c[_SQ] + we * c[_WE] + wsa * c[_WSA] + wsq * c[_WSQ]
+        )
+        icons.append(i1 * c[_M1] + i2 * c[_M2] + i3 * c[_M3])
+    _add_maki(totals, icons, tb)
     return totals
 
 

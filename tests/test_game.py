@@ -164,7 +164,8 @@ def test_chopsticks_turn_in_either_order() -> None:
 
 def test_fast_shuffle_is_random_shuffle() -> None:
     """Game.new's shuffle (raw words in one block) = random.Random(seed).shuffle, then the 64 bits
-    drawn next, seed by seed; the seeds whose shuffle outruns the block take the plain path."""
+    drawn next, seed by seed, also when only the first ``keep`` cards are kept (what a game deals);
+    the seeds whose shuffle outruns the block take the plain path."""
     from sushigo.spec import game as G
 
     base = [c for c in range(len(Card)) for _ in range(OFFICIAL.deck[c])]
@@ -173,7 +174,10 @@ def test_fast_shuffle_is_random_shuffle() -> None:
         rng = random.Random(seed)
         want = list(base)
         rng.shuffle(want)
-        assert G.fast_shuffled_deck(base, seed) == (want, rng.getrandbits(64)), seed
+        policy_seed = rng.getrandbits(64)
+        assert G.fast_shuffled_deck(base, seed) == (want, policy_seed), seed
+        keep = (60, 90, 96, 105, 1, 107)[seed % 6]  # the cards 2..5 players deal; the edges
+        assert G.fast_shuffled_deck(base, seed, keep) == (want[:keep], policy_seed), (seed, keep)
         words = random.Random(seed)
         draws = 2  # the policies' seed
         for i in range(len(base) - 1, 0, -1):
@@ -182,8 +186,15 @@ def test_fast_shuffle_is_random_shuffle() -> None:
                 draws += 1
         outran += draws > G._BLOCK
     assert outran > 0  # the fallback ran at least once (about 1 seed in 1,000)
+    for seed in (-1, -(10**6), 2**64 + 3, 10**30, -(2**100)):  # negative and wide seeds too
+        rng = random.Random(seed)
+        want = list(base)
+        rng.shuffle(want)
+        assert G.fast_shuffled_deck(base, seed) == (want, rng.getrandbits(64)), seed
     for n in (2, 3, 50, 200, 255, 256, 300):  # other deck sizes (above 255 cards: the plain path)
-        assert G.fast_shuffled_deck(list(range(n)), 9)[0] == G.shuffled_deck_of(list(range(n)), 9)[0]
+        plain = G.shuffled_deck_of(list(range(n)), 9)[0]
+        assert G.fast_shuffled_deck(list(range(n)), 9)[0] == plain
+        assert G.fast_shuffled_deck(list(range(n)), 9, n // 2)[0] == plain[: n // 2]
 
 
 def test_dummy_variant_is_refused() -> None:

@@ -46,6 +46,29 @@ def test_every_plain_entry_filled_at_once_is_legal_turns(rules_name: str) -> Non
     assert table._plain_misses > FILL_AFTER  # both ways were taken
 
 
+@pytest.mark.parametrize("rules_name", RULES)
+def test_chopsticks_entries_are_legal_turns(rules_name: str) -> None:
+    """With chopsticks in the tableau an entry is cut by rows (the pairs of each kind held, by
+    second kind held) where the state's pairs are listed by second kind, else from the pair list
+    itself (optional wasabi with a free one: a first pick has two variants): either way, on
+    random hands (kinds held once, twice or more, all 12 kinds possible) and every free wasabi
+    count, the entry lists legal_turns of the hand in that tableau, in order."""
+    rules = get_ruleset(rules_name)
+    table = OptionTable(rules)
+    rng = random.Random(len(rules_name))
+    by_rows = set()
+    for wasabi in (0, 1, 2, 3):
+        tab = [0] * len(Token)
+        tab[Token.WASABI], tab[Token.CHOPSTICKS] = wasabi, rng.choice((1, 2))
+        by_rows.add(table.pieces(min(wasabi, 2), 1).rows is not None)
+        for _ in range(300):
+            hand = [rng.choice((0, 0, 0, 1, 1, 2, 3)) for _ in Card]
+            found = table(pack(hand), pack(tab))
+            assert list(found.turns) == legal_turns(hand, tab, rules), (hand, wasabi)
+    # the official rules cut every state by rows; optional wasabi also takes the other way
+    assert by_rows == ({True, False} if rules_name == "wasabi-optional" else {True})
+
+
 def test_pattern_by_carries_is_the_spelled_out_pattern() -> None:
     """pattern() (and the look-ups inlined from it) finds the kinds held and held twice by adding
     0x7F / 0x7E to every field: the key spelled out from the counts (kinds held at bit 0 of their
