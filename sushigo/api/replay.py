@@ -44,14 +44,15 @@ def replay_outcome(input: Document, *, rules: str | None = None, rule: Rule = No
     """Replay a game record (``sushigo play --json``; a dict or a path), or a list of them. Under
     the record's own rules unless ``rules``/``rule`` say otherwise. Returns what ``sushigo replay
     --json`` prints: ``ok``, the first ``error`` and its ``rule_id``, and the ``score``; for a list
-    of records, a list of those (without a format tag). Exit code 1 when a record is invalid."""
+    of records, a list of those, each with its format tag as for one record. Exit code 1 when a
+    record is invalid."""
     data, where = load_input(input, schema="records")
     if isinstance(data, list):
         if not data:
             raise InputError(f"{where}: an empty list holds no game records")
         results = [_one(item, rules, rule) for item in data]
         ok = all(res.ok for _rec, res in results)
-        return Outcome([_as_json(res) for _rec, res in results], 0 if ok else 1, results)
+        return Outcome([tagged(FORMAT, _as_json(res)) for _rec, res in results], 0 if ok else 1, results)
     record, result = _one(data, rules, rule)
     return Outcome(tagged(FORMAT, _as_json(result)), 0 if result.ok else 1, [(record, result)])
 
