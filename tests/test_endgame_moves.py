@@ -24,7 +24,9 @@ from sushigo.spec.turns import apply_turn, legal_turns
 _HANDS = (Card.SALMON, Card.SQUID, Card.EGG, Card.WASABI, Card.CHOPSTICKS, Card.TEMPURA, Card.MAKI2)
 
 
-def _plain(hand: tuple[int, ...], tab: tuple[int, ...], rules_name: str, keep_pudding: bool) -> list[tuple]:
+def _plain(
+    hand: tuple[int, ...], tab: tuple[int, ...], rules_name: str, keep_pudding: bool
+) -> list[tuple[object, ...]]:
     """(turn, hand left, reduced tableau, banked) of each distinct legal turn, computed from scratch."""
     rules = get_ruleset(rules_name)
     out, seen = [], set()
