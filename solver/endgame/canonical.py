@@ -88,7 +88,11 @@ def pudding_by_rank(rules: Ruleset, top: int = 12) -> bool:
 
 
 class Canon:
-    """Rewrites a state after a turn into its canonical form; cached per raw state.
+    """Rewrites a state after a turn into its canonical form.
+
+    What the hands still hold is cached per pair of hands and the merged hands per canonical state;
+    the tableaux' rewrite is not cached (a third of the raw states recur, and the cache held as many
+    entries as the search had states: a third of its memory at k = 10).
 
     The canonical tableaux are real tableaux (the search and the scoring read
     them as usual): dropped counts are zeroed, dumplings banked, the maki icons
@@ -108,7 +112,6 @@ class Canon:
         table = rules.dumpling_points
         self.dumpling_points = [table[min(c, len(table) - 1)] for c in range(rules.copies(Card.DUMPLING) + 1)]
         self.sashimi_set = rules.sashimi_set
-        self._cache: dict[tuple[Hand, Hand, Tab, Tab], tuple[Tab, Tab, int, int]] = {}
         # Points of a tempura (sashimi) residue by count, for the dead-card test.
         self.set_points = {
             card: [dish_points(tuple(c if t == token else 0 for t in range(len(Token))), rules)[slot]
@@ -137,10 +140,6 @@ class Canon:
 
     def normalise(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab) -> tuple[Tab, Tab, int, int]:
         """(tableau 0, tableau 1, points banked for 0, for 1) of the state where player 0 holds h0."""
-        raw = (h0, h1, t0, t1)
-        got = self._cache.get(raw)
-        if got is not None:
-            return got
         tempura, sashimi_short, dumplings, nigiri, cap_chop, maki_bound, pudding_bound = self._left(h0, h1)
         a0, a1 = list(t0), list(t1)
         b0 = b1 = 0
@@ -173,9 +172,7 @@ class Canon:
             diff = _clip(self.earlier + t0[_P] - t1[_P], pudding_bound)
             a0[_P] = max(0, diff - self.earlier)
             a1[_P] = a0[_P] - diff + self.earlier
-        out = (tuple(a0), tuple(a1), b0, b1)
-        self._cache[raw] = out
-        return out
+        return tuple(a0), tuple(a1), b0, b1
 
     def merge_dead(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab) -> tuple[Hand, Hand]:
         """The two hands with every dead card as one kind (see the module docstring).

@@ -216,6 +216,7 @@ class _Exact(_TwoPlayer):
                 if i != i0:
                     upper = max(upper, above(i, j0, alpha))
                     if upper > alpha:
+                        i0 = i  # the row that beats alpha against j0 (its cell exact): the first row
                         break
             else:
                 return upper
@@ -225,6 +226,7 @@ class _Exact(_TwoPlayer):
                 if j != j0:
                     lower = min(lower, below(i0, j, beta))
                     if lower < beta:
+                        j0 = j
                         break
             else:
                 return lower
@@ -246,7 +248,7 @@ class _Exact(_TwoPlayer):
                 # All but the last support cell exact; the last only tested against what it must beat.
                 part = sum(q * exact(i, j) for j, q in ysup[:-1])
                 j, q = ysup[-1]
-                u = part + q * above(i, j, (t - part) / q)
+                u = part + q * above(i, j, (max(t, best_u) - part) / q)
                 if u > t:
                     best_row, best_u = (i, u) if u > best_u else (best_row, best_u)
                 upper = max(upper, u)
@@ -259,7 +261,7 @@ class _Exact(_TwoPlayer):
                     continue
                 part = sum(p * exact(i, j) for i, p in xsup[:-1])
                 i, p = xsup[-1]
-                w = part + p * below(i, j, (t - part) / p)
+                w = part + p * below(i, j, (min(t, best_w) - part) / p)
                 if w < t:
                     best_col, best_w = (j, w) if w < best_w else (best_col, best_w)
                 lower = min(lower, w)

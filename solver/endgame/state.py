@@ -41,10 +41,34 @@ class _Rules:
         self.rules = rules
         self.keep_pudding = keep_pudding
         self._moves: dict[tuple[Hand, Tab, bool], list[Move]] = {}
+        # Per (hand, chopsticks in front, free wasabi up to 2): each legal turn, the hand it leaves and
+        # what it adds to the tableau (a change per token). ``legal_turns`` and ``apply_turn`` read no
+        # more of the tableau than that (two picks place at most two nigiri), and the change is the
+        # same whatever else lies there, so they run once per class instead of once per tableau.
+        self._effects: dict[tuple[Hand, bool, int], list[tuple[Turn, Hand, tuple[tuple[int, int], ...]]]] = {}
+        self._reduced: dict[tuple[int, ...], tuple[Tab, int]] = {}
 
     def reduce(self, tab: list[int]) -> tuple[Tab, int]:
         """(reduced tableau, banked points): points(full + future) = banked + points(reduced + future)."""
-        return reduce_tableau(tab, self.rules, self.keep_pudding)
+        key = tuple(tab)
+        got = self._reduced.get(key)
+        if got is None:
+            got = self._reduced[key] = reduce_tableau(tab, self.rules, self.keep_pudding)
+        return got
+
+    def effects(self, hand: Hand, tab: Tab) -> list[tuple[Turn, Hand, tuple[tuple[int, int], ...]]]:
+        """Each legal turn from ``hand`` with ``tab`` in front: (turn, hand left, tableau change)."""
+        cls = (hand, tab[_CHOP] >= 1, min(tab[_WAS], 2))
+        got = self._effects.get(cls)
+        if got is None:
+            got = []
+            for turn in legal_turns(hand, tab, self.rules):
+                h, t = list(hand), list(tab)
+                apply_turn(h, t, turn, self.rules)
+                change = tuple((k, t[k] - tab[k]) for k in range(len(t)) if t[k] != tab[k])
+                got.append((turn, tuple(h), change))
+            self._effects[cls] = got
+        return got
 
     def reduce_other(self, tab: list[int]) -> Tab:
         """What of an opponent's tableau can change player 0's own score or the opponent's options."""
@@ -63,17 +87,18 @@ class _Rules:
             return got
         out: list[Move] = []
         seen: set[tuple[Hand, Tab, int]] = set()
-        for turn in legal_turns(hand, tab, self.rules):
-            h, t = list(hand), list(tab)
-            apply_turn(h, t, turn, self.rules)
+        for turn, rest, change in self.effects(hand, tab):
+            t = list(tab)
+            for i, c in change:
+                t[i] += c
             if full:
                 nt, gain = self.reduce(t)
             else:
                 nt, gain = self.reduce_other(t), 0
-            k = (tuple(h), nt, gain)
+            k = (rest, nt, gain)
             if k not in seen:
                 seen.add(k)
-                out.append(Move(turn, tuple(h), nt, gain))
+                out.append(Move(turn, rest, nt, gain))
         self._moves[key] = out
         return out
 
