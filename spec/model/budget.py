@@ -434,17 +434,33 @@ def quiet_stop_traces(who: str, recorded: Callable[[], bool]) -> None:
 
 
 def _trace_of_a_stop(unraisable: Any) -> bool:
-    """What a stop leaves in a destructor: its own KeyboardInterrupt, lost there, or a Z3 wrapper
-    its constructor left half built."""
-    return isinstance(unraisable.exc_value, KeyboardInterrupt) or _half_built_z3(unraisable)
+    """What a stop leaves in a destructor: its own KeyboardInterrupt, lost there (also as ctypes
+    reports it when it arrives while a Z3 call's arguments are converted), or a Z3 wrapper its
+    constructor left half built."""
+    return (isinstance(unraisable.exc_value, KeyboardInterrupt) or _half_built_z3(unraisable)
+            or _interrupted_z3_call(unraisable))
+
+
+def _in_z3_destructor(unraisable: Any) -> bool:
+    where = unraisable.object
+    return (getattr(where, "__name__", "") == "__del__"
+            and str(getattr(where, "__module__", "")).split(".")[0] == "z3")
 
 
 def _half_built_z3(unraisable: Any) -> bool:
     """The destructor of a Z3 wrapper whose constructor a stop cut short (no context to free in)."""
-    where = unraisable.object
-    return (isinstance(unraisable.exc_value, AttributeError)
-            and getattr(where, "__name__", "") == "__del__"
-            and str(getattr(where, "__module__", "")).split(".")[0] == "z3")
+    return isinstance(unraisable.exc_value, AttributeError) and _in_z3_destructor(unraisable)
+
+
+def _interrupted_z3_call(unraisable: Any) -> bool:
+    """A Z3 destructor's C call hit by the stop's KeyboardInterrupt while ctypes converted its
+    arguments: ctypes reports that as ``ArgumentError: argument 1: KeyboardInterrupt: ...``
+    (seen in CI: SIGINT during ``diff --matrix``)."""
+    import ctypes
+
+    exc = unraisable.exc_value
+    return (isinstance(exc, ctypes.ArgumentError) and "KeyboardInterrupt" in str(exc)
+            and _in_z3_destructor(unraisable))
 
 
 def _clear_cancel(z3: Any) -> None:
