@@ -727,18 +727,16 @@ def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
     seed = (lower, pins) if pins is not None else None
     lap("model_us")
     left = max(0.0, timeout - (time.perf_counter() - start))  # the search's time counts too
-    accepted: list[bool] = []
-    status, model, score, reason = certify(pm, left, seed, accepted, reuse=True, cpu=cpu)
+    status, model, score, reason = certify(pm, left, seed, reuse=True, cpu=cpu)
     lap("certify_us")
-    seeded = bool(accepted) and score == lower  # the best is the seed's line (no model is read)
-    if score is None or (model is None and not seeded):
+    if score is None:
         return BestResult(0, (), STATUS_UNKNOWN, "z3", time.perf_counter() - start, timeout, reason,
                           stats=cpu)
     picks: list[Turn] = []
     tableau = [0] * len(Token)
     for t, hand in enumerate(puzzle.hands):
-        if seeded or model is None:
-            turn = line[t]  # the model admitted the seed's line at its score: this line
+        if model is None:  # a score without a model is the seed's: the model admitted its line
+            turn = line[t]
         else:
             turn = turn_for_tokens(hand, tableau, chosen_tokens(model, pm, t), rules)
         apply_turn(list(hand), tableau, turn, rules)
