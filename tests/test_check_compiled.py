@@ -25,7 +25,7 @@ from sushigo.spec.model.core import Model
 from sushigo.spec.model.evaluate import Evaluator, Undecided
 from sushigo.spec.ruleset import OFFICIAL, RULESETS, Ruleset
 from sushigo.spec.tableau import Tableau
-from test_check_evaluate import game_model_case  # the game case, outputs from spec.scoring
+from test_check_evaluate import game_model_case, round_cases  # outputs by the executor and spec.scoring
 
 SETTINGS = settings(max_examples=40, derandomize=True, database=None, deadline=None,
                     suppress_health_check=list(HealthCheck))
@@ -62,16 +62,8 @@ def _both(ch: P.Checker, inputs: list[int], outputs: list[Any], k: int) -> None:
         assert ev.agrees(inputs, claim) == _solver(ch, inputs, claim), (inputs, claim, ev.source)
 
 
-@st.composite
-def round_cases(draw: st.DrawFn) -> tuple[Ruleset, list[int], list[Any], int]:
-    rules = draw(any_rulesets())
-    tabs = draw(S.tables(rules)).tableaux(rules)
-    return rules, [n for t in tabs for n in t.counts], P._flat_round(P.executor_round(tabs, rules)), \
-        draw(st.integers(0, 10**6))
-
-
 @SETTINGS
-@given(round_cases())
+@given(round_cases(any_rulesets()))
 def test_round_model(case: tuple[Ruleset, list[int], list[Any], int]) -> None:
     rules, inputs, outputs, k = case
     _both(P.round_model(rules, len(inputs) // len(Token)), inputs, outputs, k)

@@ -43,10 +43,12 @@ def _both(ch: P.Checker, inputs: list[int], outputs: list[Any], k: int) -> None:
 
 
 @st.composite
-def round_cases(draw: st.DrawFn) -> tuple[Ruleset, list[int], list[Any], int]:
-    rules = draw(S.rulesets())
-    table = draw(S.tables(rules))
-    tabs = table.tableaux(rules)
+def round_cases(draw: st.DrawFn, rulesets: st.SearchStrategy[Ruleset] | None = None
+                ) -> tuple[Ruleset, list[int], list[Any], int]:
+    """A ruleset (from ``rulesets``, default the named and drawn ones of checks.strategies), a
+    table's token counts, the executor's round scores for it, and a number for a wrong claim."""
+    rules = draw(rulesets if rulesets is not None else S.rulesets())
+    tabs = draw(S.tables(rules)).tableaux(rules)
     return rules, [n for t in tabs for n in t.counts], P._flat_round(P.executor_round(tabs, rules)), \
         draw(st.integers(0, 10**6))
 
