@@ -31,7 +31,7 @@ from sushigo.spec.document import check_format
 from sushigo.spec.errors import IllegalMoveError, InputError
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import dish_points, maki_icons, maki_points
-from sushigo.spec.turns import Turn, apply_turn, format_turn, legal_turns
+from sushigo.spec.turns import Turn, apply_turn, format_turn, turn_effects
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
@@ -185,11 +185,10 @@ Deltas = tuple[tuple[int, ...], ...]  # per pile: the cards the player has taken
 
 
 class MoveTable:
-    """The legal moves per (hand, free wasabi up to 2, chopsticks ready), built once from :mod:`spec.turns`.
+    """The legal moves per (hand, free wasabi up to 2, chopsticks ready), built once from
+    :func:`spec.turns.turn_effects` (a turn reads no more of the tableau than that).
 
-    What a turn does depends on the tableau only through the free wasabi (at most two nigiri
-    per turn, so 2 and more behave alike) and whether a chopsticks card is there. Each move is
-    resolved once into count changes, so a node of the search adds integers and builds no
+    Each move is resolved once into count changes, so a node of the search adds integers and builds no
     :class:`Pick` or :class:`Token`. The moves keep the order of :func:`legal_turns` (with its
     de-duplication), so ties between equal lines are broken as before.
     """
@@ -207,13 +206,8 @@ class MoveTable:
 
     def _build(self, hand: tuple[int, ...], wasabi: int, chop: bool) -> list[Move]:
         rules = self.rules
-        tab = [0] * N_TOKENS
-        tab[_W], tab[_CHOP] = wasabi, int(chop)
         out: list[Move] = []
-        for turn in legal_turns(hand, tab, rules):
-            left, new = list(hand), list(tab)
-            apply_turn(left, new, turn, rules)
-            delta = [n - o for n, o in zip(new, tab, strict=True)]
+        for turn, left, delta in turn_effects(hand, chop, wasabi, rules):
             taken = tuple(h - x for h, x in zip(hand, left, strict=True))
             out.append((turn, delta[_T], delta[_S], delta[_D], delta[_W], delta[_CHOP],
                         maki_icons(delta, rules), dish_points(delta, rules)[3], taken))

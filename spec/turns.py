@@ -243,3 +243,21 @@ def legal_turns(
             seen.add(key)
             out.append(Turn(turn))
     return out
+
+
+def turn_effects(
+    hand: Sequence[int], chopsticks: bool, wasabi: int, rules: Ruleset = OFFICIAL
+) -> list[tuple[Turn, tuple[int, ...], tuple[int, ...]]]:
+    """Each legal turn (:func:`legal_turns` order) from ``hand`` with a chopsticks card in front
+    or not and ``wasabi`` free wasabi: (turn, the hand it leaves, its change to the tableau, one
+    count per token). A turn reads no more of the tableau than that, and two picks place at most
+    two nigiri, so 2 free wasabi and more behave alike: callers that resolve turns once per
+    (hand, chopsticks, free wasabi up to 2) and add the change to each tableau key on that."""
+    tab = [0] * len(Token)
+    tab[_WASABI], tab[_CHOP] = wasabi, int(chopsticks)
+    out = []
+    for turn in legal_turns(hand, tab, rules):
+        left, new = list(hand), list(tab)
+        apply_turn(left, new, turn, rules)
+        out.append((turn, tuple(left), tuple(n - o for n, o in zip(new, tab, strict=True))))
+    return out

@@ -9,7 +9,7 @@ from sushigo.solver.reduce import reduce_tableau
 from sushigo.spec.cards import Token
 from sushigo.spec.errors import Unsettled
 from sushigo.spec.ruleset import Ruleset
-from sushigo.spec.turns import Turn, apply_turn, legal_turns
+from sushigo.spec.turns import Turn, turn_effects
 
 _PUD = int(Token.PUDDING)
 _WAS = int(Token.WASABI)
@@ -42,9 +42,8 @@ class _Rules:
         self.keep_pudding = keep_pudding
         self._moves: dict[tuple[Hand, Tab, bool], list[Move]] = {}
         # Per (hand, chopsticks in front, free wasabi up to 2): each legal turn, the hand it leaves and
-        # what it adds to the tableau (a change per token). ``legal_turns`` and ``apply_turn`` read no
-        # more of the tableau than that (two picks place at most two nigiri), and the change is the
-        # same whatever else lies there, so they run once per class instead of once per tableau.
+        # what it adds to the tableau (the tokens it changes), from spec.turns.turn_effects: turns
+        # are resolved once per class instead of once per tableau.
         self._effects: dict[tuple[Hand, bool, int], list[tuple[Turn, Hand, tuple[tuple[int, int], ...]]]] = {}
         self._reduced: dict[tuple[int, ...], tuple[Tab, int]] = {}
 
@@ -61,13 +60,9 @@ class _Rules:
         cls = (hand, tab[_CHOP] >= 1, min(tab[_WAS], 2))
         got = self._effects.get(cls)
         if got is None:
-            got = []
-            for turn in legal_turns(hand, tab, self.rules):
-                h, t = list(hand), list(tab)
-                apply_turn(h, t, turn, self.rules)
-                change = tuple((k, t[k] - tab[k]) for k in range(len(t)) if t[k] != tab[k])
-                got.append((turn, tuple(h), change))
-            self._effects[cls] = got
+            got = self._effects[cls] = [
+                (turn, left, tuple((k, d) for k, d in enumerate(delta) if d))
+                for turn, left, delta in turn_effects(hand, cls[1], cls[2], self.rules)]
         return got
 
     def reduce_other(self, tab: list[int]) -> Tab:
