@@ -15,13 +15,12 @@ and its unsat core names the rules the executor broke.
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any
 
 import sushigo.spec.scoring as scoring
@@ -30,10 +29,9 @@ from hypothesis import strategies as st
 from sushigo.checks import strategies as S
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError, SushiGoError
+from sushigo.spec.model.agree import TermChecker
 from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
-from sushigo.spec.model.compiled import CompiledEvaluator
 from sushigo.spec.model.core import Core, Model, core_rule_ids, minimal_core
-from sushigo.spec.model.evaluate import Evaluator, Undecided
 from sushigo.spec.model.scoring import (
     icons_term,
     maki_terms,
@@ -148,12 +146,10 @@ EVALUATOR = ["compiled"]
 #: The compiled evaluator costs about what the solver's first case does (making the solver and
 #: its first check), and the solver is then never made where every case agrees: from the first.
 EVALUATE_AFTER = {"compiled": 0, "substitution": 8, "solver": 0}
-_EVALUATORS: dict[str, type[Evaluator] | type[CompiledEvaluator]] = {
-    "compiled": CompiledEvaluator, "substitution": Evaluator}
 
 
-class Checker:
-    """Concrete inputs in, terms out: one solver reused for every case.
+class Checker(TermChecker):
+    """Concrete inputs in, terms out: one solver reused for every case (:class:`TermChecker`).
 
     ``agrees`` asks one question: are the facts plus the executor's values
     satisfiable? Every output term is a function of the inputs, so sat means
@@ -163,76 +159,20 @@ class Checker:
     """
 
     def __init__(self, m: Model, inputs: Sequence[Any], outputs: Sequence[Any]) -> None:
-        self.m = m
-        self.inputs = list(inputs)
-        self.outputs = list(outputs)
-        self.budget = CHECK_BUDGET
-        self._eq: dict[tuple[int, object], Any] = {}
+        super().__init__(m, inputs, outputs, CHECK_BUDGET)
         self.calls = 0
-        self._evaluators: dict[str, Evaluator | CompiledEvaluator | None] = {}
 
-    @cached_property
-    def solver(self) -> Any:
-        """Made at the first question: where the evaluator agrees with every case, never."""
-        return self.m.solver()
-
-    def _lit(self, term: Any, index: int, value: object) -> Any:
-        key = (index, value)
-        lit = self._eq.get(key)
-        if lit is None:
-            lit = term == value
-            self._eq[key] = lit
-        return lit
-
-    def facts(self, values: Sequence[int]) -> list[Any]:
-        return [self._lit(v, k, x) for k, (v, x) in enumerate(zip(self.inputs, values, strict=True))]
-
-    def claims(self, values: Sequence[object]) -> list[Any]:
-        n = len(self.inputs)
-        return [self._lit(t, n + k, x) for k, (t, x) in enumerate(zip(self.outputs, values, strict=True))]
-
-    def _decide(self, lits: Sequence[Any]) -> bool:
-        """sat or unsat; an unknown raises :class:`UnknownAnswer` (never a verdict)."""
-        answer = decide(self.solver, self.budget, lits)
-        if answer.status == "unknown":
-            raise UnknownAnswer(answer)
-        return answer.sat
-
-    def evaluator(self, kind: str = "compiled") -> Evaluator | CompiledEvaluator | None:
-        """This model's evaluator of ``kind`` (built once), or None if it cannot read the model."""
-        if kind not in self._evaluators:
-            try:
-                self._evaluators[kind] = _EVALUATORS[kind](self.m, self.inputs, self.outputs)
-            except Undecided:
-                self._evaluators[kind] = None
-        return self._evaluators[kind]
-
-    def agrees(self, inputs: Sequence[int], outputs: Sequence[object]) -> bool:
-        """Agreement by evaluation where the evaluator decides it; a disagreement (and any case
-        it cannot reduce) is asked of the solver, so a reported mismatch is always the solver's.
+    def agrees(self, inputs: Sequence[int], outputs: Sequence[object], kind: str | None = None) -> bool:
+        """Agreement by the evaluator :data:`EVALUATOR` names where it decides it; a disagreement
+        (and any case it cannot reduce) is asked of the solver, so a reported mismatch is always
+        the solver's. ``kind`` names another evaluator for this question.
 
         A model asks the solver for its first ``EVALUATE_AFTER`` cases, so that one seeing only
         a few does not pay for building an evaluator it would hardly use."""
         self.calls += 1
-        kind = EVALUATOR[0]
-        if kind != "solver" and self.calls > EVALUATE_AFTER[kind]:
-            ev = self.evaluator(kind)
-            if ev is not None:
-                with contextlib.suppress(Undecided):
-                    if ev.agrees(inputs, outputs):
-                        return True
-        return self._decide([*self.facts(inputs), *self.claims(outputs)])
-
-    def expected(self, inputs: Sequence[int]) -> list[object] | None:
-        """The model's outputs for these inputs (None if the inputs break the model's domain)."""
-        if not self._decide(self.facts(inputs)):
-            return None
-        mdl = self.solver.model()
-        out: list[object] = []
-        for t in self.outputs:
-            v = mdl.eval(t, model_completion=True)
-            out.append(str(v) == "True" if str(v) in ("True", "False") else v.as_long())
-        return out
+        kind = kind or EVALUATOR[0]
+        use = kind if kind != "solver" and self.calls > EVALUATE_AFTER[kind] else None
+        return super().agrees(inputs, outputs, use)
 
     def explain(self, inputs: Sequence[int], outputs: Sequence[object]) -> list[str]:
         return explain(self.m, self.facts(inputs), self.claims(outputs))

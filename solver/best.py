@@ -69,10 +69,9 @@ from sushigo.solver.search import (
 )
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
-from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
-from sushigo.spec.model.compiled import CompiledEvaluator
+from sushigo.spec.model.agree import TermChecker
+from sushigo.spec.model.budget import Answer, Budget, decide
 from sushigo.spec.model.core import Model, assert_all, mk_implies
-from sushigo.spec.model.evaluate import Undecided
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import maki_points
@@ -609,71 +608,15 @@ def turn_for_tokens(hand: Sequence[int], tableau: Sequence[int], tokens: list[in
     raise IllegalMoveError(f"no legal turn lays {tokens} (model and turn rules disagree)")
 
 
-@dataclass
-class _Scorer:
-    """The spec's round-score terms over symbolic token and opponent icon counts, in one solver."""
-
-    solver: z3.Solver
-    counts: list[z3.ArithRef]
-    opponents: list[z3.ArithRef]
-    total: z3.ArithRef
-    model: Model
-    equal: dict[tuple[int, int], z3.BoolRef] = field(default_factory=dict)  # (term index, n): term == n
-    #: The same terms compiled into Python (:class:`CompiledEvaluator`), made at the first
-    #: question; ``False`` when they cannot be compiled (the solver answers every question then).
-    compiled: CompiledEvaluator | bool | None = None
-
-    def agrees(self, values: Sequence[int], total: int) -> bool:
-        """Do the terms give ``total`` for the counts then the opponents' icons ``values``?
-
-        The compiled terms answer a yes in microseconds; a no, or terms it cannot compile or
-        evaluate, go to the solver (:func:`spec_model_total`'s path), which decides."""
-        if self.compiled is None:
-            try:
-                self.compiled = CompiledEvaluator(self.model, [*self.counts, *self.opponents], [self.total])
-            except Undecided:
-                self.compiled = False
-        if self.compiled:
-            try:
-                if self.compiled.agrees(values, [total]):  # type: ignore[union-attr]
-                    return True
-            except Undecided:
-                pass
-        return self.solve(values) == total
-
-    def solve(self, values: Sequence[int]) -> int:
-        """The total for ``values``, by the solver."""
-        s = self.solver
-        # The tableau and icons as assumptions (terms made once per scorer): no push, no new terms.
-        answer = decide(s, Budget(), self.pins(values))  # constants only: at once
-        if answer.unknown:  # only under a budget too small for anything (a test's rlimit of 1)
-            raise UnknownAnswer(answer)
-        if not answer.sat:
-            raise AssertionError(f"the scoring terms of a tableau gave {answer.status} {answer.reason}")
-        value: int = s.model().eval(self.total, model_completion=True).as_long()
-        return value
-
-    def pins(self, values: Sequence[int]) -> list[z3.BoolRef]:
-        """``term == n`` for the counts then the opponents' icons (made once, then reused)."""
-        assert len(values) == len(self.counts) + len(self.opponents)
-        if len(self.equal) > 4096:  # opponents' icon totals are the caller's: keep the cache small
-            self.equal.clear()
-        out = []
-        for i, n in enumerate(values):
-            hit = self.equal.get((i, n))
-            if hit is None:
-                v = self.counts[i] if i < len(self.counts) else self.opponents[i - len(self.counts)]
-                hit = self.equal[(i, n)] = v == n
-            out.append(hit)
-        return out
-
-
 _scorers = threading.local()  # per thread: a solver belongs to the thread (and context) that made it
 
 
-def _scorer(rules: Ruleset, opponents: int) -> _Scorer:
-    """Built once per thread, ruleset and number of opponents; each tableau is then one push."""
-    cache: dict[tuple[Ruleset, int], _Scorer] = _scorers.__dict__.setdefault("cache", {})
+def _scorer(rules: Ruleset, opponents: int) -> TermChecker:
+    """The spec's round-score terms over symbolic token and opponent icon counts, asked through
+    one :class:`TermChecker` per thread, ruleset and number of opponents: the compiled terms
+    answer a yes in microseconds; a no, or terms they cannot read, go to the solver, which
+    decides. The opponents' icon totals are the caller's, so the literals kept are bounded."""
+    cache: dict[tuple[Ruleset, int], TermChecker] = _scorers.__dict__.setdefault("cache", {})
     hit = cache.get((rules, opponents))
     if hit is None:
         m = Model()
@@ -683,20 +626,26 @@ def _scorer(rules: Ruleset, opponents: int) -> _Scorer:
         maki = maki_terms(m, "round", [icons_term(counts, rules), *opps], rules)[0]
         if len(cache) >= 16:
             cache.clear()
-        hit = cache[(rules, opponents)] = _Scorer(m.solver(), counts, opps, total_term(dishes, maki), m)
+        hit = cache[(rules, opponents)] = TermChecker(m, [*counts, *opps], [total_term(dishes, maki)],
+                                                      literals_kept=4096)
     return hit
 
 
 def spec_model_total(tableau: Sequence[int], opponents_maki: Sequence[int], rules: Ruleset) -> int:
     """The round score of a final tableau by the Z3 terms of :mod:`spec.model.scoring`."""
-    return _scorer(rules, len(opponents_maki)).solve([*tableau, *opponents_maki])
+    out = _scorer(rules, len(opponents_maki)).expected([*tableau, *opponents_maki])
+    if out is None:
+        raise AssertionError(f"the scoring terms admit no score for the tableau {list(tableau)}")
+    total = out[0]
+    assert isinstance(total, int)
+    return total
 
 
 def spec_model_agrees(tableau: Sequence[int], opponents_maki: Sequence[int], rules: Ruleset,
                       total: int) -> bool:
     """Do the Z3 terms of :mod:`spec.model.scoring` score a final tableau ``total``? (The terms
     compiled into Python say yes; anything else is the solver's verdict.)"""
-    return _scorer(rules, len(opponents_maki)).agrees([*tableau, *opponents_maki], total)
+    return _scorer(rules, len(opponents_maki)).agrees([*tableau, *opponents_maki], [total])
 
 
 def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:

@@ -55,25 +55,24 @@ def test_compiled_terms_agree_with_the_solver_and_the_spec(name: str) -> None:
         assert by_solver == _spec_total(tableau, opponents, rules), (name, i)
         sc = _scorer(rules, len(opponents))
         assert spec_model_agrees(tableau, opponents, rules, by_solver)
-        assert sc.compiled, "the scoring terms should compile"
+        compiled = sc.evaluator("compiled")
+        assert compiled is not None, "the scoring terms should compile"
         values = [*tableau, *opponents]
         # The compiled form itself, not only its solver fallback: yes for the solver's total,
         # no for a total one off either way.
-        assert sc.compiled.agrees(values, [by_solver])  # type: ignore[union-attr]
-        assert not sc.compiled.agrees(values, [by_solver + 1])  # type: ignore[union-attr]
-        assert not sc.compiled.agrees(values, [by_solver - 1])  # type: ignore[union-attr]
+        assert compiled.agrees(values, [by_solver])
+        assert not compiled.agrees(values, [by_solver + 1])
+        assert not compiled.agrees(values, [by_solver - 1])
         assert not spec_model_agrees(tableau, opponents, rules, by_solver + 1)
 
 
-def test_a_wrong_total_is_refused_by_the_solver_when_the_compiled_form_cannot_answer() -> None:
+def test_a_wrong_total_is_refused_by_the_solver_when_the_compiled_form_cannot_answer(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     rules = CASES["official"]
     tableau, opponents = [2, 3, 1, 0, 1, 0, 1, 0, 0, 0, 1, 0, 0, 1, 0], [4, 2]
     truth = _spec_total(tableau, opponents, rules)
     sc = _scorer(rules, len(opponents))
-    kept = sc.compiled
-    try:
-        sc.compiled = False  # as if the terms could not be compiled: the solver decides alone
-        assert spec_model_agrees(tableau, opponents, rules, truth)
-        assert not spec_model_agrees(tableau, opponents, rules, truth + 1)
-    finally:
-        sc.compiled = kept
+    # As if the terms could not be compiled (the evaluator says None): the solver decides alone.
+    monkeypatch.setattr(sc, "evaluator", lambda kind="compiled": None)
+    assert spec_model_agrees(tableau, opponents, rules, truth)
+    assert not spec_model_agrees(tableau, opponents, rules, truth + 1)

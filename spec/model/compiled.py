@@ -20,7 +20,7 @@ its ``Or`` of equations allows (the pudding maximum). An operator it does not kn
 that is neither an input nor defined nor chosen among values, or cyclic definitions raise
 :class:`~sushigo.spec.model.evaluate.Undecided` when it is built (the solver decides that
 model's cases); a division by zero raises it for that case. ``sushigo check`` uses it for
-agreement only and leaves every disagreement to the solver (``checks.properties.Checker``).
+agreement only and leaves every disagreement to the solver (:class:`spec.model.agree.TermChecker`).
 """
 
 from __future__ import annotations
