@@ -211,25 +211,56 @@ def test_a_seed_the_model_refuses_is_dropped() -> None:
     assert (status, score) == (STATUS_OPTIMAL, truth)
 
 
-def test_seed_literals_pin_the_line() -> None:
-    # Under the literals, the model has exactly the line's tableau: fixing them and asking for
-    # a different score than the line's replayed score is unsat.
+def _lines_with_chopsticks(p: Puzzle) -> list[list[tuple[object, ...]]]:
+    """Legal lines that take the chopsticks of the first hand and keep them in front for turns
+    before using them (or never): the turns where a second pick is possible but not taken are
+    what the pins must close too. Each line: chopsticks first, then the first one-card turn
+    (:func:`legal_turns` order) until the turn it is used on, then a two-card turn there."""
+    out = []
+    for use_on in range(2, len(p.hands) + 1):  # len(p.hands): never used
+        tab = [0] * len(Token)
+        line: list[tuple[object, ...]] = []
+        for t, hand in enumerate(p.hands):
+            turns = legal_turns(hand, tab, p.rules)
+            if t == 0:
+                turn = next(x for x in turns if len(x) == 1 and x[0].card == Card.CHOPSTICKS)
+            else:
+                turn = next((x for x in turns if len(x) == 2), turns[0]) if t == use_on else \
+                    next(x for x in turns if len(x) == 1)
+            apply_turn(list(hand), tab, turn, p.rules)
+            line.append(turn)
+        out.append(line)
+    return out
+
+
+@pytest.mark.parametrize("rules", ["official", "wasabi-optional", "wasabi-strict"])
+def test_seed_literals_pin_the_line(rules: str) -> None:
+    # Under the literals, the model has exactly the line's tableau: every pick and placement
+    # literal is forced one way (with it or with its negation the model is unsat). Lines of the
+    # search and lines that hold chopsticks unused for some turns, on puzzles whose first hand
+    # holds chopsticks.
     from sushigo.spec.model.budget import decide
 
     rng = random.Random(13)
-    p = _round_puzzle(rng, RULESETS["wasabi-optional"], 6)
-    turns = puzzle_turns(p)
-    _, line, _ = search_turns(turns, p.opponents_maki, p.rules)
-    pm = build_pick_model(turns, p.opponents_maki, p.rules)
-    pins = seed_literals(pm, p.hands, line, p.rules)
-    assert pins is not None
-    s = z3.Solver()
-    s.add(*pm.constraints)
-    assert decide(s, Budget(), pins).sat
-    picked = [v for x in pm.first + pm.second for v in x.values()]
-    model = s.model()
-    n_picked = sum(z3.is_true(model.eval(v, model_completion=True)) for v in picked)
-    assert n_picked == sum(len(turn) for turn in line)
+    open_turns = 0  # turns with chopsticks in front and one card taken
+    for _ in range(3):
+        hands = _shuffled_hands(rng, RULESETS[rules], 5)
+        if "chopsticks" not in hands[0]:
+            hands[0][0] = "chopsticks"
+        p = _puzzle(hands, [rng.randint(0, 8)], RULESETS[rules])
+        turns = puzzle_turns(p)
+        pm = build_pick_model(turns, p.opponents_maki, p.rules)
+        s = z3.Solver()
+        s.add(*pm.constraints)
+        for line in [search_turns(turns, p.opponents_maki, p.rules)[1], *_lines_with_chopsticks(p)]:
+            pins = seed_literals(pm, p.hands, line, p.rules)  # type: ignore[arg-type]
+            assert pins is not None
+            assert decide(s, Budget(), pins).sat
+            literals = [v for x in pm.first + pm.second + pm.first_on + pm.second_on for v in x.values()]
+            for v in literals:
+                assert decide(s, Budget(), [*pins, v]).sat != decide(s, Budget(), [*pins, z3.Not(v)]).sat, v
+            open_turns += sum(1 for t, turn in enumerate(line) if len(turn) == 1 and pm.second[t])
+    assert open_turns > 0  # the test means something only if such turns were there to close
 
 
 @pytest.mark.parametrize("rlimit", [1, 20_000])
