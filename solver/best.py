@@ -101,6 +101,8 @@ class PickModel:
     #: Per card counted by indicators (tempura, sashimi, dumpling): each indicator with the count
     #: of picks of the card it needs and its weight (see :func:`credit_bound`).
     counted: dict[int, list[tuple[z3.BoolRef, int, int]]] = field(default_factory=dict)
+    #: :func:`credit_bound`'s terms, limit at v = 0 and scale, made at its first call.
+    credits: tuple[Weighted, int, int] | None = None
 
 
 def _order_matters(c1: int, c2: int) -> bool:
@@ -370,26 +372,41 @@ def credit_bound(pm: PickModel, v: int) -> z3.BoolRef:
     by turn (a sum of every card's credit would count every card of every hand as taken). It
     halves the conflicts of the proof of "one point more".
     """
+    if pm.credits is None:
+        pm.credits = _credits(pm)
+    terms, limit, scale = pm.credits
+    limit -= v * scale
+    return _at_most(terms, limit) if terms else z3.BoolVal(limit >= 0)
+
+
+def _credits(pm: PickModel) -> tuple[Weighted, int, int]:
+    """:func:`credit_bound`'s terms and its limit for v = 0, and the scale of its weights (the
+    same for every v: made once per model)."""
     key = _term_key
     counters = {key(g) for steps in pm.counted.values() for g, _, _ in steps}
     per_card: dict[int, Fraction] = {}
     for card, steps in pm.counted.items():
         # Every count the picks can reach (past the last indicator the sum stays, and with a
-        # negative sum its share per card rises towards 0).
+        # negative sum its share per card rises towards 0): the best sum / n, compared across.
         most = len(_picks(pm, card))
-        per_card[card] = max(Fraction(sum(w for _, need, w in steps if need <= n), n)
-                             for n in range(1, most + 1))
+        best_sum, best_n = 0, 0
+        for n in range(1, most + 1):
+            total = sum(w for _, need, w in steps if need <= n)
+            if best_n == 0 or total * best_n > best_sum * n:
+                best_sum, best_n = total, n
+        per_card[card] = Fraction(best_sum, best_n)
     # Whole numbers: every weight times the common denominator of the per-card credits.
     scale = math.lcm(1, *(q.denominator for q in per_card.values()))
     card_credit = [int(per_card.get(c, 0) * scale) for c in range(N_CARDS)]
     weight: dict[int, int] = {}  # of each literal in the objective, scaled
     for lit, w in pm.objective:
-        weight[key(lit)] = weight.get(key(lit), 0) + w * scale
+        k = key(lit)
+        weight[k] = weight.get(k, 0) + w * scale
     picks = {key(x) for lits in pm.first + pm.second for x in lits.values()}
     # Every other term (maki, a nigiri's extra on wasabi) as it is: not(x) weighs w in the budget.
     terms = [(_not(lit), w * scale) for lit, w in pm.objective
              if key(lit) not in picks and key(lit) not in counters]
-    limit = sum(w for _, w in terms) - v * scale
+    limit = sum(w for _, w in terms)
     for a, b in zip(pm.first, pm.second, strict=True):
         credits = {c: weight.get(key(x), 0) + card_credit[c] for c, x in a.items()}
         top = max(credits.values())
@@ -401,8 +418,7 @@ def credit_bound(pm: PickModel, v: int) -> z3.BoolRef:
                 terms.append((_not(x), q))
                 limit += q
     # top - losses + gains >= v for every turn's top credit: losses + sum(g * not(gain)) <= limit.
-    terms = [(x, w) for x, w in terms if w]
-    return _at_most(terms, limit) if terms else z3.BoolVal(limit >= 0)
+    return [(x, w) for x, w in terms if w], limit, scale
 
 
 def _bound(pm: PickModel, v: int) -> list[z3.BoolRef]:
