@@ -394,29 +394,35 @@ def search_turns(
 
     start: State = (0, 0, 0, 0, 0, 0)
     deltas = tuple(zero for _ in piles)
-    score = value(0, start, deltas)
-    picks: list[Turn] = []
-    if score < 0:
+    try:
+        score = value(0, start, deltas)
+        picks: list[Turn] = []
+        if score < 0:
+            return score, picks, len(memo)
+        # Follow the stored best moves, replaying each with spec.turns (independent of the move table).
+        tableau, st = [0] * N_TOKENS, start
+        for t in range(k):
+            _, arg = memo[key_of(t, st, deltas)]
+            pi = pile_of[t]
+            hand = tuple(b - d for b, d in zip(bases[t], deltas[pi], strict=True))
+            turn, *_, taken = table.moves(hand, st[3], st[4])[arg]
+            picks.append(turn)
+            apply_turn(list(hand), tableau, turn, rules)
+            # The shared reducer (solver.reduce) projected on the state; the hot loop above inlines it,
+            # and the memo lookup of the next turn fails if the two ever disagree.
+            red, _ = reduce_tableau(tableau, rules, keep_pudding=False)
+            st, _ = reduce(t + 1, (red[_T], red[_S], red[_D], red[_W], red[_CHOP],
+                                   min(maki_icons(red, rules), i_cap)))
+            if not static:
+                after = _forget(deltas, later[t + 1], zero)
+                mine = tuple(a + b for a, b in zip(deltas[pi], taken, strict=True)) if keep[t] else zero
+                deltas = (*after[:pi], mine, *after[pi + 1:])
         return score, picks, len(memo)
-    # Follow the stored best moves, replaying each with spec.turns (independent of the move table).
-    tableau, st = [0] * N_TOKENS, start
-    for t in range(k):
-        _, arg = memo[key_of(t, st, deltas)]
-        pi = pile_of[t]
-        hand = tuple(b - d for b, d in zip(bases[t], deltas[pi], strict=True))
-        turn, *_, taken = table.moves(hand, st[3], st[4])[arg]
-        picks.append(turn)
-        apply_turn(list(hand), tableau, turn, rules)
-        # The shared reducer (solver.reduce) projected on the state; the hot loop above inlines it,
-        # and the memo lookup of the next turn fails if the two ever disagree.
-        red, _ = reduce_tableau(tableau, rules, keep_pudding=False)
-        st, _ = reduce(t + 1, (red[_T], red[_S], red[_D], red[_W], red[_CHOP],
-                               min(maki_icons(red, rules), i_cap)))
-        if not static:
-            after = _forget(deltas, later[t + 1], zero)
-            mine = tuple(a + b for a, b in zip(deltas[pi], taken, strict=True)) if keep[t] else zero
-            deltas = (*after[:pi], mine, *after[pi + 1:])
-    return score, picks, len(memo)
+    finally:
+        # value and expand refer to each other (and expand to itself) through their closures, a
+        # cycle that held the memo and the move table until the cyclic collector came by (and
+        # made it walk every entry): cut here, they go now.
+        value = expand = None  # type: ignore[assignment]
 
 
 def _forget(deltas: Deltas, seen: frozenset[int], zero: tuple[int, ...]) -> Deltas:
