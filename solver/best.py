@@ -40,7 +40,6 @@ terms), and the picks are replayed through :mod:`spec.turns` and scored with
 
 from __future__ import annotations
 
-import ctypes
 import itertools
 import math
 import threading
@@ -71,7 +70,7 @@ from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
 from sushigo.spec.model.agree import TermChecker
 from sushigo.spec.model.budget import Answer, Budget, decide
-from sushigo.spec.model.core import Model, assert_all, mk_implies
+from sushigo.spec.model.core import Model, assert_all, ast_array, int_array, mk_implies
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import maki_points
@@ -117,8 +116,8 @@ def _pb(make: Callable[..., Any], lits: Sequence[tuple[z3.BoolRef, int]], k: int
     the puzzle did; the literals here are Boolean constants already, so nothing is lost.
     """
     n = len(lits)
-    args = (z3.Ast * n)()
-    coeffs = (ctypes.c_int * n)()
+    args = ast_array(n)()
+    coeffs = int_array(n)()
     for i, (v, w) in enumerate(lits):
         args[i] = v.as_ast()
         coeffs[i] = w
@@ -162,7 +161,7 @@ def _not(v: z3.BoolRef) -> z3.BoolRef:
 
 
 def _nary(make: Callable[..., Any], xs: Sequence[z3.BoolRef]) -> z3.BoolRef:
-    args = (z3.Ast * len(xs))()
+    args = ast_array(len(xs))()
     for i, x in enumerate(xs):
         args[i] = x.as_ast()
     ctx = xs[0].ctx
@@ -444,7 +443,7 @@ def _total(lits: Weighted) -> z3.ArithRef:
         if neg is not None and neg[0] is v:
             _TERMS[(id(v), w)] = (v, term)
         terms.append(term)
-    args = (z3.Ast * len(terms))()
+    args = ast_array(len(terms))()
     for i, term in enumerate(terms):
         args[i] = term.as_ast()
     return z3.ArithRef(z3.Z3_mk_add(c, len(terms), args), ctx)

@@ -26,7 +26,7 @@ import z3
 from sushigo.spec.cards import MAKI, Card, Token, parse_card, parse_token
 from sushigo.spec.errors import InputError, NotationError, Unsettled
 from sushigo.spec.model.budget import Budget, current_ceiling, decide
-from sushigo.spec.model.core import Model
+from sushigo.spec.model.core import Model, ast_array
 from sushigo.spec.model.scoring import (
     card_count_terms,
     dish_terms,
@@ -252,7 +252,7 @@ def _values(mdl: z3.ModelRef, keys: Sequence[z3.ArithRef]) -> tuple[int, ...]:
     ctx = mdl.ctx.ref()
     m = mdl.model
     out = []
-    r = (z3.Ast * 1)()
+    r = ast_array(1)()
     for k in keys:
         if not z3.Z3_model_eval(ctx, m, k.as_ast(), True, r):
             raise SolverUnknown(f"the model has no value for {k}", f"rlimit {DEFAULT_RLIMIT}")
@@ -271,7 +271,7 @@ def _blocking(keys: Sequence[z3.ArithRef], values: Sequence[int]) -> z3.BoolRef:
         a = k.as_ast()
         eq = z3.Z3_mk_eq(ref, a, z3.Z3_mk_int(ref, v, z3.Z3_get_sort(ref, a)))
         parts.append(z3.BoolRef(z3.Z3_mk_not(ref, eq), ctx))
-    args = (z3.Ast * len(parts))(*[p.as_ast() for p in parts])
+    args = ast_array(len(parts))(*[p.as_ast() for p in parts])
     return z3.BoolRef(z3.Z3_mk_or(ref, len(parts), args), ctx)
 
 

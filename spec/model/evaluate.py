@@ -21,7 +21,7 @@ from typing import Any
 
 import z3
 from sushigo.spec.errors import SushiGoError
-from sushigo.spec.model.core import Model
+from sushigo.spec.model.core import Model, ast_array
 
 
 class Undecided(SushiGoError):
@@ -105,7 +105,7 @@ class Evaluator:
         parts = [self.condition, *self.outputs, *alts_all]
         self._pack = z3.Function("evaluate_case", *[t.sort() for t in parts], z3.BoolSort())(*parts)
         self._ctx = self._pack.ctx
-        self._from = (z3.Ast * len(self.inputs))(*[v.as_ast() for v in self.inputs])
+        self._from = ast_array(len(self.inputs))(*[v.as_ast() for v in self.inputs])
         self._vals: dict[int, Any] = {}
 
     def _val(self, x: int) -> Any:
@@ -120,7 +120,7 @@ class Evaluator:
         Straight to the C API: ``z3.substitute`` checks every pair's sorts in Python, which
         cost more than the substitution itself."""
         ref = self._ctx.ref()
-        to = (z3.Ast * len(values))(*[v.as_ast() for v in values])
+        to = ast_array(len(values))(*[v.as_ast() for v in values])
         ast = z3.Z3_substitute(ref, term.as_ast(), len(values), source, to)
         return z3.simplify(z3.BoolRef(ast, self._ctx))
 
@@ -140,7 +140,7 @@ class Evaluator:
         for _, alts in self.choices:
             options.append(sorted({x.as_long() for x in values[k:k + len(alts)]}))
             k += len(alts)
-        hidden = (z3.Ast * len(self.choices))(*[v.as_ast() for v, _ in self.choices])
+        hidden = ast_array(len(self.choices))(*[v.as_ast() for v, _ in self.choices])
         return any(self._holds(self._substitute(ground, hidden, [self._val(x) for x in combo]), outputs)
                    for combo in itertools.product(*options))
 
