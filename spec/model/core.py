@@ -176,6 +176,10 @@ def int_array(n: builtins.int) -> type[ctypes.Array[ctypes.c_int]]:
     return hit
 
 
+for _n in range(9):  # z3py's own short arrays (a check's assumptions, none included) from the start
+    ast_array(_n)
+
+
 def mk_sum(xs: Sequence[z3.ArithRef]) -> z3.ArithRef:
     """``z3.Sum(xs)`` of one or more Int terms (also ``a + b`` for two)."""
     ctx = xs[0].ctx
