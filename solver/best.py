@@ -69,7 +69,7 @@ from sushigo.solver.search import (
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
 from sushigo.spec.model.agree import TermChecker
-from sushigo.spec.model.budget import Answer, Budget, decide
+from sushigo.spec.model.budget import Answer, Budget, current_ceiling, decide
 from sushigo.spec.model.core import Model, assert_all, ast_array, int_array, mk_implies
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
@@ -494,8 +494,10 @@ def certify(
     s: z3.Solver | None = getattr(_solvers, "solver", None)
     if s is None:
         s = _new_solver()
-    else:
+    elif _solvers.limited:
         s.set("rlimit", 0)  # a budget stays set on a solver: the last question's rlimit, undone
+    ceiling = current_ceiling()
+    _solvers.limited = ceiling is not None and ceiling.rlimit is not None  # (the only rlimit here)
     _solvers.solver = None  # taken: put back only after a clean pop
     s.push()
     out = _certify(s, pm, timeout, seed, accepted, cpu)

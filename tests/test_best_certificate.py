@@ -277,3 +277,15 @@ def test_a_spent_budget_answers_unknown_never_a_wrong_optimum(rlimit: int) -> No
     assert res.status == STATUS_UNKNOWN
     assert res.score <= truth
     assert res.reason and "rlimit" in res.reason
+
+
+def test_a_spent_budget_does_not_stay_on_the_reused_solver() -> None:
+    # The z3 engine reuses one solver per thread; the rlimit of a question under a ceiling must
+    # not carry over to the next question asked without one (it would answer unknown).
+    rng = random.Random(7)
+    p = _round_puzzle(rng, OFFICIAL, 10)
+    truth = solve_puzzle(p, "search").score
+    with ceiling(Budget(timeout_ms=None, rlimit=1)):
+        assert solve_puzzle(p, "z3").status == STATUS_UNKNOWN
+    res = solve_puzzle(p, "z3")
+    assert (res.status, res.score) == (STATUS_OPTIMAL, truth)
