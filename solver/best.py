@@ -520,7 +520,10 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None,
             return decide(s, *args)
         finally:
             cpu[key] = cpu.get(key, 0) + round((time.process_time() - t0) * 1e6)
-    assert_all(s, pm.constraints)
+    # Last made first: the objective's indicators, then the turns from the last (the smallest
+    # hands) back. Z3 meets them in that order; paired on two sets of 100 benchmark puzzles, 0.98x
+    # and 0.987x the time of the order they were made in (the objective first alone: no change).
+    assert_all(s, pm.constraints[::-1])
     total: list[z3.ArithRef | None] = []  # the objective as one term, made at the first model read
     best_model: z3.ModelRef | None = None
     best: int | None = None
