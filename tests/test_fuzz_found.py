@@ -269,3 +269,17 @@ def test_a_rules_file_extending_a_name_with_a_nul(tmp_path: Path, capsys: pytest
     path = tmp_path / "house.toml"
     path.write_text('extends = "base\\u0000.toml"\ntempura_points = 6\n', encoding="utf-8")
     assert "NUL character" in refusal(capsys, "rules", "--rules", str(path))
+
+
+@pytest.mark.parametrize("limit", ["0", "-0"])
+def test_conform_without_a_memory_limit_matches_its_schema(limit: str, capsys: pytest.CaptureFixture[str]) -> None:
+    # --memory-limit 0 means no limit (its help says so); the JSON budget said memory_mb 0, which
+    # the schema refused (minimum 1). Found by tools/fuzz_cli.py --seed 91.
+    import jsonschema
+    from sushigo.schemas import load_schema
+
+    adapter = str(Path(__file__).resolve().parent.parent / "examples" / "conform_adapter.py")
+    code = main(["conform", adapter, "--examples", "3", "--memory-limit", limit, "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 0 and doc["budget"]["memory_mb"] == 0
+    jsonschema.validate(doc, load_schema("conform-result"))
