@@ -31,6 +31,8 @@ the value, the first-move mix and the line are exactly those of the reference.
 
 from __future__ import annotations
 
+import gc
+
 from sushigo.solver.endgame.canonical import Canon
 from sushigo.solver.endgame.position import Hand, Position, Tab
 from sushigo.solver.endgame.reference import (
@@ -370,6 +372,20 @@ def solve_two_exact(
     s = _Exact(pos, objective, max_nodes, time_limit)
     off, d, t0, t1 = root_offset(s)
     result = EndgameResult(pos, objective, "unknown")
+    # The search builds many small objects that all live on (nodes, states, values; no cycles): the
+    # cyclic collector would scan the growing table again and again and find nothing to free.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        _search(s, result, off, d, t0, t1)
+    finally:
+        if collecting:
+            gc.enable()
+    return result
+
+
+def _search(s: _Exact, result: EndgameResult, off: Number, d: int, t0: Tab, t1: Tab) -> None:
+    """The root's value, mix and guarantees and the principal line, into ``result``."""
     with searching(result, s):
         banked, node = s.start(t0, t1, d)
         off += banked
@@ -382,7 +398,6 @@ def solve_two_exact(
             line.append([node.ms0[i].turn, node.ms1[j].turn])
             node = s._child(node, i, j, merge=False)[1]  # the real hands: the line names the real cards
         result.line = line
-    return result
 
 
 ENGINES = ("exact", "reference")
