@@ -235,6 +235,58 @@ class _Exact(_TwoPlayer):
         else:
             cells[i0 * n1 + j0] = g
         rows, cols = [i0], [j0]
+
+        def reply(pairs: list[tuple[int, int, Number]], t: Bound, s: int) -> Bound:
+            """``s`` times the weighted sum of the cells ``pairs`` ((row, column, weight)): exact when it
+            exceeds ``t`` (from the maximiser's side, s = 1, or the minimiser's, s = -1, with everything
+            negated), else an upper bound <= t. Each cell is searched only as far as the others' bounds
+            (their exact values or their nodes' bounds) leave it open: once every other cell has a finite
+            upper bound, a one-sided window decides this one."""
+            lo: list[Bound] = []
+            hi: list[Bound] = []
+            for i, j, _ in pairs:
+                v = cells.get(i * n1 + j)
+                if v is None:
+                    off, c = self.child(n, i, j)
+                    if c.exact is not None:
+                        v = cells[i * n1 + j] = off + c.exact
+                    elif s > 0:
+                        lo.append(off + c.lo)
+                        hi.append(off + c.hi)
+                        continue
+                    else:
+                        lo.append(-(off + c.hi))
+                        hi.append(-(off + c.lo))
+                        continue
+                lo.append(s * v)
+                hi.append(s * v)
+            while True:
+                upper = sum(w * h for (_, _, w), h in zip(pairs, hi, strict=True))
+                if upper <= t:
+                    return upper
+                open_ = [k for k in range(len(pairs)) if lo[k] != hi[k]]
+                if not open_:
+                    return upper
+                unbounded = [k for k in open_ if hi[k] == _INF]
+                if len(unbounded) > 1:
+                    k = unbounded[0]
+                    i, j, w = pairs[k]
+                    v = exact(i, j)
+                    lo[k] = hi[k] = s * v
+                    continue
+                k = unbounded[0] if unbounded else max(open_, key=lambda k: pairs[k][2] * (hi[k] - lo[k]))
+                i, j, w = pairs[k]
+                rest = t - sum(pairs[m][2] * hi[m] for m in range(len(pairs)) if m != k)
+                a = rest if w == 1 else rest / w  # exact: a weight other than 1 is a Fraction
+                if s > 0:
+                    r = above(i, j, a)
+                else:
+                    r = -below(i, j, -a)
+                if r > a:
+                    lo[k] = hi[k] = r
+                else:
+                    hi[k] = r
+
         while True:
             sol = solve([[exact(i, j) for j in cols] for i in rows])
             v: Bound = sol.value
@@ -247,10 +299,7 @@ class _Exact(_TwoPlayer):
             for i in n.order0:
                 if i in rows:
                     continue
-                # All but the last support cell exact; the last only tested against what it must beat.
-                part = sum(q * exact(i, j) for j, q in ysup[:-1])
-                j, q = ysup[-1]
-                u = part + q * above(i, j, (max(t, best_u) - part) / q)
+                u = reply([(i, j, q) for j, q in ysup], max(t, best_u), 1)
                 if u > t:
                     best_row, best_u = (i, u) if u > best_u else (best_row, best_u)
                 upper = max(upper, u)
@@ -261,9 +310,7 @@ class _Exact(_TwoPlayer):
             for j in n.order1:
                 if j in cols:
                     continue
-                part = sum(p * exact(i, j) for i, p in xsup[:-1])
-                i, p = xsup[-1]
-                w = part + p * below(i, j, (min(t, best_w) - part) / p)
+                w = -reply([(i, j, p) for i, p in xsup], -min(t, best_w), -1)
                 if w < t:
                     best_col, best_w = (j, w) if w < best_w else (best_col, best_w)
                 lower = min(lower, w)
