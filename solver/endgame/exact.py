@@ -45,7 +45,7 @@ from sushigo.solver.endgame.reference import (
 )
 from sushigo.solver.endgame.result import EndgameResult, searching
 from sushigo.solver.endgame.state import DEFAULT_MAX_NODES, Move
-from sushigo.solver.endgame.unique import Bound, transpose, unique_mix
+from sushigo.solver.endgame.unique import Bound, transpose, transpose_bounds, unique_mix
 from sushigo.solver.matrixgame import MatrixSolution, Number, solve
 from sushigo.spec.errors import InputError
 from sushigo.spec.turns import Turn
@@ -348,13 +348,36 @@ class _Exact(_TwoPlayer):
         def cell(i: int, j: int, alpha: Bound, beta: Bound) -> Bound:
             return self.cell(n, i, j, alpha, beta)
 
-        x = unique_mix(cell, n0, v, rows, sol.rows, cols, sol.cols)
-        y = unique_mix(transpose(cell), n1, -v, cols, sol.cols, rows, sol.rows)
+        def known(i: int, j: int) -> tuple[Bound, Bound]:
+            off, c = self.child(n, i, j)
+            if c.exact is not None:
+                return off + c.exact, off + c.exact
+            return off + c.lo, off + c.hi
+
+        x = unique_mix(cell, n0, v, rows, sol.rows, cols, sol.cols, known)
+        y = unique_mix(transpose(cell), n1, -v, cols, sol.cols, rows, sol.rows, transpose_bounds(known))
         if x is not None and y is not None:
             return MatrixSolution(v, x, y)
         if not any(m is not None and sum(1 for p in m if p) > 1 for m in (x, y)):
-            row = next((i for i in range(n0) if all(cell(i, j, -_INF, v) >= v for j in range(n1))), -1)
-            col = next((j for j in range(n1) if all(cell(i, j, v, _INF) <= v for i in range(n0))), -1)
+            # A side's only optimal mix, pure here, is the only pure strategy holding the value, so the
+            # first one `solve` would find. Otherwise scan: the cells already known to fail first, then
+            # the restricted game's columns (rows), most likely to fail; whether a cell reaches v needs
+            # no more than the window (v - 1, v): any window below v would do.
+            by_col = [*cols, *(j for j in range(n1) if j not in cols)]
+            by_row = [*rows, *(i for i in range(n0) if i not in rows)]
+
+            def row_holds(i: int) -> bool:
+                if any(known(i, j)[1] < v for j in range(n1)):
+                    return False
+                return all(cell(i, j, v - 1, v) >= v for j in by_col)
+
+            def col_holds(j: int) -> bool:
+                if any(known(i, j)[0] > v for i in range(n0)):
+                    return False
+                return all(cell(i, j, v, v + 1) <= v for i in by_row)
+
+            row = _pure(x) if x is not None else next((i for i in range(n0) if row_holds(i)), -1)
+            col = _pure(y) if y is not None else next((j for j in range(n1) if col_holds(j)), -1)
             if row >= 0 and col >= 0:
                 return MatrixSolution(v, _unit(n0, row), _unit(n1, col))
         return solve(self.full_matrix(n))
@@ -401,6 +424,11 @@ class _Exact(_TwoPlayer):
                 if worst <= alpha:
                     break
         return worst
+
+
+def _pure(mix: tuple[Number, ...]) -> int:
+    """The strategy a pure mix plays."""
+    return next(k for k, p in enumerate(mix) if p)
 
 
 def _unit(n: int, k: int) -> tuple[Number, ...]:
