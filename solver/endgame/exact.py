@@ -58,7 +58,8 @@ class _Node:
     """One canonical state: its moves, its children (made on first use) and what is known of its values."""
 
     __slots__ = (
-        "d", "exact", "hi", "hint", "kids", "lo", "ms0", "ms1", "order0", "order1", "phi", "plo", "state",
+        "d", "exact", "hi", "hint", "kids", "lo", "ms0", "ms1", "order0", "order1", "pbest", "phi", "plo",
+        "state",
     )
 
     def __init__(self, state: State) -> None:
@@ -75,6 +76,7 @@ class _Node:
         self.plo: Bound = -_INF  # bounds on the pure guarantee
         self.phi: Bound = _INF
         self.hint: tuple[int, int] | None = None  # the pure pair that last settled the node
+        self.pbest = -1  # the pick that last gave the pure guarantee its best
 
 
 class _Exact(_TwoPlayer):
@@ -399,10 +401,11 @@ class _Exact(_TwoPlayer):
         self._visit()
         a, b = max(alpha, lo), min(beta, hi)
         best: Bound = -_INF
-        for i in n.order0:
+        for i in ([n.pbest, *(i for i in n.order0 if i != n.pbest)] if n.pbest >= 0 else n.order0):
             worst = self.pure_row(n, i, max(a, best), b)
             if worst > best:
                 best = worst
+                n.pbest = i  # tried first next time
                 if best >= b:
                     break
         if best <= a:
@@ -416,7 +419,16 @@ class _Exact(_TwoPlayer):
     def pure_row(self, n: _Node, i: int, alpha: Bound, beta: Bound) -> Bound:
         """min over the opponent's answers to pick ``i``; stops once it is at most ``alpha``."""
         worst: Bound = _INF
+        # The answers known to hold the pick lowest first (an answer known to hold it to alpha settles it).
+        n1 = len(n.ms1)
+        known = []
         for j in n.order1:
+            kid = n.kids[i * n1 + j]
+            known.append(kid[0] + min(kid[1].phi, kid[1].hi) if kid is not None else _INF)
+        order = sorted(range(n1), key=known.__getitem__)
+        if known[order[0]] <= alpha:
+            return known[order[0]]
+        for j in [n.order1[k] for k in order]:
             off, c = self.child(n, i, j)
             r = off + self.pure_value(c, alpha - off, min(worst, beta) - off)
             if r < worst:
