@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 from sushigo.solver.matrixgame import Number
 
@@ -121,7 +121,7 @@ def _tight(
         if not open_:
             total = sum(q * h for (_, q), h in zip(support, hi, strict=True))
             assert total <= value, "the restricted column mix is not optimal in the whole game"
-            return [*hi] if total == value else None  # type: ignore[list-item]
+            return cast(list[Number], hi) if total == value else None  # every cell exact here
         unbounded = [k for k in open_ if hi[k] == _INF]
         if len(unbounded) > 1:
             k = unbounded[0]
