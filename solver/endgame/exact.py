@@ -90,6 +90,9 @@ class _Exact(_TwoPlayer):
             pos.rules, objective, self.gen.keep_pudding, (pos.puddings[0], pos.puddings[1])
         )
         self.table: dict[State, _Node] = {}  # the transposition table, on canonical states
+        # The same nodes by their states before the dead cards merged (one look-up where merging took two;
+        # apart from the table: the line's nodes keep their real hands).
+        self.unmerged: dict[State, _Node] = {}
         # The restricted game (rows, columns, its solution) that the last double oracle ended with.
         self.restricted: tuple[list[int], list[int], MatrixSolution] | None = None
 
@@ -140,9 +143,14 @@ class _Exact(_TwoPlayer):
         h0, h1 = m1.rest, m0.rest
         nt0, nt1, b0, b1 = self.canon.normalise(h0, h1, m0.tab, m1.tab)
         off, d = self._banked(m0.gain + b0, m1.gain + b1, n.d)
-        if merge:
-            h0, h1 = self.canon.merge_dead(h0, h1, nt0, nt1)
-        return off, self.node((h0, h1, nt0, nt1, d))
+        if not merge:
+            return off, self.node((h0, h1, nt0, nt1, d))
+        key = (h0, h1, nt0, nt1, d)
+        got = self.unmerged.get(key)
+        if got is None:
+            h0, h1 = self.canon.merged(h0, h1, nt0, nt1)
+            got = self.unmerged[key] = self.node((h0, h1, nt0, nt1, d))
+        return off, got
 
     # ----------------------------------------------------------------- game value
 
