@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
-from sushigo.solver.endgame.unique import Bound, Cell, rank, transpose, unique_mix
+from sushigo.solver.endgame.unique import Bound, Bounds, Cell, rank, transpose, transpose_bounds, unique_mix
 from sushigo.solver.matrixgame import Number, solve
 
 
@@ -84,3 +84,57 @@ def test_unique_mix_is_what_solve_returns_in_any_order(seed: int) -> None:
             assert tuple(sol.rows[pr.index(i)] for i in range(m)) == x
         if y is not None:
             assert tuple(sol.cols[pc.index(j)] for j in range(n)) == y
+
+
+def _fail_soft(matrix: Sequence[Sequence[Number]], rng: random.Random) -> Cell:
+    """A fail-soft cell as the search gives it: exact inside the window, else only a bound on the far
+    side (anywhere between the entry and the window's edge)."""
+
+    def cell(i: int, j: int, alpha: Bound, beta: Bound) -> Bound:
+        v = matrix[i][j]
+        if v <= alpha:
+            return v if alpha == float("inf") else v + Fraction(rng.randint(0, 4), 4) * (alpha - v)
+        if v >= beta:
+            return v if beta == -float("inf") else v - Fraction(rng.randint(0, 4), 4) * (v - beta)
+        return v
+
+    return cell
+
+
+def _known(matrix: Sequence[Sequence[Number]], rng: random.Random) -> Bounds:
+    """What a search might know of each entry: nothing, one side, both sides, or the entry itself."""
+    inf = float("inf")
+    got = {}
+    for i, row in enumerate(matrix):
+        for j, v in enumerate(row):
+            lo = rng.choice([-inf, v, v - rng.randint(0, 3)])
+            hi = rng.choice([inf, v, v + rng.randint(0, 3)])
+            got[i, j] = (lo, hi)
+    return lambda i, j: got[i, j]
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_unique_mix_with_bounds_and_windows_is_the_exact_answer(seed: int) -> None:
+    # The search hands unique_mix fail-soft cells (a bound outside the window) and the bounds its
+    # nodes hold; the answer must be the one from exact cells, and solve's in any order.
+    rng = random.Random(seed)
+    m, n = rng.randint(2, 5), rng.randint(2, 5)
+    matrix = [[rng.randint(-3, 3) for _ in range(n)] for _ in range(m)]
+    if rng.random() < 0.3:
+        matrix.append(list(matrix[0]))  # a tie: two equal rows
+        m += 1
+    sol = solve(matrix)
+    rows, cols = list(range(m)), list(range(n))
+    flipped = [[-matrix[i][j] for i in range(m)] for j in range(n)]
+    want = _unique(matrix)
+    # The restricted game the search ends with: the supports only (the mixes stay optimal in the whole).
+    sup_r, sup_c = [i for i in rows if sol.rows[i]], [j for j in cols if sol.cols[j]]
+    x, y = [sol.rows[i] for i in sup_r], [sol.cols[j] for j in sup_c]
+    for r, c, xr, yc in ((rows, cols, sol.rows, sol.cols), (sup_r, sup_c, x, y)) * 2:
+        got_x = unique_mix(_fail_soft(matrix, rng), m, sol.value, r, xr, c, yc, _known(matrix, rng))
+        got_y = unique_mix(transpose(_fail_soft(matrix, rng)), n, -sol.value, c, yc, r, xr,
+                           transpose_bounds(_known(matrix, rng)))
+        assert (got_x, got_y) == want
+        # The transposed bounds are the negated transpose's own.
+        t = transpose_bounds(_known(flipped, rng))
+        assert all(lo <= matrix[i][j] <= hi for i in rows for j in cols for lo, hi in [t(i, j)])

@@ -182,10 +182,11 @@ class Canon:
         key = (h0, h1, t0, t1)
         got = self._merged.get(key)
         if got is None:
-            got = self._merged[key] = self._merge_dead(h0, h1, t0, t1)
+            got = self._merged[key] = self.merged(h0, h1, t0, t1)
         return got
 
-    def _merge_dead(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab) -> tuple[Hand, Hand]:
+    def merged(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab) -> tuple[Hand, Hand]:
+        """:meth:`merge_dead` without its cache (for a caller that keeps the answer itself)."""
         nigiri_left = self._left(h0, h1)[3]
         rep = _CP if not self.keep_pudding else _CW if not nigiri_left else -1
         if rep < 0:

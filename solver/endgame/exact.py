@@ -31,6 +31,8 @@ the value, the first-move mix and the line are exactly those of the reference.
 
 from __future__ import annotations
 
+import gc
+
 from sushigo.solver.endgame.canonical import Canon
 from sushigo.solver.endgame.position import Hand, Position, Tab
 from sushigo.solver.endgame.reference import (
@@ -43,7 +45,7 @@ from sushigo.solver.endgame.reference import (
 )
 from sushigo.solver.endgame.result import EndgameResult, searching
 from sushigo.solver.endgame.state import DEFAULT_MAX_NODES, Move
-from sushigo.solver.endgame.unique import Bound, transpose, unique_mix
+from sushigo.solver.endgame.unique import Bound, transpose, transpose_bounds, unique_mix
 from sushigo.solver.matrixgame import MatrixSolution, Number, solve
 from sushigo.spec.errors import InputError
 from sushigo.spec.turns import Turn
@@ -56,7 +58,8 @@ class _Node:
     """One canonical state: its moves, its children (made on first use) and what is known of its values."""
 
     __slots__ = (
-        "d", "exact", "hi", "hint", "kids", "lo", "ms0", "ms1", "order0", "order1", "phi", "plo", "state",
+        "d", "exact", "hi", "hint", "kids", "lo", "ms0", "ms1", "order0", "order1", "pbest", "phi", "plo",
+        "state",
     )
 
     def __init__(self, state: State) -> None:
@@ -73,6 +76,7 @@ class _Node:
         self.plo: Bound = -_INF  # bounds on the pure guarantee
         self.phi: Bound = _INF
         self.hint: tuple[int, int] | None = None  # the pure pair that last settled the node
+        self.pbest = -1  # the pick that last gave the pure guarantee its best
 
 
 class _Exact(_TwoPlayer):
@@ -86,6 +90,9 @@ class _Exact(_TwoPlayer):
             pos.rules, objective, self.gen.keep_pudding, (pos.puddings[0], pos.puddings[1])
         )
         self.table: dict[State, _Node] = {}  # the transposition table, on canonical states
+        # The same nodes by their states before the dead cards merged (one look-up where merging took two;
+        # apart from the table: the line's nodes keep their real hands).
+        self.unmerged: dict[State, _Node] = {}
         # The restricted game (rows, columns, its solution) that the last double oracle ended with.
         self.restricted: tuple[list[int], list[int], MatrixSolution] | None = None
 
@@ -136,9 +143,14 @@ class _Exact(_TwoPlayer):
         h0, h1 = m1.rest, m0.rest
         nt0, nt1, b0, b1 = self.canon.normalise(h0, h1, m0.tab, m1.tab)
         off, d = self._banked(m0.gain + b0, m1.gain + b1, n.d)
-        if merge:
-            h0, h1 = self.canon.merge_dead(h0, h1, nt0, nt1)
-        return off, self.node((h0, h1, nt0, nt1, d))
+        if not merge:
+            return off, self.node((h0, h1, nt0, nt1, d))
+        key = (h0, h1, nt0, nt1, d)
+        got = self.unmerged.get(key)
+        if got is None:
+            h0, h1 = self.canon.merged(h0, h1, nt0, nt1)
+            got = self.unmerged[key] = self.node((h0, h1, nt0, nt1, d))
+        return off, got
 
     # ----------------------------------------------------------------- game value
 
@@ -233,6 +245,58 @@ class _Exact(_TwoPlayer):
         else:
             cells[i0 * n1 + j0] = g
         rows, cols = [i0], [j0]
+
+        def reply(pairs: list[tuple[int, int, Number]], t: Bound, s: int) -> Bound:
+            """``s`` times the weighted sum of the cells ``pairs`` ((row, column, weight)): exact when it
+            exceeds ``t`` (from the maximiser's side, s = 1, or the minimiser's, s = -1, with everything
+            negated), else an upper bound <= t. Each cell is searched only as far as the others' bounds
+            (their exact values or their nodes' bounds) leave it open: once every other cell has a finite
+            upper bound, a one-sided window decides this one."""
+            lo: list[Bound] = []
+            hi: list[Bound] = []
+            for i, j, _ in pairs:
+                v = cells.get(i * n1 + j)
+                if v is None:
+                    off, c = self.child(n, i, j)
+                    if c.exact is not None:
+                        v = cells[i * n1 + j] = off + c.exact
+                    elif s > 0:
+                        lo.append(off + c.lo)
+                        hi.append(off + c.hi)
+                        continue
+                    else:
+                        lo.append(-(off + c.hi))
+                        hi.append(-(off + c.lo))
+                        continue
+                lo.append(s * v)
+                hi.append(s * v)
+            while True:
+                upper = sum(w * h for (_, _, w), h in zip(pairs, hi, strict=True))
+                if upper <= t:
+                    return upper
+                open_ = [k for k in range(len(pairs)) if lo[k] != hi[k]]
+                if not open_:
+                    return upper
+                unbounded = [k for k in open_ if hi[k] == _INF]
+                if len(unbounded) > 1:
+                    k = unbounded[0]
+                    i, j, w = pairs[k]
+                    v = exact(i, j)
+                    lo[k] = hi[k] = s * v
+                    continue
+                k = unbounded[0] if unbounded else max(open_, key=lambda k: pairs[k][2] * (hi[k] - lo[k]))
+                i, j, w = pairs[k]
+                rest = t - sum(pairs[m][2] * hi[m] for m in range(len(pairs)) if m != k)
+                a = rest if w == 1 else rest / w  # exact: a weight other than 1 is a Fraction
+                if s > 0:
+                    r = above(i, j, a)
+                else:
+                    r = -below(i, j, -a)
+                if r > a:
+                    lo[k] = hi[k] = r
+                else:
+                    hi[k] = r
+
         while True:
             sol = solve([[exact(i, j) for j in cols] for i in rows])
             v: Bound = sol.value
@@ -245,10 +309,7 @@ class _Exact(_TwoPlayer):
             for i in n.order0:
                 if i in rows:
                     continue
-                # All but the last support cell exact; the last only tested against what it must beat.
-                part = sum(q * exact(i, j) for j, q in ysup[:-1])
-                j, q = ysup[-1]
-                u = part + q * above(i, j, (max(t, best_u) - part) / q)
+                u = reply([(i, j, q) for j, q in ysup], max(t, best_u), 1)
                 if u > t:
                     best_row, best_u = (i, u) if u > best_u else (best_row, best_u)
                 upper = max(upper, u)
@@ -259,9 +320,7 @@ class _Exact(_TwoPlayer):
             for j in n.order1:
                 if j in cols:
                     continue
-                part = sum(p * exact(i, j) for i, p in xsup[:-1])
-                i, p = xsup[-1]
-                w = part + p * below(i, j, (min(t, best_w) - part) / p)
+                w = -reply([(i, j, p) for i, p in xsup], -min(t, best_w), -1)
                 if w < t:
                     best_col, best_w = (j, w) if w < best_w else (best_col, best_w)
                 lower = min(lower, w)
@@ -299,13 +358,36 @@ class _Exact(_TwoPlayer):
         def cell(i: int, j: int, alpha: Bound, beta: Bound) -> Bound:
             return self.cell(n, i, j, alpha, beta)
 
-        x = unique_mix(cell, n0, v, rows, sol.rows, cols, sol.cols)
-        y = unique_mix(transpose(cell), n1, -v, cols, sol.cols, rows, sol.rows)
+        def known(i: int, j: int) -> tuple[Bound, Bound]:
+            off, c = self.child(n, i, j)
+            if c.exact is not None:
+                return off + c.exact, off + c.exact
+            return off + c.lo, off + c.hi
+
+        x = unique_mix(cell, n0, v, rows, sol.rows, cols, sol.cols, known)
+        y = unique_mix(transpose(cell), n1, -v, cols, sol.cols, rows, sol.rows, transpose_bounds(known))
         if x is not None and y is not None:
             return MatrixSolution(v, x, y)
         if not any(m is not None and sum(1 for p in m if p) > 1 for m in (x, y)):
-            row = next((i for i in range(n0) if all(cell(i, j, -_INF, v) >= v for j in range(n1))), -1)
-            col = next((j for j in range(n1) if all(cell(i, j, v, _INF) <= v for i in range(n0))), -1)
+            # A side's only optimal mix, pure here, is the only pure strategy holding the value, so the
+            # first one `solve` would find. Otherwise scan: the cells already known to fail first, then
+            # the restricted game's columns (rows), most likely to fail; whether a cell reaches v needs
+            # no more than the window (v - 1, v): any window below v would do.
+            by_col = [*cols, *(j for j in range(n1) if j not in cols)]
+            by_row = [*rows, *(i for i in range(n0) if i not in rows)]
+
+            def row_holds(i: int) -> bool:
+                if any(known(i, j)[1] < v for j in range(n1)):
+                    return False
+                return all(cell(i, j, v - 1, v) >= v for j in by_col)
+
+            def col_holds(j: int) -> bool:
+                if any(known(i, j)[0] > v for i in range(n0)):
+                    return False
+                return all(cell(i, j, v, v + 1) <= v for i in by_row)
+
+            row = _pure(x) if x is not None else next((i for i in range(n0) if row_holds(i)), -1)
+            col = _pure(y) if y is not None else next((j for j in range(n1) if col_holds(j)), -1)
             if row >= 0 and col >= 0:
                 return MatrixSolution(v, _unit(n0, row), _unit(n1, col))
         return solve(self.full_matrix(n))
@@ -327,10 +409,11 @@ class _Exact(_TwoPlayer):
         self._visit()
         a, b = max(alpha, lo), min(beta, hi)
         best: Bound = -_INF
-        for i in n.order0:
+        for i in ([n.pbest, *(i for i in n.order0 if i != n.pbest)] if n.pbest >= 0 else n.order0):
             worst = self.pure_row(n, i, max(a, best), b)
             if worst > best:
                 best = worst
+                n.pbest = i  # tried first next time
                 if best >= b:
                     break
         if best <= a:
@@ -344,7 +427,16 @@ class _Exact(_TwoPlayer):
     def pure_row(self, n: _Node, i: int, alpha: Bound, beta: Bound) -> Bound:
         """min over the opponent's answers to pick ``i``; stops once it is at most ``alpha``."""
         worst: Bound = _INF
+        # The answers known to hold the pick lowest first (an answer known to hold it to alpha settles it).
+        n1 = len(n.ms1)
+        known = []
         for j in n.order1:
+            kid = n.kids[i * n1 + j]
+            known.append(kid[0] + min(kid[1].phi, kid[1].hi) if kid is not None else _INF)
+        order = sorted(range(n1), key=known.__getitem__)
+        if known[order[0]] <= alpha:
+            return known[order[0]]
+        for j in [n.order1[k] for k in order]:
             off, c = self.child(n, i, j)
             r = off + self.pure_value(c, alpha - off, min(worst, beta) - off)
             if r < worst:
@@ -352,6 +444,11 @@ class _Exact(_TwoPlayer):
                 if worst <= alpha:
                     break
         return worst
+
+
+def _pure(mix: tuple[Number, ...]) -> int:
+    """The strategy a pure mix plays."""
+    return next(k for k, p in enumerate(mix) if p)
 
 
 def _unit(n: int, k: int) -> tuple[Number, ...]:
@@ -370,6 +467,20 @@ def solve_two_exact(
     s = _Exact(pos, objective, max_nodes, time_limit)
     off, d, t0, t1 = root_offset(s)
     result = EndgameResult(pos, objective, "unknown")
+    # The search builds many small objects that all live on (nodes, states, values; no cycles): the
+    # cyclic collector would scan the growing table again and again and find nothing to free.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        _search(s, result, off, d, t0, t1)
+    finally:
+        if collecting:
+            gc.enable()
+    return result
+
+
+def _search(s: _Exact, result: EndgameResult, off: Number, d: int, t0: Tab, t1: Tab) -> None:
+    """The root's value, mix and guarantees and the principal line, into ``result``."""
     with searching(result, s):
         banked, node = s.start(t0, t1, d)
         off += banked
@@ -382,7 +493,6 @@ def solve_two_exact(
             line.append([node.ms0[i].turn, node.ms1[j].turn])
             node = s._child(node, i, j, merge=False)[1]  # the real hands: the line names the real cards
         result.line = line
-    return result
 
 
 ENGINES = ("exact", "reference")

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from typing import TypeAlias
+from typing import TypeAlias, cast
 
 from sushigo.solver.matrixgame import Number
 
@@ -34,6 +34,8 @@ Bound: TypeAlias = Number | float  # a value, or a bound on one (infinite when u
 #: A cell searched within a window (alpha, beta), fail-soft: a result <= alpha is an upper bound,
 #: >= beta a lower bound, else the exact value.
 Cell = Callable[[int, int, Bound, Bound], Bound]
+#: What is known of a cell without a search: (lower bound, upper bound), equal when it is known exactly.
+Bounds = Callable[[int, int], tuple[Bound, Bound]]
 
 _INF = float("inf")
 
@@ -41,6 +43,16 @@ _INF = float("inf")
 def transpose(cell: Cell) -> Cell:
     """The column player's view as a row player's: the negated transpose, windows mirrored."""
     return lambda j, i, alpha, beta: -cell(i, j, -beta, -alpha)
+
+
+def transpose_bounds(bounds: Bounds) -> Bounds:
+    """:func:`transpose` for what is known of the cells."""
+
+    def flipped(j: int, i: int) -> tuple[Bound, Bound]:
+        lo, hi = bounds(i, j)
+        return -hi, -lo
+
+    return flipped
 
 
 def rank(matrix: Sequence[Sequence[Number]]) -> int:
@@ -63,30 +75,20 @@ def rank(matrix: Sequence[Sequence[Number]]) -> int:
 
 def unique_mix(
     cell: Cell, m: int, value: Number, rows: Sequence[int], x: Sequence[Number], cols: Sequence[int],
-    y: Sequence[Number],
+    y: Sequence[Number], bounds: Bounds | None = None,
 ) -> tuple[Number, ...] | None:
     """The row mix over all ``m`` rows when it is the game's only optimal one, else None.
 
     ``x`` (over ``rows``) and ``y`` (over ``cols``) must be optimal in the whole
-    game of value ``value``; ``cell`` gives its entries (see :data:`Cell`).
+    game of value ``value``; ``cell`` gives its entries (see :data:`Cell`), and
+    ``bounds`` what is known of them without a search (see :data:`Bounds`).
     """
     support = [(j, q) for j, q in zip(cols, y, strict=True) if q]
     tight: list[list[Number]] = []  # per row of T, its cells in the support columns
     for i in range(m):
-        # All but the last support cell exact; the last tested against what it must reach.
-        head = [cell(i, j, -_INF, _INF) for j, _ in support[:-1]]
-        part = sum(q * a for (_, q), a in zip(support[:-1], head, strict=True))
-        last, q = support[-1]
-        need = Fraction(value - part) / q
-        if i in rows:
-            got = cell(i, last, -_INF, _INF)
-        else:
-            got = cell(i, last, need, _INF)
-            if got == need:  # a bound that touches the threshold: the cell itself decides
-                got = cell(i, last, -_INF, _INF)
-        assert got <= need, "the restricted column mix is not optimal in the whole game"
-        if got == need:
-            tight.append([*head, got])
+        got = _tight(cell, bounds, i, value, support)
+        if got is not None:
+            tight.append(got)
     system = [[a[k] for a in tight] for k in range(len(support))] + [[1] * len(tight)]
     if rank(system) < len(tight):
         return None
@@ -94,3 +96,47 @@ def unique_mix(
     for i, p in zip(rows, x, strict=True):
         out[i] = p
     return tuple(out)
+
+
+def _tight(
+    cell: Cell, bounds: Bounds | None, i: int, value: Number, support: Sequence[tuple[int, Number]]
+) -> list[Number] | None:
+    """Row ``i``'s cells in the support columns when it earns exactly ``value`` against the column mix
+    ``support`` (it earns at most that), else None.
+
+    A cell is searched only as far as the others' bounds leave the answer open: exactly while two or
+    more have no finite upper bound, else with a one-sided window at what it must reach.
+    """
+    lo: list[Bound] = []
+    hi: list[Bound] = []
+    for j, _ in support:
+        a, b = bounds(i, j) if bounds is not None else (-_INF, _INF)
+        lo.append(a)
+        hi.append(b)
+    n = len(support)
+    while True:
+        if sum(q * h for (_, q), h in zip(support, hi, strict=True)) < value:
+            return None
+        open_ = [k for k in range(n) if lo[k] != hi[k]]
+        if not open_:
+            total = sum(q * h for (_, q), h in zip(support, hi, strict=True))
+            assert total <= value, "the restricted column mix is not optimal in the whole game"
+            return cast(list[Number], hi) if total == value else None  # every cell exact here
+        unbounded = [k for k in open_ if hi[k] == _INF]
+        if len(unbounded) > 1:
+            k = unbounded[0]
+            lo[k] = hi[k] = cell(i, support[k][0], -_INF, _INF)
+            continue
+        k = unbounded[0] if unbounded else max(open_, key=lambda k: support[k][1] * (hi[k] - lo[k]))
+        j, q = support[k]
+        # What the cell must reach for the row to earn the value, the others at their upper bounds.
+        need = Fraction(value - sum(support[o][1] * hi[o] for o in range(n) if o != k)) / q
+        got = cell(i, j, need, _INF)
+        if got == need:  # a bound that touches the threshold: the cell itself decides
+            got = cell(i, j, -_INF, _INF)
+        if got > need:
+            lo[k] = hi[k] = got
+        elif got < need:
+            hi[k] = got
+        else:
+            lo[k] = hi[k] = got
