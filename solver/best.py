@@ -96,6 +96,7 @@ class PickModel:
     first_on: list[dict[int, z3.BoolRef]] = field(default_factory=list)
     second_on: list[dict[int, z3.BoolRef]] = field(default_factory=list)
     two: list[z3.BoolRef] = field(default_factory=list)
+    not_two: list[z3.BoolRef] = field(default_factory=list)  # each turn's not(two), made once
     objective: Weighted = field(default_factory=list)
     #: Per card counted by indicators (tempura, sashimi, dumpling): each indicator with the count
     #: of picks of the card it needs and its weight (see :func:`credit_bound`).
@@ -135,6 +136,7 @@ def _pb(make: Callable[..., Any], lits: Sequence[tuple[z3.BoolRef, int]], k: int
 _LITERALS: dict[str, z3.BoolRef] = {}
 _NEGATIONS: dict[int, tuple[z3.BoolRef, z3.BoolRef]] = {}  # id() of a literal above: it, its negation
 _TERMS: dict[tuple[int, int], tuple[z3.BoolRef, z3.ArithRef]] = {}  # (id(), w): it, ite(it, w, 0)
+_CLAUSES: dict[tuple[int, int, int], tuple[z3.BoolRef, z3.BoolRef, z3.BoolRef]] = {}  # see _order_clause
 
 
 def _bool(name: str) -> z3.BoolRef:
@@ -148,9 +150,20 @@ def _bool(name: str) -> z3.BoolRef:
         _LITERALS.clear()
         _NEGATIONS.clear()
         _TERMS.clear()
+        _CLAUSES.clear()
     _LITERALS[name] = v
     _NEGATIONS[id(v)] = (v, z3.BoolRef(z3.Z3_mk_not(c, v.as_ast()), ctx))
     return v
+
+
+def _order_clause(t: int, c1: int, c2: int, first: z3.BoolRef, second: z3.BoolRef) -> z3.BoolRef:
+    """``not first or not second`` for turn ``t``'s first pick ``c1`` and second pick ``c2``: made
+    of named literals only, so the same term in every puzzle (kept like them)."""
+    key = (t, c1, c2)
+    hit = _CLAUSES.get(key)
+    if hit is None or hit[0] is not first or hit[1] is not second:
+        hit = _CLAUSES[key] = (first, second, _or(_not(first), _not(second)))
+    return hit[2]
 
 
 def _not(v: z3.BoolRef) -> z3.BoolRef:
@@ -222,7 +235,7 @@ def build_pick_model(
         for c1 in b:
             for c2 in b:
                 if c2 < c1 and not _order_matters(c1, c2):
-                    add(_or(_not(a[c1]), _not(b[c2])))
+                    add(_order_clause(t, c1, c2, a[c1], b[c2]))
         # R-PICK: the pile holds base minus my earlier picks from it plus the chopsticks I put back.
         for c in kinds:
             mine: list[tuple[z3.BoolRef, int]] = [(a[c], 1)] + ([(b[c], 1)] if c in b else [])
@@ -231,14 +244,14 @@ def build_pick_model(
                 mine += [(pm.first[u][c], 1)] if c in pm.first[u] else []
                 mine += [(pm.second[u][c], 1)] if c in pm.second[u] else []
                 if c == _CHOP and pm.second[u]:
-                    mine.append((_not(pm.two[u]), 1))  # -two = not(two) - 1
+                    mine.append((pm.not_two[u], 1))  # -two = not(two) - 1
                     back += 1
             if len(mine) > spec.base[c] + back:  # fewer literals than cards: the limit holds anyway
                 add(_at_most(mine, spec.base[c] + back))
         # R-CHOPSTICKS-EARLIER: chopsticks taken before minus those used before >= 1.
         if b:
             chop = [(x[_CHOP], 1) for x in pm.first + pm.second if _CHOP in x]
-            used = [(_not(w), 1) for w in pm.two]
+            used = [(w, 1) for w in pm.not_two]
             add(mk_implies(two, _at_least(chop + used, len(used) + 1)))
         # Free wasabi before this turn, as literals: wasabi picks and not(laid) over earlier turns.
         wasabi = [(x[_W], 1) for x in pm.first + pm.second if _W in x]
@@ -264,6 +277,7 @@ def build_pick_model(
         pm.first_on.append(a_on)
         pm.second_on.append(b_on)
         pm.two.append(two)
+        pm.not_two.append(_not(two))
     # The other seats' recorded picks must stay possible: the pile they hold keeps enough cards.
     for o in others:
         mine = []
@@ -274,7 +288,7 @@ def build_pick_model(
             mine += [(pm.first[u][o.card], 1)] if o.card in pm.first[u] else []
             mine += [(pm.second[u][o.card], 1)] if o.card in pm.second[u] else []
             if o.card == _CHOP and pm.second[u]:
-                mine.append((_not(pm.two[u]), 1))
+                mine.append((pm.not_two[u], 1))
                 back += 1
         add(_at_most(mine, o.spare + back))
     pm.objective = _objective(pm, opponents_maki, rules)
@@ -608,7 +622,7 @@ def seed_literals(pm: PickModel, hands: Sequence[Sequence[int]], picks: Sequence
             if card is not None:
                 out.append(lits[card])
             elif i == 1 and lits:
-                out.append(_not(pm.two[t]))
+                out.append(pm.not_two[t])
             if card is not None and placed[i] and card not in on:
                 return None
             if card is not None and card in on:
