@@ -8,7 +8,7 @@ import ctypes
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import TypeAlias
+from typing import Any, TypeAlias
 
 import z3
 from sushigo.spec.model.budget import Budget, decide
@@ -151,29 +151,27 @@ def _num(k: builtins.int, ctx: z3.Context) -> z3.ArithRef:
 # array of that length builds the type again, about 15 microseconds, plus about 20 to collect it.
 # A puzzle's model made some 30 of them a puzzle. Kept here, each is made once; while one is
 # kept, z3py's own arrays of that length (assumptions, arguments) reuse it too.
-_AST_ARRAYS: dict[builtins.int, type[ctypes.Array[z3.Ast]]] = {}
-_INT_ARRAYS: dict[builtins.int, type[ctypes.Array[ctypes.c_int]]] = {}
+_ARRAYS: dict[tuple[Any, builtins.int], type[ctypes.Array[Any]]] = {}
 _KEPT_LENGTHS = 4096  # longer arrays (rare) are made as before
+
+
+def _array(item: Any, n: builtins.int) -> type[ctypes.Array[Any]]:
+    hit = _ARRAYS.get((item, n))
+    if hit is None:
+        hit = item * n
+        if n <= _KEPT_LENGTHS:
+            _ARRAYS[(item, n)] = hit
+    return hit
 
 
 def ast_array(n: builtins.int) -> type[ctypes.Array[z3.Ast]]:
     """The ctypes type of an array of ``n`` Z3 ASTs (``z3.Ast * n``), made once per length."""
-    hit = _AST_ARRAYS.get(n)
-    if hit is None:
-        hit = z3.Ast * n
-        if n <= _KEPT_LENGTHS:
-            _AST_ARRAYS[n] = hit
-    return hit
+    return _array(z3.Ast, n)
 
 
 def int_array(n: builtins.int) -> type[ctypes.Array[ctypes.c_int]]:
     """The ctypes type of an array of ``n`` C ints (``ctypes.c_int * n``), made once per length."""
-    hit = _INT_ARRAYS.get(n)
-    if hit is None:
-        hit = ctypes.c_int * n
-        if n <= _KEPT_LENGTHS:
-            _INT_ARRAYS[n] = hit
-    return hit
+    return _array(ctypes.c_int, n)
 
 
 for _n in range(9):  # z3py's own short arrays (a check's assumptions, none included) from the start
