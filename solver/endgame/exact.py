@@ -45,7 +45,7 @@ from sushigo.solver.endgame.reference import (
 )
 from sushigo.solver.endgame.result import EndgameResult, searching
 from sushigo.solver.endgame.state import DEFAULT_MAX_NODES, Move
-from sushigo.solver.endgame.unique import Bound, transpose, transpose_bounds, unique_mix
+from sushigo.solver.endgame.unique import Bound, settle, transpose, transpose_bounds, unique_mix
 from sushigo.solver.matrixgame import MatrixSolution, Number, solve
 from sushigo.spec.errors import InputError
 from sushigo.spec.turns import Turn
@@ -250,8 +250,7 @@ class _Exact(_TwoPlayer):
             """``s`` times the weighted sum of the cells ``pairs`` ((row, column, weight)): exact when it
             exceeds ``t`` (from the maximiser's side, s = 1, or the minimiser's, s = -1, with everything
             negated), else an upper bound <= t. Each cell is searched only as far as the others' bounds
-            (their exact values or their nodes' bounds) leave it open: once every other cell has a finite
-            upper bound, a one-sided window decides this one."""
+            (their exact values or their nodes' bounds) leave it open (:func:`settle`)."""
             lo: list[Bound] = []
             hi: list[Bound] = []
             for i, j, _ in pairs:
@@ -270,32 +269,13 @@ class _Exact(_TwoPlayer):
                         continue
                 lo.append(s * v)
                 hi.append(s * v)
-            while True:
-                upper = sum(w * h for (_, _, w), h in zip(pairs, hi, strict=True))
-                if upper <= t:
-                    return upper
-                open_ = [k for k in range(len(pairs)) if lo[k] != hi[k]]
-                if not open_:
-                    return upper
-                unbounded = [k for k in open_ if hi[k] == _INF]
-                if len(unbounded) > 1:
-                    k = unbounded[0]
-                    i, j, w = pairs[k]
-                    v = exact(i, j)
-                    lo[k] = hi[k] = s * v
-                    continue
-                k = unbounded[0] if unbounded else max(open_, key=lambda k: pairs[k][2] * (hi[k] - lo[k]))
-                i, j, w = pairs[k]
-                rest = t - sum(pairs[m][2] * hi[m] for m in range(len(pairs)) if m != k)
-                a = rest if w == 1 else rest / w  # exact: a weight other than 1 is a Fraction
-                if s > 0:
-                    r = above(i, j, a)
-                else:
-                    r = -below(i, j, -a)
-                if r > a:
-                    lo[k] = hi[k] = r
-                else:
-                    hi[k] = r
+
+            def reach(k: int, a: Number) -> Bound:
+                i, j, _ = pairs[k]
+                return above(i, j, a) if s > 0 else -below(i, j, -a)
+
+            return settle([w for _, _, w in pairs], lo, hi, t, False,
+                          lambda k: s * exact(pairs[k][0], pairs[k][1]), reach)
 
         while True:
             sol = solve([[exact(i, j) for j in cols] for i in rows])

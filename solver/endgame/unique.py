@@ -102,41 +102,57 @@ def _tight(
     cell: Cell, bounds: Bounds | None, i: int, value: Number, support: Sequence[tuple[int, Number]]
 ) -> list[Number] | None:
     """Row ``i``'s cells in the support columns when it earns exactly ``value`` against the column mix
-    ``support`` (it earns at most that), else None.
-
-    A cell is searched only as far as the others' bounds leave the answer open: exactly while two or
-    more have no finite upper bound, else with a one-sided window at what it must reach.
-    """
+    ``support`` (it earns at most that), else None (:func:`settle`, strict: equal must be exact)."""
     lo: list[Bound] = []
     hi: list[Bound] = []
     for j, _ in support:
         a, b = bounds(i, j) if bounds is not None else (-_INF, _INF)
         lo.append(a)
         hi.append(b)
-    n = len(support)
+    total = settle([q for _, q in support], lo, hi, value, True,
+                   lambda k: cell(i, support[k][0], -_INF, _INF),
+                   lambda k, need: cell(i, support[k][0], need, _INF))
+    if total < value:
+        return None
+    assert total <= value, "the restricted column mix is not optimal in the whole game"
+    return cast(list[Number], hi)  # every cell exact here
+
+
+def settle(
+    weights: Sequence[Number], lo: list[Bound], hi: list[Bound], t: Bound, strict: bool,
+    exact: Callable[[int], Bound], reach: Callable[[int, Number], Bound],
+) -> Bound:
+    """The weighted sum of some cells, each known to lie in ``[lo[k], hi[k]]``, found only as far as
+    the threshold ``t`` needs: exact when it exceeds ``t`` (``strict``: reaches it; every cell is
+    then exact, ``lo == hi``), else an upper bound below ``t`` (not above it when not strict).
+
+    The bounds narrow in place. A cell is searched exactly (``exact(k)``) while two or more have no
+    finite upper bound; else the one with the widest weighted gap is tested against what it must
+    reach, the others at their upper bounds (``reach(k, a)``: the cell if it exceeds ``a``, else
+    an upper bound <= a). In strict mode a bound that touches ``a`` cannot tell, so the cell
+    itself decides. Used by the double oracle's replies and by the uniqueness test's rows.
+    """
+    n = len(weights)
     while True:
-        if sum(q * h for (_, q), h in zip(support, hi, strict=True)) < value:
-            return None
+        upper = sum(w * h for w, h in zip(weights, hi, strict=True))
+        if upper < t or (upper == t and not strict):
+            return upper
         open_ = [k for k in range(n) if lo[k] != hi[k]]
         if not open_:
-            total = sum(q * h for (_, q), h in zip(support, hi, strict=True))
-            assert total <= value, "the restricted column mix is not optimal in the whole game"
-            return cast(list[Number], hi) if total == value else None  # every cell exact here
+            return upper
         unbounded = [k for k in open_ if hi[k] == _INF]
         if len(unbounded) > 1:
             k = unbounded[0]
-            lo[k] = hi[k] = cell(i, support[k][0], -_INF, _INF)
+            lo[k] = hi[k] = exact(k)
             continue
-        k = unbounded[0] if unbounded else max(open_, key=lambda k: support[k][1] * (hi[k] - lo[k]))
-        j, q = support[k]
-        # What the cell must reach for the row to earn the value, the others at their upper bounds.
-        need = Fraction(value - sum(support[o][1] * hi[o] for o in range(n) if o != k)) / q
-        got = cell(i, j, need, _INF)
-        if got == need:  # a bound that touches the threshold: the cell itself decides
-            got = cell(i, j, -_INF, _INF)
-        if got > need:
+        k = unbounded[0] if unbounded else max(open_, key=lambda k: weights[k] * (hi[k] - lo[k]))
+        w = weights[k]
+        rest = t - sum(weights[m] * hi[m] for m in range(n) if m != k)
+        need = rest if w == 1 else rest / Fraction(w)  # exact: a weight other than 1 is a Fraction
+        got = reach(k, need)
+        if strict and got == need:
+            got = exact(k)
+        if got > need or (strict and got == need):
             lo[k] = hi[k] = got
-        elif got < need:
-            hi[k] = got
         else:
-            lo[k] = hi[k] = got
+            hi[k] = got
