@@ -95,8 +95,9 @@ class PickModel:
     second: list[dict[int, z3.BoolRef]] = field(default_factory=list)
     first_on: list[dict[int, z3.BoolRef]] = field(default_factory=list)
     second_on: list[dict[int, z3.BoolRef]] = field(default_factory=list)
-    two: list[z3.BoolRef] = field(default_factory=list)
-    not_two: list[z3.BoolRef] = field(default_factory=list)  # each turn's not(two), made once
+    #: Per turn, not(two), "no second pick" (made once: the pile and chopsticks constraints of
+    #: every later turn read it).
+    not_two: list[z3.BoolRef] = field(default_factory=list)
     objective: Weighted = field(default_factory=list)
     #: Per card counted by indicators (tempura, sashimi, dumpling): each indicator with the count
     #: of picks of the card it needs and its weight (see :func:`credit_bound`).
@@ -276,7 +277,6 @@ def build_pick_model(
         pm.second.append(b)
         pm.first_on.append(a_on)
         pm.second_on.append(b_on)
-        pm.two.append(two)
         pm.not_two.append(_not(two))
     # The other seats' recorded picks must stay possible: the pile they hold keeps enough cards.
     for o in others:
