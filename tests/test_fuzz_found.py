@@ -272,10 +272,13 @@ def test_a_rules_file_extending_a_name_with_a_nul(tmp_path: Path, capsys: pytest
 
 
 @pytest.mark.parametrize("limit", ["0", "-0"])
-def test_conform_without_a_memory_limit_matches_its_schema(limit: str, capsys: pytest.CaptureFixture[str]) -> None:
+def test_conform_without_a_memory_limit_matches_its_schema(
+    limit: str, capsys: pytest.CaptureFixture[str]
+) -> None:
     # --memory-limit 0 means no limit (its help says so); the JSON budget said memory_mb 0, which
     # the schema refused (minimum 1). Found by tools/fuzz_cli.py --seed 91.
     import jsonschema
+
     from sushigo.schemas import load_schema
 
     adapter = str(Path(__file__).resolve().parent.parent / "examples" / "conform_adapter.py")

@@ -13,7 +13,8 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def assemble() -> str:
-    parts = [p.read_text(encoding="utf-8").rstrip("\n") + "\n" for p in sorted((REPO / "docs" / "readme").glob("*.md"))]
+    pages = sorted((REPO / "docs" / "readme").glob("*.md"))
+    parts = [p.read_text(encoding="utf-8").rstrip("\n") + "\n" for p in pages]
     return "\n".join(parts)
 
 
