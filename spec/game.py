@@ -32,6 +32,7 @@ import random
 from _random import Random as _CoreRandom
 from collections.abc import Sequence
 from itertools import pairwise
+from operator import add, itemgetter
 from typing import Self, TypeVar
 
 from sushigo.spec.cards import Card, Token
@@ -132,6 +133,9 @@ def pack(counts: Sequence[int]) -> int:
 
 def unpack(value: int, n: int) -> bytes:
     return value.to_bytes(n, "little")
+
+
+_PUDDINGS_OF = itemgetter(_PUD_TOKEN)
 
 
 _WC_FIELD = (1 << (2 * BITS)) - 1
@@ -614,7 +618,7 @@ class _Position:
     _hands: Sequence[int]
     _tabs: Sequence[int]
     _kept: tuple[int, ...]
-    _view: tuple[tuple[tuple[int, ...], ...], tuple[int, ...]] | None
+    _view: dict[str, object] | None  # the fields every seat's observation shares, once asked
     _opts: Sequence[Options]  # each seat's options, found when the position is made
 
     def __init__(self) -> None:
@@ -683,19 +687,23 @@ class _Position:
         """What ``seat`` may know now (its hand, every tableau, puddings, finished rounds)."""
         view = self._view
         if view is None:
-            tabs = tuple(tuple(unpack(t, N_TOKENS)) for t in self._tabs)
-            puds = tuple(k + t[_PUD_TOKEN] for k, t in zip(self._kept, tabs, strict=True))
-            view = self._view = (tabs, puds)
+            tabs = tuple([tuple(unpack(t, N_TOKENS)) for t in self._tabs])
+            seats = self._setup.seats
+            # The seats' shared fields, made once per position; each seat's view copies them.
+            view = self._view = {
+                "seat": seat, "target": seat, "players": seats.players,
+                "round_index": self.round_index, "turn": self.turn, "hand": (), "tableaux": tabs,
+                "puddings": tuple(map(add, self._kept, map(_PUDDINGS_OF, tabs))),
+                "scores": self.round_scores, "rules": seats.rules,
+            }
         # PlayerView is a frozen dataclass; its generated __init__ (one object.__setattr__ per
         # field) costs more than a whole decision, so the instance dict is set in one step.
         # tests/test_game.py checks the result equals PlayerView(...) built the usual way.
+        fields = view.copy()
+        fields["seat"] = fields["target"] = seat
+        fields["hand"] = tuple(unpack(self._hands[seat], N_CARDS))
         obs = _new(PlayerView)
-        seats = self._setup.seats
-        _setattr(obs, "__dict__", {
-            "seat": seat, "target": seat, "players": seats.players, "round_index": self.round_index,
-            "turn": self.turn, "hand": tuple(unpack(self._hands[seat], N_CARDS)), "tableaux": view[0],
-            "puddings": view[1], "scores": self.round_scores, "rules": seats.rules,
-        })
+        _setattr(obs, "__dict__", fields)
         return obs
 
     @property

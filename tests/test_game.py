@@ -113,17 +113,26 @@ def test_random_driver_reproduces_play_game() -> None:
 
 
 def test_observation_is_the_player_view() -> None:
-    game = _states(3, 2, "official")[12]
-    view = game.observation(1)
-    tabs = tuple(game.tableau(s) for s in range(3))
-    kept = [sum(r[s][Token.PUDDING] for r in game.round_tableaux) for s in range(3)]
-    want = PlayerView(
-        seat=1, target=1, players=3, round_index=game.round_index, turn=game.turn, hand=game.hand(1),
-        tableaux=tabs, puddings=tuple(kept[s] + tabs[s][Token.PUDDING] for s in range(3)),
-        scores=game.round_scores, rules=OFFICIAL,
-    )
-    assert view == want
-    assert view.tableau == tabs[1]
+    """Every seat's observation at every position, asked in both seat orders (the fields the
+    seats share are made once per position, for whichever seat asks first), equals the
+    PlayerView built field by field from the position's own readers."""
+    for players, seed in ((3, 2), (2, 5), (5, 1)):
+        for game in _states(players, seed, "official"):
+            if game.over:
+                continue
+            tabs = tuple(game.tableau(s) for s in range(players))
+            kept = [sum(r[s][Token.PUDDING] for r in game.round_tableaux) for s in range(players)]
+            order = range(players) if game.turn % 2 else reversed(range(players))
+            for seat in order:
+                view = game.observation(seat)
+                want = PlayerView(
+                    seat=seat, target=seat, players=players, round_index=game.round_index,
+                    turn=game.turn, hand=game.hand(seat), tableaux=tabs,
+                    puddings=tuple(kept[s] + tabs[s][Token.PUDDING] for s in range(players)),
+                    scores=game.round_scores, rules=OFFICIAL,
+                )
+                assert view == want
+                assert view.tableau == tabs[seat]
 
 
 def test_illegal_and_equivalent_turns() -> None:
