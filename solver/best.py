@@ -480,6 +480,10 @@ def _new_solver() -> z3.Solver:
     # Relevancy filtering off: every literal here is a pick or a counted indicator, none is
     # irrelevant, and the proofs of "one point more" took about a fifth less time without it.
     s.set("smt.relevancy", 0)
+    # Each decision's phase by how often the literal occurs: on four sets of 80 new puzzles,
+    # 0.91-0.96x the time of the default (phase caching), with the slowest puzzles a third
+    # faster. Phase only steers the search: the answers are the same (tested against the DP).
+    s.set("smt.phase_selection", 6)
     return s
 
 
