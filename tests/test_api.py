@@ -191,7 +191,26 @@ BAD: list[tuple[Callable[[], Any], list[str]]] = [
      ["endgame", "--hands", "squid / salmon", "--taken", f"{TAKEN0} / {TAKEN1} squid"]),  # IllegalMoveError
     (lambda: sushigo.puzzle(show=1000), ["puzzle", "--show", "1000"]),
     (lambda: sushigo.rules(players=9), ["rules", "--players", "9"]),
+    (lambda: sushigo.play(players=2, seed=-1), ["play", "--players", "2", "--seed", "-1"]),
+    (lambda: sushigo.play(players=3, seed=-2, games=5),
+     ["play", "--players", "3", "--seed", "-2", "--games", "5"]),
+    (lambda: sushigo.balance("official", vs="english", seed=-1, games=3),
+     ["balance", "official", "--vs", "english", "--seed", "-1", "--games", "3"]),
 ]
+
+
+def test_a_negative_seed_would_deal_a_positive_seeds_game() -> None:
+    """Why play and balance refuse a negative first seed: Python's random.Random seeds with an
+    int's absolute value, so -s deals exactly the game of s (and a run of games from -2 would
+    play seeds 1 and 2 twice)."""
+    from sushigo.spec.executor import play_game
+
+    def deals(seed: int) -> list[object]:
+        return [rnd.hands for rnd in play_game(3, seed).rounds]
+
+    for s in (1, 2, 7):
+        assert deals(-s) == deals(s)
+    assert deals(1) != deals(2)
 
 
 @pytest.mark.parametrize("bad", BAD, ids=[" ".join(b[1]) for b in BAD])

@@ -63,7 +63,8 @@ def register(subparsers: Any) -> None:
                    help="players, 2 to 5 (default 4; 2 under dummy-2p)")
     p.add_argument("--policy", action="extend", nargs="+", default=[], metavar="NAME",
                    help=f"policy for every player, or one per seat ({', '.join(POLICIES)}; default random)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first game (default 0)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="seed of the first game, 0 or more (default 0)")
     p.add_argument("--timeout", type=budget_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                    help=f"budget of each solver question (default {DEFAULT_TIMEOUT:g}); past it: unknown")
     p.add_argument("--no-maxima", action="store_true", help="skip the proved round and game maxima")

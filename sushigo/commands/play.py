@@ -37,7 +37,8 @@ def register(subparsers: Any) -> None:
     )
     p.add_argument("--players", type=int, default=None, metavar="N",
                    help="players, 2 to 5 (default 4; 2 under dummy-2p)")
-    p.add_argument("--seed", type=int, default=0, metavar="S", help="seed of the first game (default 0)")
+    p.add_argument("--seed", type=int, default=0, metavar="S",
+                   help="seed of the first game, 0 or more (default 0)")
     p.add_argument("--games", type=int, default=1, metavar="G", help="number of games (default 1)")
     p.add_argument(
         "--policy",
