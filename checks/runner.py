@@ -230,7 +230,7 @@ def _run_given(prop: Property, opts: Options) -> Outcome:
                     machine = hypothesis.seed(opts.seed)(machine)
                 machine.steps_run = 0
                 try:
-                    run_state_machine_as_test(machine, settings=mst)  # type: ignore[no-untyped-call]
+                    run_state_machine_as_test(machine, settings=mst)
                 finally:
                     counter[0] = machine.steps_run
             else:

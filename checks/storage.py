@@ -43,10 +43,11 @@ def use_hypothesis_home() -> None:
     modules (called when the checks are imported)."""
     from hypothesis.configuration import set_hypothesis_home_dir
     from hypothesis.internal.conjecture import providers
+    from hypothesis.internal.constants_ast import Constants
 
     set_hypothesis_home_dir(hypothesis_home())
     # Private hook of the pinned Hypothesis (6.170): the provider looks the function up in its
     # module on every draw. tests/test_options.py fails loudly if the hook moves.
-    empty = providers.Constants()
+    empty = Constants()  # the class providers imports (it does not re-export it)
     providers._get_local_constants = lambda: empty
     providers.CONSTANTS_CACHE.cache.clear()

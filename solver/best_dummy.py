@@ -32,7 +32,7 @@ from sushigo.spec.cards import Card, Token, parse_card
 from sushigo.spec.errors import IllegalMoveError, InputError
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import round_totals
-from sushigo.spec.turns import Turn, apply_turn, legal_turns, parse_turn, resolve_turn
+from sushigo.spec.turns import Pick, Turn, apply_turn, legal_turns, parse_turn, resolve_turn
 
 DUMMY = 2
 _CHOP = int(Card.CHOPSTICKS)
@@ -54,7 +54,7 @@ class DummyHindsight:
 
 def _step(
     rules: Ruleset, t: int, hands: list[list[int]], tabs: list[list[int]], pile: Sequence[int],
-    own: Sequence[Turn], gift: Turn,
+    own: Sequence[tuple[Pick, ...]], gift: tuple[Pick, ...],
 ) -> None:
     """One turn, in place, exactly as the executor plays it; IllegalMoveError on a bad step."""
     ctrl = t % 2
@@ -130,7 +130,7 @@ def solve_dummy_hindsight(h: DummyHindsight) -> BestResult:
                 after[_CHOP] -= int(used)
                 gifts = list(_gifts(after, tabs[DUMMY], rules))
             for gift in gifts:
-                own: list[Turn] = [(), ()]
+                own: list[tuple[Pick, ...]] = [(), ()]  # both seats filled below
                 own[k] = turn
                 own[1 - k] = h.turns[t][1 - k]
                 g = gift if gift is not None else h.turns[t][2]
@@ -160,7 +160,7 @@ def solve_dummy_hindsight(h: DummyHindsight) -> BestResult:
         choice = memo[key][1]
         assert choice is not None
         line.append(choice)
-        own: list[Turn] = [(), ()]
+        own: list[tuple[Pick, ...]] = [(), ()]  # both seats filled below
         own[k] = choice[0]
         own[1 - k] = h.turns[t][1 - k]
         gift = choice[1] if choice[1] is not None else h.turns[t][2]

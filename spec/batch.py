@@ -184,7 +184,7 @@ class _Scorer:
     def totals(self, tabs: I8) -> I64:
         """Round totals per game and seat of final tableaux ``tabs`` (games, seats, tokens)."""
         t = tabs.astype(np.int64)
-        points = self.dish[self.tokens, t].sum(axis=2)
+        points: I64 = self.dish[self.tokens, t].sum(axis=2)
         icons = t @ self.icons
         top = icons.max(axis=1, keepdims=True)
         at_top = (icons == top) & (top > 0)

@@ -49,7 +49,7 @@ import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from sushigo.spec import step as steps
 from sushigo.spec.cards import Card, Token
@@ -66,7 +66,10 @@ from sushigo.spec.record import GameRecord, RoundRecord, record_from_json
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import GameScore, round_totals, score_game
 from sushigo.spec.tableau import Tableau, format_tableau
-from sushigo.spec.turns import Turn, TurnResult, apply_turn, legal_turns, resolve_turn
+from sushigo.spec.turns import Pick, Turn, TurnResult, apply_turn, legal_turns, resolve_turn
+
+if TYPE_CHECKING:  # spec.batch needs numpy, which is optional
+    from sushigo.spec.batch import Result
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
@@ -209,7 +212,7 @@ class _Table:
         self.scores: list[tuple[int, ...]] = []
         self.round_index = 0
         self.turn = 0
-        self.round_turns: tuple[tuple[Turn, ...], ...] = ()
+        self.round_turns: tuple[tuple[tuple[Pick, ...], ...], ...] = ()
 
     def snapshot(self, phase: str) -> GameState:
         return GameState(
@@ -235,10 +238,12 @@ class _Table:
 
 
 #: decide(table, seat, target, hand) -> the turn ``seat`` takes for ``target``'s tableau.
-Decide = Callable[[_Table, int, int, list[int]], Turn]
+Decide = Callable[[_Table, int, int, list[int]], tuple[Pick, ...]]
 
 
-def _resolve(table: _Table, seat: int, hand: Sequence[int], tab: Sequence[int], turn: Turn) -> TurnResult:
+def _resolve(
+    table: _Table, seat: int, hand: Sequence[int], tab: Sequence[int], turn: tuple[Pick, ...]
+) -> TurnResult:
     if not turn:
         raise _StepError(f"{table.where(seat)} took no card; every player takes a card each turn (R-PICK)")
     try:
@@ -263,14 +268,14 @@ def _run_round(
         table.hands[s] = hand
     pile = list(dealt[DUMMY_SEAT]) if rules.dummy_2p else []
     offset = rules.pass_offset(table.round_index)
-    turns: list[tuple[Turn, ...]] = []
+    turns: list[tuple[tuple[Pick, ...], ...]] = []
     table.turn = 0
     if snapshots:
         yield table.snapshot("dealt")
     for t in range(table.hand_size):
         table.turn = t
         table.start = tuple(tuple(x) for x in table.tabs)
-        step: list[Turn] = [() for _ in range(seats)]
+        step: list[tuple[Pick, ...]] = [() for _ in range(seats)]  # every seat filled below
         ctrl = dummy_controller(t) if rules.dummy_2p else -1
         for s in range(players):
             hand = table.hands[s]
@@ -582,7 +587,7 @@ def _check_deal(
 
 
 def _record_decider(rec_rounds: Sequence[RoundRecord]) -> Decide:
-    def decide(table: _Table, seat: int, target: int, hand: list[int]) -> Turn:
+    def decide(table: _Table, seat: int, target: int, hand: list[int]) -> tuple[Pick, ...]:
         turns = rec_rounds[table.round_index].turns
         if table.turn >= len(turns):
             raise _StepError(
@@ -763,8 +768,8 @@ def fast_random_games(
     except ImportError:  # numpy missing: the same games, one at a time
         return _python_random_games(players, range(seed, seed + n), rules, tableaux)
 
-    def one(s: int) -> tuple[object, ...]:
-        return tuple(_python_random_games(players, [s], rules, tableaux)[0][1:])
+    def one(s: int) -> Result:
+        return _python_random_games(players, [s], rules, tableaux)[0][1:]  # a slice is a plain tuple
 
     seeds = range(seed, seed + n)
     games = batch_games(players, seeds, rules, tableaux, one)

@@ -40,7 +40,7 @@ from sushigo.spec.errors import IllegalMoveError, InputError, RulesError
 from sushigo.spec.policies import PlayerView
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import pudding_points, round_totals, winners
-from sushigo.spec.turns import Turn, apply_turn, legal_turns
+from sushigo.spec.turns import Pick, Turn, apply_turn, legal_turns
 
 __all__ = [
     "DUMMY_SEAT",
@@ -113,7 +113,7 @@ class Options:
         every = self.every
         return tuple([every[id(t)] for t in self.turns])
 
-    def find(self, turn: Turn) -> int:
+    def find(self, turn: tuple[Pick, ...]) -> int:
         """The index of ``turn`` (the very object, or an equal one), -1 if it is not listed."""
         for i, listed in enumerate(self.turns):
             if listed is turn:
@@ -280,6 +280,7 @@ class OptionTable:
                 found = self._fill_plain(state, pieces)[(key & _KINDS) % DENSE]
                 assert found is not None  # every entry is filled
                 return found
+            kinds: Sequence[int] | None  # a list here, a memoised tuple below
             kinds = [c for c in range(N_CARDS) if key >> (BITS * c) & 1]
             found = Options(sum((pieces.single_turns[c] for c in kinds), ()), pieces.fast, pieces.every)
             self.plain[state][(key & _KINDS) % DENSE] = found
@@ -550,7 +551,9 @@ def _options_of(table: OptionTable, hands: Sequence[int], tabs: Sequence[int]) -
 # from outside) both move through these.
 
 
-def land(found: Options, hand: int, tab: int, turn: Turn, rules: Ruleset, who: str) -> tuple[int, int]:
+def land(
+    found: Options, hand: int, tab: int, turn: tuple[Pick, ...], rules: Ruleset, who: str
+) -> tuple[int, int]:
     """The packed hand and tableau after ``turn``, taken from ``hand`` in ``tab`` whose options are
     ``found``: one look-up for a listed turn; any other turn (an equal object, the other order of
     a chopsticks turn, or an illegal one) is checked by spec.turns. IllegalMoveError names ``who``."""
@@ -742,6 +745,7 @@ class _Position:
                 b1 += c1[1]
                 if seats.offsets[self.round_index]:
                     m0, m1 = m1, m0
+                turn: int | Turn  # the next turn's number here, a seat's turn in the loop below
                 turn = self.turn + 1
                 if turn < seats.size:
                     # both seats' options found inline (as in the loop below), no list built

@@ -33,7 +33,7 @@ from sushigo.spec.errors import InputError, NotationError, RulesError
 from sushigo.spec.ruleset import PARAMETER_BY_NAME, RULESETS, Ruleset, apply_overrides, parse_value
 from sushigo.spec.scoring import score_game
 from sushigo.spec.tableau import Tableau, format_tableau, parse_tableau
-from sushigo.spec.turns import Turn, format_turn, parse_pick
+from sushigo.spec.turns import Pick, format_turn, parse_pick
 
 FORMAT = "sushigo-record/1"
 
@@ -41,7 +41,7 @@ FORMAT = "sushigo-record/1"
 @dataclass(frozen=True)
 class RoundRecord:
     hands: tuple[tuple[Card, ...], ...]  # per seat, as dealt
-    turns: tuple[tuple[Turn, ...], ...]  # turns[t][seat]
+    turns: tuple[tuple[tuple[Pick, ...], ...], ...]  # turns[t][seat]: Turns, or bare tuples when read
     tableaux: tuple[Tableau, ...]  # per seat, at the end of the round
     scores: tuple[int, ...]  # round totals per seat
 
@@ -285,7 +285,7 @@ def _cards(value: object, where: str) -> tuple[Card, ...]:
         raise InputError(f"{where}: {exc}") from exc
 
 
-def _turn(value: object, where: str) -> Turn:
+def _turn(value: object, where: str) -> tuple[Pick, ...]:
     """Picks one by one: a turn of 0 or 3+ picks is well-formed JSON that breaks the rules,
     so it is left for replay to report (R-PICK, R-CHOPSTICKS-ONCE)."""
     _expect(

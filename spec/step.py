@@ -56,7 +56,7 @@ from sushigo.spec.game import (
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import GameScore, score_game
 from sushigo.spec.tableau import Tableau
-from sushigo.spec.turns import Turn
+from sushigo.spec.turns import Pick, Turn
 
 _CHOP = int(Card.CHOPSTICKS)
 _CHOP_BIT = CARD_BIT[_CHOP]
@@ -215,7 +215,7 @@ def _table(step: Step) -> OptionTable:
     return seats_of(step.rules, step.players).table
 
 
-def gift_hand(step: Step, turn: Turn) -> Counts:
+def gift_hand(step: Step, turn: tuple[Pick, ...]) -> Counts:
     """What the controller holds when choosing the dummy's card after ``turn``: the hand without
     the cards taken (chopsticks used by ``turn`` rejoin it only after the dummy's card)."""
     ctrl = step.controller
@@ -232,13 +232,13 @@ def _gift_tableau(tab: int) -> int:
     return tab & ~_CHOP_FIELD
 
 
-def gift_options(step: Step, turn: Turn) -> list[Turn]:
+def gift_options(step: Step, turn: tuple[Pick, ...]) -> list[Turn]:
     """The cards the controller may give the dummy after taking ``turn`` (single picks only)."""
     stub = _gift_tableau(pack(step.tableaux[DUMMY_SEAT]))
     return list(_table(step)(pack(gift_hand(step, turn)), stub).turns)
 
 
-def play(step: Step, turns: Sequence[Turn], gift: Turn | None = None) -> Step:
+def play(step: Step, turns: Sequence[tuple[Pick, ...]], gift: tuple[Pick, ...] | None = None) -> Step:
     """Every player's turn at once (``turns[seat]``), plus the dummy's card in dummy-2p.
 
     Each turn is checked against the tableau as it lay at the start of the turn;

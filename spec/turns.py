@@ -102,7 +102,7 @@ def parse_turn(value: str | Sequence[str]) -> Turn:
     return Turn(parse_pick(i) for i in items)
 
 
-def format_turn(turn: Turn) -> list[str]:
+def format_turn(turn: tuple[Pick, ...]) -> list[str]:
     return [str(p) for p in turn]
 
 
@@ -123,7 +123,7 @@ class TurnResult:
 
 
 def resolve_turn(
-    hand: Sequence[int], tableau: Sequence[int], turn: Turn, rules: Ruleset = OFFICIAL
+    hand: Sequence[int], tableau: Sequence[int], turn: tuple[Pick, ...], rules: Ruleset = OFFICIAL
 ) -> TurnResult:
     """Check a turn against the rules and say how it lands; raise IllegalMoveError if illegal.
 
@@ -179,7 +179,7 @@ def resolve_turn(
 
 
 def apply_turn(
-    hand: list[int], tableau: list[int], turn: Turn, rules: Ruleset = OFFICIAL
+    hand: list[int], tableau: list[int], turn: tuple[Pick, ...], rules: Ruleset = OFFICIAL
 ) -> TurnResult:
     """Play a turn in place: cards leave ``hand``, tokens join ``tableau``; chopsticks go back.
 
@@ -216,7 +216,7 @@ def legal_turns(
             return [Pick(Card(c), True), Pick(Card(c), False)] if optional else [Pick(Card(c))]
         return [Pick(Card(c))]
 
-    turns: list[Turn] = []
+    turns: list[tuple[Pick, ...]] = []  # bare tuples; each becomes a Turn on the way out
     for c in kinds:
         turns.extend((p,) for p in variants(c, free0))
     if tableau[_CHOP] >= 1 and sum(hand) >= 2:

@@ -26,7 +26,7 @@ from collections.abc import Iterable
 
 from sushigo.spec.cards import NIGIRI, Card
 from sushigo.spec.errors import InputError
-from sushigo.spec.turns import Pick, Turn, format_turn
+from sushigo.spec.turns import Pick, format_turn
 
 N_PICKS = len(Card) + len(NIGIRI)
 NUM_ACTIONS = N_PICKS + N_PICKS * N_PICKS
@@ -47,7 +47,7 @@ def _pick(code: int) -> Pick:
     return Pick(NIGIRI[code - len(Card)], False)
 
 
-def encode(turn: Turn) -> int:
+def encode(turn: tuple[Pick, ...]) -> int:
     """The action number of a turn of one or two picks."""
     if len(turn) == 1:
         return _pick_code(turn[0])
@@ -56,10 +56,11 @@ def encode(turn: Turn) -> int:
     raise InputError(f"a turn takes one card, or two with chopsticks; got {len(turn)}")
 
 
-def decode(action: object) -> Turn:
+def decode(action: object) -> tuple[Pick, ...]:
     """The turn an action number stands for; InputError outside ``0..NUM_ACTIONS-1``."""
     try:
-        code = operator.index(action)  # type: ignore[call-overload]  # numpy integers too
+        # numpy integers too; anything without __index__ raises the TypeError caught below
+        code = operator.index(action)  # type: ignore[arg-type]
     except TypeError:
         code = -1
     if isinstance(action, bool) or not 0 <= code < NUM_ACTIONS:
@@ -70,7 +71,7 @@ def decode(action: object) -> Turn:
     return (_pick(first), _pick(second))
 
 
-def encode_all(turns: Iterable[Turn]) -> list[int]:
+def encode_all(turns: Iterable[tuple[Pick, ...]]) -> list[int]:
     """The sorted action numbers of these turns."""
     return sorted({encode(t) for t in turns})
 

@@ -237,7 +237,7 @@ def _quiet_stop_traces() -> None:
 def _stopped_by() -> int | None:
     """The signal that stopped the command, if a stop scope ever ran (none before parsing)."""
     budget = sys.modules.get("sushigo.spec.model.budget")
-    return None if budget is None else budget.stopped_by()  # type: ignore[no-any-return]
+    return None if budget is None else budget.stopped_by()
 
 
 def _prog(argv: Sequence[str] | None) -> str:

@@ -192,7 +192,7 @@ class Side:
         parts = [self.cat(comp, case, c) for c in self.cats]
         if any(p is None for p in parts):
             return None
-        return [sum(col) for col in zip(*parts, strict=True)]  # type: ignore[arg-type]
+        return [sum(col) for col in zip(*parts, strict=True)]
 
     def compose(self, faults: Sequence[Fault]) -> Composite:
         comp = Composite({c: self.ref for c in self.cats})

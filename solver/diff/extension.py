@@ -16,7 +16,7 @@ from sushigo.spec.record import record_document, record_from_tableaux
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import score_game, score_round
 from sushigo.spec.tableau import Tableau, format_tableau
-from sushigo.spec.turns import Pick, Turn, apply_turn, hand_counts
+from sushigo.spec.turns import Pick, apply_turn, hand_counts
 
 
 def extend_to_game(
@@ -68,7 +68,7 @@ def extend_to_game(
 _TOKEN_VAR: dict[Token, str] = {t: t.label.replace("+", "_") for t in Token}
 
 
-def _run_script(script: Sequence[Turn], rules: Ruleset) -> tuple[int, ...] | None:
+def _run_script(script: Sequence[tuple[Pick, ...]], rules: Ruleset) -> tuple[int, ...] | None:
     """The seat's tableau after the script (explicit picks), or None if a turn is illegal."""
     tab = [0] * len(Token)
     for turn in script:
@@ -80,12 +80,14 @@ def _run_script(script: Sequence[Turn], rules: Ruleset) -> tuple[int, ...] | Non
     return tuple(tab)
 
 
-def distinguishing_script(seq: Sequence[Sequence[Card]], a: Ruleset, b: Ruleset) -> list[Turn] | None:
+def distinguishing_script(
+    seq: Sequence[Sequence[Card]], a: Ruleset, b: Ruleset
+) -> list[tuple[Pick, ...]] | None:
     """Explicit picks (wasabi choices spelled out) for the turns that land differently under a and b.
 
     Preferred: legal under both and scoring differently; else legal under one only.
     """
-    one_sided: list[Turn] | None = None
+    one_sided: list[tuple[Pick, ...]] | None = None
     for choice in itertools.product(*[itertools.product(*[_pick_variants(c) for c in t]) for t in seq]):
         script = [tuple(t) for t in choice]
         ta, tb = _run_script(script, a), _run_script(script, b)
@@ -101,7 +103,7 @@ def distinguishing_script(seq: Sequence[Sequence[Card]], a: Ruleset, b: Ruleset)
     return one_sided
 
 
-def seat_round_record(script: Sequence[Turn], rules: Ruleset, players: int = 2) -> dict[str, Any]:
+def seat_round_record(script: Sequence[tuple[Pick, ...]], rules: Ruleset, players: int = 2) -> dict[str, Any]:
     """A one-round record where seat 0 plays ``script`` first and everything else is filler.
 
     Seat 0 holds the hand dealt to seat ``-offset * t`` at turn ``t``; the script's cards of

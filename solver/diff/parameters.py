@@ -46,7 +46,8 @@ DEFAULT_TIMEOUT_MS = 30_000
 
 def differing_parameters(a: Ruleset, b: Ruleset) -> list[str]:
     """The readings, then the rule numbers, that differ between ``a`` and ``b``."""
-    return [p.name for p in (*PARAMETERS, *NUMBERS) if getattr(a, p.name) != getattr(b, p.name)]
+    every: tuple[Parameter | NumberParameter, ...] = (*PARAMETERS, *NUMBERS)
+    return [p.name for p in every if getattr(a, p.name) != getattr(b, p.name)]
 
 
 def parameter(name: str) -> Parameter | NumberParameter:

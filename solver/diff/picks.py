@@ -10,7 +10,7 @@ from sushigo.spec.cards import NIGIRI, Card, Token
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import score_round
 from sushigo.spec.tableau import Tableau
-from sushigo.spec.turns import Pick, Turn, apply_turn, hand_counts
+from sushigo.spec.turns import Pick, apply_turn, hand_counts
 
 _PICK_CARD_BOUND = 4  # picks: sequences are enumerated up to this many cards
 
@@ -33,7 +33,7 @@ def reachable(turns: Sequence[Sequence[Card]], rules: Ruleset) -> frozenset[Tabl
         nxt: set[tuple[int, ...]] = set()
         for tab in states:
             for choice in itertools.product(*[_pick_variants(c) for c in cards]):
-                turn: Turn = tuple(choice)
+                turn: tuple[Pick, ...] = tuple(choice)
                 new, h = list(tab), list(hand)
                 try:
                     apply_turn(h, new, turn, rules)

@@ -98,12 +98,15 @@ class _Terms:
             op = self.kinds[decl.value] = z3.Z3_get_decl_kind(self.ref, decl)
         return op
 
+    # bool(): the C API's results are untyped (z3 ships no annotations); a comparison of them is Any
     def is_var(self, a: Any) -> bool:
-        return self.op(a) == z3.Z3_OP_UNINTERPRETED and z3.Z3_get_app_num_args(self.ref, a) == 0
+        return bool(self.op(a) == z3.Z3_OP_UNINTERPRETED and z3.Z3_get_app_num_args(self.ref, a) == 0)
 
     def is_int_numeral(self, a: Any) -> bool:
         r = self.ref
-        return self.op(a) == z3.Z3_OP_ANUM and z3.Z3_get_sort_kind(r, z3.Z3_get_sort(r, a)) == z3.Z3_INT_SORT
+        return bool(
+            self.op(a) == z3.Z3_OP_ANUM and z3.Z3_get_sort_kind(r, z3.Z3_get_sort(r, a)) == z3.Z3_INT_SORT
+        )
 
     def args(self, a: Any) -> list[Any]:
         r = self.ref

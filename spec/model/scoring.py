@@ -115,7 +115,7 @@ def dish_terms(
 
 def total_term(dishes: dict[str, z3.ArithRef], maki: z3.ArithRef | int) -> z3.ArithRef:
     """A round total (R-ROUND-TOTAL): every dish category of :func:`dish_terms`, then maki."""
-    return _sum([*dishes.values(), maki])  # type: ignore[list-item]
+    return _sum([*dishes.values(), maki])
 
 
 def icons_term(

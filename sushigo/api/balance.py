@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Sequence
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from sushigo.api.base import (
     MAX_GAMES,
@@ -49,9 +49,11 @@ class BalanceDetail(NamedTuple):
 
 
 def _games(games: object) -> int:
-    if not in_range(games, 0, MAX_GAMES) or int(games) != games:  # type: ignore[call-overload]
-        raise InputError(f"--games must be a whole number from 1 to {MAX_GAMES}, got {games!r}")
-    return int(games)
+    if in_range(games, 0, MAX_GAMES):
+        count = cast(float, games)  # in_range passed: an int or a float (never a bool)
+        if int(count) == count:
+            return int(count)
+    raise InputError(f"--games must be a whole number from 1 to {MAX_GAMES}, got {games!r}")
 
 
 def _check_players(rules: Ruleset, players: int) -> None:

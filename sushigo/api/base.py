@@ -14,8 +14,11 @@ import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
-from sushigo.limits import MAX_BUDGET_COUNT, MAX_BUDGET_SECONDS, in_range
-from sushigo.limits import MAX_GAMES as MAX_GAMES  # re-exported: api.play and api.balance take it from here
+# re-exported (the ``as`` form): the api modules take the bounds and their test from here
+from sushigo.limits import MAX_BUDGET_COUNT as MAX_BUDGET_COUNT
+from sushigo.limits import MAX_BUDGET_SECONDS as MAX_BUDGET_SECONDS
+from sushigo.limits import MAX_GAMES as MAX_GAMES
+from sushigo.limits import in_range as in_range
 from sushigo.spec.errors import InputError, SushiGoError, Unsettled
 
 if TYPE_CHECKING:

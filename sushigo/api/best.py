@@ -103,9 +103,9 @@ def _best(
     if game or players is not None or seed != 0:
         raise InputError("--game, --players and --seed are for the best over all deals; "
                          "give no file with them")
-    data, where = load_input(input, schema="best-input")
+    data, source = load_input(input, schema="best-input")  # ``where`` is the runner
     if not isinstance(data, dict):
-        raise InputError(f"{where}: expected a JSON object (a puzzle, a round or a game record)")
+        raise InputError(f"{source}: expected a JSON object (a puzzle, a round or a game record)")
     ruleset = rules_from_options(rules, rule, data.get("rules"))
     if rules is None and data.get("numbers") is not None:
         # a record played under changed rule numbers is re-examined under those numbers

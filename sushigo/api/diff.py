@@ -76,9 +76,9 @@ def diff_outcome(
     from sushigo.solver.diff import diff, diff_game
 
     if game is not None:
-        data, where = load_input(game, schema="record")
+        data, source = load_input(game, schema="record")  # ``where`` is the runner
         if not isinstance(data, dict):
-            raise InputError(f"{where}: a game record must be a JSON object")
+            raise InputError(f"{source}: a game record must be a JSON object")
         gd = diff_game(data, rules_a, rules_b)  # not comparable: exit 1 (README)
         # Both sides replayed: the comparison is a fact; a side the rules forbid: impossible.
         verdict = Verdict.PROVED if gd.comparable else Verdict.IMPOSSIBLE

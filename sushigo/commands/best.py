@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sushigo.common import (
@@ -90,8 +90,11 @@ def run(args: argparse.Namespace) -> int:
         print_json(out.data)
         return out.code
     detail: BestDetail = out.detail
-    {"puzzle": _show_puzzle, "hindsight": _show_hindsight, "dummy": _show_dummy,
-     "alldeals": _show_alldeals}[detail.form](args, detail.question, detail.result)
+    # each form's question and result types differ: the detail's form says which
+    show: dict[str, Callable[[argparse.Namespace, Any, Any], None]] = {
+        "puzzle": _show_puzzle, "hindsight": _show_hindsight, "dummy": _show_dummy,
+        "alldeals": _show_alldeals}
+    show[detail.form](args, detail.question, detail.result)
     return out.code
 
 

@@ -105,7 +105,7 @@ def _read_pipe(path: str, where: str) -> bytes:
             raise InputError(f"{where} is a named pipe that nobody writes to; write the document into "
                              "it, or give a file or '-'")
         os.set_blocking(fd, True)
-        rest = _read_limited(fh, where)  # type: ignore[arg-type]
+        rest = _read_limited(fh, where)
         data = (first or b"") + rest
         if len(data) > MAX_DOCUMENT_BYTES:
             raise _too_big(where, None)
