@@ -154,7 +154,7 @@ class _Exact(_TwoPlayer):
         at = h | t << _BITS
         got = self.sides.get(at)
         if got is None:
-            ms = self.gen.moves(self.objs[h], self.objs[t])
+            ms = self.gen.build(self.objs[h], self.objs[t])  # kept here, by number
             got = self.sides[at] = (
                 ms,
                 # Most points banked first: the double oracle's first guess and alpha-beta's first try.
