@@ -121,6 +121,7 @@ class _Exact(_TwoPlayer):
         self.left_of: list[Left] = []
         # Per (left number, tableau 0, tableau 1): the rewritten tableaux' numbers and the points banked.
         self.rewrites: dict[int, tuple[int, int, int, int]] = {}
+        self.rewritten: dict[tuple[int, int, int, int], tuple[int, int, int, int]] = {}
         # The same nodes by their states before the dead cards merged (one look-up where merging took two;
         # apart from the table: the line's nodes keep their real hands).
         self.unmerged: dict[int, _Node] = {}
@@ -227,7 +228,8 @@ class _Exact(_TwoPlayer):
         rw = self.rewrites.get(at)
         if rw is None:
             nt0, nt1, b0, b1 = self.canon.rewrite(self.left_of[left], self.objs[t0], self.objs[t1])
-            rw = self.rewrites[at] = (self.number(nt0), self.number(nt1), b0, b1)
+            rw = (self.number(nt0), self.number(nt1), b0, b1)
+            rw = self.rewrites[at] = self.rewritten.setdefault(rw, rw)  # one tuple per distinct rewrite
         off, d = self._banked(m0.gain + rw[2], m1.gain + rw[3], n.d)
         key = self.key(h0, h1, rw[0], rw[1], d)
         got = self.unmerged.get(key)
