@@ -96,8 +96,9 @@ class Canon:
     """Rewrites a state after a turn into its canonical form.
 
     What the hands still hold is cached per pair of hands and the merged hands per canonical state;
-    the tableaux' rewrite is not cached (a third of the raw states recur, and the cache held as many
-    entries as the search had states: a third of its memory at k = 10).
+    the tableaux' rewrite is not cached here (by tuples the cache held as many entries as the search
+    had states: a third of its memory at k = 10). The exact search keeps its own table of rewrites
+    by (:meth:`left`, tableau 0, tableau 1) numbers, each a small int key (:mod:`.exact`).
 
     The canonical tableaux are real tableaux (the search and the scoring read
     them as usual): dropped counts are zeroed, dumplings banked, the maki icons
