@@ -22,6 +22,9 @@ from sushigo.solver.endgame import (
     solve_two_reference,
 )
 from sushigo.solver.endgame.canonical import Canon, maki_by_rank, pudding_by_rank
+from sushigo.solver.endgame.exact import _Exact, _search
+from sushigo.solver.endgame.reference import root_offset
+from sushigo.solver.endgame.result import EndgameResult
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import InputError
 from sushigo.spec.ruleset import OFFICIAL, RULESETS, get_ruleset
@@ -184,3 +187,48 @@ def test_canonical_states_merge() -> None:
     # By hand: b's third dumpling is 3 more points (6 - 3) and it lacks a's maki2 and sashimi residue;
     # with maki 8 against 1 icons and 3 icons left player 0 keeps first place either way.
     assert fb.value is not None and fa.value is not None and fb.value - fa.value == 3
+
+
+# ----------------------------------------------------------------------------- int-keyed states
+
+
+def _plain_key(s: _Exact, node: object) -> tuple[object, ...]:
+    """A node's state read back from its key (the search's numbering decoded)."""
+    key = next(k for k, n in s.table.items() if n is node)
+    low, d = key & ((1 << 80) - 1), key >> 80
+    h0, h1, t0, t1 = ((low >> (20 * f)) & ((1 << 20) - 1) for f in range(4))
+    return s.objs[h0], s.objs[h1], s.objs[t0], s.objs[t1], d
+
+
+@pytest.mark.parametrize(("seed", "k", "rnd", "objective", "rules"), [
+    (5, 6, 1, "diff", "official"), (11, 6, 3, "win", "official"), (3, 6, 3, "own", "dutch"),
+    (7, 5, 3, "win", "pudding-penalty-2p"), (2, 6, 1, "diff", "wasabi-optional"),
+])
+def test_int_keyed_children_are_the_plain_rewrite(
+    seed: int, k: int, rnd: int, objective: str, rules: str
+) -> None:
+    """Every child the search made through its int-keyed look-ups (hands held, tableaux' rewrite, node before
+    the merge) is the state the rewrite and the merge reach on the tuples themselves, by a fresh Canon
+    without any of the search's tables: the same hands, tableaux, banked difference and banked points."""
+    pos = random_position(seed, 2, k, get_ruleset(rules), rnd)
+    s = _Exact(pos, objective, 10_000_000)
+    off, d, t0, t1 = root_offset(s)
+    _search(s, EndgameResult(pos, objective, "unknown"), off, d, t0, t1)
+    canon = Canon(pos.rules, objective, s.gen.keep_pudding, (pos.puddings[0], pos.puddings[1]))
+    state = {id(n): _plain_key(s, n) for n in s.table.values()}
+    checked = 0
+    for n in s.table.values():
+        for i, m0 in enumerate(n.ms0):
+            for j, m1 in enumerate(n.ms1):
+                kid = n.kids[i * len(n.ms1) + j]
+                if kid is None:
+                    continue
+                h0, h1 = m1.rest, m0.rest
+                nt0, nt1, b0, b1 = canon.normalise(h0, h1, m0.tab, m1.tab)
+                g0, g1 = m0.gain + b0, m1.gain + b1
+                want_off, want_d = {
+                    "diff": (g0 - g1, n.d), "own": (g0, n.d), "win": (0, n.d + g0 - g1)}[objective]
+                h0, h1 = canon.merged(h0, h1, nt0, nt1)
+                assert kid[0] == want_off and state[id(kid[1])] == (h0, h1, nt0, nt1, want_d)
+                checked += 1
+    assert checked > 200 and (objective != "win" or len({st[4] for st in state.values()}) > 1)

@@ -13,7 +13,16 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 import pytest
-from sushigo.solver.endgame.unique import Bound, Bounds, Cell, rank, transpose, transpose_bounds, unique_mix
+from sushigo.solver.endgame.unique import (
+    Bound,
+    Bounds,
+    Cell,
+    rank,
+    settle,
+    transpose,
+    transpose_bounds,
+    unique_mix,
+)
 from sushigo.solver.matrixgame import Number, solve
 
 
@@ -138,3 +147,43 @@ def test_unique_mix_with_bounds_and_windows_is_the_exact_answer(seed: int) -> No
         # The transposed bounds are the negated transpose's own.
         t = transpose_bounds(_known(flipped, rng))
         assert all(lo <= matrix[i][j] <= hi for i in rows for j in cols for lo, hi in [t(i, j)])
+
+
+def _settle_case(rng: random.Random) -> None:
+    n = rng.randint(1, 4)
+    cells: list[Number] = [
+        rng.choice([rng.randint(-9, 9), Fraction(rng.randint(-30, 30), rng.randint(1, 7))]) for _ in range(n)]
+    raw = [rng.randint(1, 6) for _ in range(n)]
+    weights: list[Number] = [Fraction(r, sum(raw)) for r in raw] if n > 1 else [1]
+    lo: list[Bound] = []
+    hi: list[Bound] = []
+    for c in cells:
+        if rng.random() < 0.5:
+            lo.append(-float("inf"))
+            hi.append(float("inf"))
+        else:  # known bounds around the cell, or the cell itself
+            lo.append(c - rng.randint(0, 3))
+            hi.append(c + rng.randint(0, 3))
+    true = sum(w * c for w, c in zip(weights, cells, strict=True))
+    t = true + rng.choice([-2, -1, Fraction(-1, 3), 0, Fraction(1, 2), 1, 3])
+    strict = rng.random() < 0.5
+
+    def reach(k: int, a: Number) -> Bound:
+        # Fail-soft: the cell when it exceeds a, else an upper bound <= a (a itself or the cell).
+        return cells[k] if cells[k] > a else rng.choice([a, cells[k]])
+
+    got = settle(weights, lo, hi, t, strict, lambda k: cells[k], reach)
+    if true > t or (strict and true == t):
+        assert got == true
+    else:
+        assert true <= got <= t and (not strict or got < t)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_settle_is_the_weighted_sum_where_it_exceeds_the_threshold(seed: int) -> None:
+    """:func:`settle` against the plain weighted sum of the true cells: exact when it exceeds the
+    threshold (reaches it, strict), else an upper bound of the sum below (not above) the threshold;
+    starting from bounds some of which are +inf (unknown), with weights Fractions and ints."""
+    rng = random.Random(1400 + seed)
+    for _ in range(300):
+        _settle_case(rng)

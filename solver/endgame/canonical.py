@@ -56,6 +56,11 @@ _CNIGIRI = tuple(int(c) for c in NIGIRI)
 _M1, _M2, _M3 = int(Token.MAKI1), int(Token.MAKI2), int(Token.MAKI3)
 _MAKI_CARDS = (int(Card.MAKI1), int(Card.MAKI2), int(Card.MAKI3))
 
+# What the rewrites read of a pair of hands (Canon.left): tempura left, the sashimi residue below which a
+# set cannot be completed, dumplings left, nigiri left, the chopsticks cap, the maki and pudding clip bounds.
+Left = tuple[bool, int, bool, int, int, int, int]
+
+
 def _sign(x: int) -> int:
     return (x > 0) - (x < 0)
 
@@ -91,8 +96,9 @@ class Canon:
     """Rewrites a state after a turn into its canonical form.
 
     What the hands still hold is cached per pair of hands and the merged hands per canonical state;
-    the tableaux' rewrite is not cached (a third of the raw states recur, and the cache held as many
-    entries as the search had states: a third of its memory at k = 10).
+    the tableaux' rewrite is not cached here (by tuples the cache held as many entries as the search
+    had states: a third of its memory at k = 10). The exact search keeps its own table of rewrites
+    by (:meth:`left`, tableau 0, tableau 1) numbers, each a small int key (:mod:`.exact`).
 
     The canonical tableaux are real tableaux (the search and the scoring read
     them as usual): dropped counts are zeroed, dumplings banked, the maki icons
@@ -118,10 +124,10 @@ class Canon:
                    for c in range(rules.copies(Card(card)) + 1)]
             for card, token, slot in ((_CT, _T, 0), (_CS, _S, 1))
         }
-        self._hands: dict[tuple[Hand, Hand], tuple[bool, int, bool, int, int, int, int]] = {}
+        self._hands: dict[tuple[Hand, Hand], Left] = {}
         self._merged: dict[tuple[Hand, Hand, Tab, Tab], tuple[Hand, Hand]] = {}
 
-    def _left(self, h0: Hand, h1: Hand) -> tuple[bool, int, bool, int, int, int, int]:
+    def _left(self, h0: Hand, h1: Hand) -> Left:
         """What the two hands still hold that the rewrites read (cached per pair of hands)."""
         got = self._hands.get((h0, h1))
         if got is None:
@@ -140,7 +146,18 @@ class Canon:
 
     def normalise(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab) -> tuple[Tab, Tab, int, int]:
         """(tableau 0, tableau 1, points banked for 0, for 1) of the state where player 0 holds h0."""
-        tempura, sashimi_short, dumplings, nigiri, cap_chop, maki_bound, pudding_bound = self._left(h0, h1)
+        return self.rewrite(self._left(h0, h1), t0, t1)
+
+    def left(self, h0: Hand, h1: Hand) -> Left:
+        """All that :meth:`normalise` reads of the two hands (the same for two pairs of hands: the same
+        rewrite)."""
+        return self._left(h0, h1)
+
+    def rewrite(
+        self, left: Left, t0: Tab, t1: Tab
+    ) -> tuple[Tab, Tab, int, int]:
+        """:meth:`normalise` given what the hands hold (:meth:`left`)."""
+        tempura, sashimi_short, dumplings, nigiri, cap_chop, maki_bound, pudding_bound = left
         a0, a1 = list(t0), list(t1)
         b0 = b1 = 0
         for t in (a0, a1):
@@ -185,9 +202,14 @@ class Canon:
             got = self._merged[key] = self.merged(h0, h1, t0, t1)
         return got
 
-    def merged(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab) -> tuple[Hand, Hand]:
-        """:meth:`merge_dead` without its cache (for a caller that keeps the answer itself)."""
-        nigiri_left = self._left(h0, h1)[3]
+    def merged(
+        self, h0: Hand, h1: Hand, t0: Tab, t1: Tab, left: Left | None = None
+    ) -> tuple[Hand, Hand]:
+        """:meth:`merge_dead` without its cache (for a caller that keeps the answer itself); ``left``:
+        :meth:`left` of the two hands if the caller has it."""
+        if left is None:
+            left = self._left(h0, h1)
+        nigiri_left = left[3]
         rep = _CP if not self.keep_pudding else _CW if not nigiri_left else -1
         if rep < 0:
             return h0, h1
@@ -195,7 +217,7 @@ class Canon:
         if sum(h0) <= 2:
             dead.append(_CC)
         a, b = t0[_M1], t1[_M1]  # canonical maki: icons as maki1 cards
-        if self.maki_rank and a and b and abs(a - b) >= self._left(h0, h1)[5]:
+        if self.maki_rank and a and b and abs(a - b) >= left[5]:
             dead.extend(_MAKI_CARDS)
         for card, token in ((_CT, _T), (_CS, _S)):
             pts, left = self.set_points[card], h0[card] + h1[card]

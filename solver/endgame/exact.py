@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import gc
 
-from sushigo.solver.endgame.canonical import Canon
+from sushigo.solver.endgame.canonical import Canon, Left
 from sushigo.solver.endgame.position import Hand, Position, Tab
 from sushigo.solver.endgame.reference import (
     _heaviest,
@@ -50,25 +50,36 @@ from sushigo.solver.matrixgame import MatrixSolution, Number, solve
 from sushigo.spec.errors import InputError
 from sushigo.spec.turns import Turn
 
-State = tuple[Hand, Hand, Tab, Tab, int]  # player 0's hand, player 1's, their tableaux, banked diff (win)
 _INF = float("inf")
+
+
+_BITS = 20  # bits per hand or tableau number in a state key
+_MAX_ID = 1 << _BITS
+
+
+_BITS = 20  # bits per number (of a hand, a tableau, a pair of hands) in a key
+_MAX_ID = 1 << _BITS
 
 
 class _Node:
     """One canonical state: its moves, its children (made on first use) and what is known of its values."""
 
     __slots__ = (
-        "d", "exact", "hi", "hint", "kids", "lo", "ms0", "ms1", "order0", "order1", "pbest", "phi", "plo",
-        "state",
+        "d", "exact", "hand0", "hand1", "hi", "hint", "kids", "lo", "ms0", "ms1", "order0", "order1", "pbest",
+        "phi", "plo", "tab0", "tab1",
     )
 
-    def __init__(self, state: State) -> None:
-        self.state = state
-        self.d = state[4]
+    def __init__(self, d: int) -> None:
+        self.d = d
         self.ms0: list[Move] = []
         self.ms1: list[Move] = []
         self.order0: list[int] = []
         self.order1: list[int] = []
+        # Each pick's hand passed on and tableau, by number (_Exact.number), for its children's keys.
+        self.hand0: list[int] = []
+        self.hand1: list[int] = []
+        self.tab0: list[int] = []
+        self.tab1: list[int] = []
         self.kids: list[tuple[Number, _Node] | None] = []
         self.exact: Bound | None = None  # the game value
         self.lo: Bound = -_INF  # bounds on the game value
@@ -80,7 +91,18 @@ class _Node:
 
 
 class _Exact(_TwoPlayer):
-    """Exact value (double oracle) and pure guarantees (alpha-beta) on canonical states."""
+    """Exact value (double oracle) and pure guarantees (alpha-beta) on canonical states.
+
+    Keys are ints: every distinct hand and tableau the search meets is
+    numbered once (:meth:`number`), and a state (hand 0, hand 1, tableau 0,
+    tableau 1, banked difference) is keyed by its four numbers and the
+    difference packed into one int (:meth:`key`), which hashes and compares as
+    a few machine words where the tuple of tuples hashed its 55 counts at
+    every look-up. A child is made in three look-ups on such keys: what the
+    two hands hold (:meth:`Canon.left`, by the pair of hands), the tableaux'
+    rewrite (by that and the two tableaux), and the node (by the state before
+    the dead cards merge).
+    """
 
     def __init__(
         self, pos: Position, objective: str, max_nodes: int, time_limit: float | None = None
@@ -89,37 +111,83 @@ class _Exact(_TwoPlayer):
         self.canon = Canon(
             pos.rules, objective, self.gen.keep_pudding, (pos.puddings[0], pos.puddings[1])
         )
-        self.table: dict[State, _Node] = {}  # the transposition table, on canonical states
+        # Hands and tableaux numbered in the order met (the two never share a number: 12 and 15 counts).
+        self.ids: dict[Hand | Tab, int] = {}
+        self.objs: list[Hand | Tab] = []
+        self.table: dict[int, _Node] = {}  # the transposition table, on canonical states' keys
+        # Per pair of hands (hand 0 | hand 1 << 20): the number of what they hold (Canon.left).
+        self.lefts: dict[int, int] = {}
+        self.left_ids: dict[Left, int] = {}
+        self.left_of: list[Left] = []
+        # Per (left number, tableau 0, tableau 1): the rewritten tableaux' numbers and the points banked.
+        self.rewrites: dict[int, tuple[int, int, int, int]] = {}
+        self.rewritten: dict[tuple[int, int, int, int], tuple[int, int, int, int]] = {}
         # The same nodes by their states before the dead cards merged (one look-up where merging took two;
         # apart from the table: the line's nodes keep their real hands).
-        self.unmerged: dict[State, _Node] = {}
+        self.unmerged: dict[int, _Node] = {}
+        # Per (hand, tableau) numbers: the moves, most points banked first, and the numbers of each move's
+        # hand passed on and tableau.
+        self.sides: dict[int, tuple[list[Move], list[int], list[int], list[int]]] = {}
         # The restricted game (rows, columns, its solution) that the last double oracle ended with.
         self.restricted: tuple[list[int], list[int], MatrixSolution] | None = None
 
     # ----------------------------------------------------------------- states
 
-    def node(self, state: State) -> _Node:
-        got = self.table.get(state)
+    def number(self, x: Hand | Tab) -> int:
+        """The number of a hand or a tableau (new ones numbered in the order met)."""
+        got = self.ids.get(x)
         if got is None:
-            got = self.table[state] = _Node(state)
-            h0, h1, t0, t1, d = state
-            if any(h0):
-                got.ms0 = self.gen.moves(h0, t0)
-                got.ms1 = self.gen.moves(h1, t1)
+            got = self.ids[x] = len(self.objs)
+            self.objs.append(x)
+            if got >= _MAX_ID:
+                raise OverflowError(f"more than {_MAX_ID} distinct hands and tableaux: keys would collide")
+        return got
+
+    @staticmethod
+    def key(h0: int, h1: int, t0: int, t1: int, d: int) -> int:
+        """A state's key from its hands' and tableaux' numbers: 20 bits each, then d (of any sign: the low
+        80 bits stay the four numbers)."""
+        return (h0 | h1 << _BITS | t0 << 2 * _BITS | t1 << 3 * _BITS) + (d << 4 * _BITS)
+
+    def side(self, h: int, t: int) -> tuple[list[Move], list[int], list[int], list[int]]:
+        """(moves, their order, each move's hand passed on and tableau by number) for hand ``h`` before
+        tableau ``t`` (numbers)."""
+        at = h | t << _BITS
+        got = self.sides.get(at)
+        if got is None:
+            ms = self.gen.build(self.objs[h], self.objs[t])  # kept here, by number
+            got = self.sides[at] = (
+                ms,
                 # Most points banked first: the double oracle's first guess and alpha-beta's first try.
-                got.order0 = sorted(range(len(got.ms0)), key=lambda i: -got.ms0[i].gain)
-                got.order1 = sorted(range(len(got.ms1)), key=lambda j: -got.ms1[j].gain)
+                sorted(range(len(ms)), key=lambda i: -ms[i].gain),
+                [self.number(m.rest) for m in ms],
+                [self.number(m.tab) for m in ms],
+            )
+        return got
+
+    def node(self, h0: int, h1: int, t0: int, t1: int, d: int) -> _Node:
+        """The node of a state given by its hands' and tableaux' numbers."""
+        key = self.key(h0, h1, t0, t1, d)
+        got = self.table.get(key)
+        if got is None:
+            got = self.table[key] = _Node(d)
+            if any(self.objs[h0]):
+                got.ms0, got.order0, got.hand0, got.tab0 = self.side(h0, t0)
+                got.ms1, got.order1, got.hand1, got.tab1 = self.side(h1, t1)
                 got.kids = [None] * (len(got.ms0) * len(got.ms1))
             else:
-                got.exact = got.lo = got.hi = got.plo = got.phi = self.leaf(t0, t1, d)
+                got.exact = got.lo = got.hi = got.plo = got.phi = self.leaf(self.objs[t0], self.objs[t1], d)
         return got
+
+    def node_of(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab, d: int) -> _Node:
+        return self.node(self.number(h0), self.number(h1), self.number(t0), self.number(t1), d)
 
     def start(self, t0: Tab, t1: Tab, d: int) -> tuple[Number, _Node]:
         """The root as a canonical state: (points banked by normalising, node)."""
         h0, h1 = self.pos.hands[0], self.pos.hands[1]
         nt0, nt1, b0, b1 = self.canon.normalise(h0, h1, t0, t1)
         off, d = self._banked(b0, b1, d)
-        return off, self.node((h0, h1, nt0, nt1, d))
+        return off, self.node_of(h0, h1, nt0, nt1, d)
 
     def _banked(self, g0: int, g1: int, d: int) -> tuple[int, int]:
         """(additive offset, new banked difference) for points banked by player 0 and player 1."""
@@ -140,16 +208,37 @@ class _Exact(_TwoPlayer):
 
     def _child(self, n: _Node, i: int, j: int, merge: bool) -> tuple[Number, _Node]:
         m0, m1 = n.ms0[i], n.ms1[j]
-        h0, h1 = m1.rest, m0.rest
-        nt0, nt1, b0, b1 = self.canon.normalise(h0, h1, m0.tab, m1.tab)
-        off, d = self._banked(m0.gain + b0, m1.gain + b1, n.d)
         if not merge:
-            return off, self.node((h0, h1, nt0, nt1, d))
-        key = (h0, h1, nt0, nt1, d)
+            h0, h1 = m1.rest, m0.rest
+            nt0, nt1, b0, b1 = self.canon.normalise(h0, h1, m0.tab, m1.tab)
+            off, d = self._banked(m0.gain + b0, m1.gain + b1, n.d)
+            return off, self.node_of(h0, h1, nt0, nt1, d)
+        # After the picks player 0 holds the hand player 1 passed, and the other way round.
+        h0, h1, t0, t1 = n.hand1[j], n.hand0[i], n.tab0[i], n.tab1[j]
+        pair = h0 | h1 << _BITS
+        left = self.lefts.get(pair)
+        if left is None:
+            got_left = self.canon.left(self.objs[h0], self.objs[h1])
+            left = self.left_ids.get(got_left)
+            if left is None:
+                left = self.left_ids[got_left] = len(self.left_of)
+                self.left_of.append(got_left)
+            self.lefts[pair] = left
+        at = left | t0 << _BITS | t1 << 2 * _BITS
+        rw = self.rewrites.get(at)
+        if rw is None:
+            nt0, nt1, b0, b1 = self.canon.rewrite(self.left_of[left], self.objs[t0], self.objs[t1])
+            rw = (self.number(nt0), self.number(nt1), b0, b1)
+            rw = self.rewrites[at] = self.rewritten.setdefault(rw, rw)  # one tuple per distinct rewrite
+        off, d = self._banked(m0.gain + rw[2], m1.gain + rw[3], n.d)
+        key = self.key(h0, h1, rw[0], rw[1], d)
         got = self.unmerged.get(key)
         if got is None:
-            h0, h1 = self.canon.merged(h0, h1, nt0, nt1)
-            got = self.unmerged[key] = self.node((h0, h1, nt0, nt1, d))
+            hand0, hand1 = self.objs[h0], self.objs[h1]
+            mh0, mh1 = self.canon.merged(hand0, hand1, self.objs[rw[0]], self.objs[rw[1]], self.left_of[left])
+            if mh0 is not hand0 or mh1 is not hand1:
+                h0, h1 = self.number(mh0), self.number(mh1)
+            got = self.unmerged[key] = self.node(h0, h1, rw[0], rw[1], d)
         return off, got
 
     # ----------------------------------------------------------------- game value

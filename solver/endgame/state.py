@@ -26,7 +26,7 @@ class BudgetExceeded(Unsettled):
     """The node budget ran out; the answer is unknown."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Move:
     turn: Turn
     rest: Hand  # the hand passed on (a used chopsticks card back in it)
@@ -78,8 +78,12 @@ class _Rules:
     def moves(self, hand: Hand, tab: Tab, full: bool = True) -> list[Move]:
         key = (hand, tab, full)
         got = self._moves.get(key)
-        if got is not None:
-            return got
+        if got is None:
+            got = self._moves[key] = self.build(hand, tab, full)
+        return got
+
+    def build(self, hand: Hand, tab: Tab, full: bool = True) -> list[Move]:
+        """:meth:`moves` without its cache (for a caller that keeps the answer itself)."""
         out: list[Move] = []
         seen: set[tuple[Hand, Tab, int]] = set()
         for turn, rest, change in self.effects(hand, tab):
@@ -94,6 +98,5 @@ class _Rules:
             if k not in seen:
                 seen.add(k)
                 out.append(Move(turn, rest, nt, gain))
-        self._moves[key] = out
         return out
 

@@ -131,10 +131,14 @@ def settle(
     reach, the others at their upper bounds (``reach(k, a)``: the cell if it exceeds ``a``, else
     an upper bound <= a). In strict mode a bound that touches ``a`` cannot tell, so the cell
     itself decides. Used by the double oracle's replies and by the uniqueness test's rows.
+
+    The weights are a mix's support (all positive) and the upper bounds are finite or +inf, so the sum
+    is +inf as soon as one bound is: it is not multiplied out then (a Fraction times a float goes
+    through the numbers ABCs, slowly; k = 9, seed 6: 8.45 -> 7.88 and 8.66 -> 7.47 s CPU, same process).
     """
     n = len(weights)
     while True:
-        upper = sum(w * h for w, h in zip(weights, hi, strict=True))
+        upper = _INF if _INF in hi else sum(w * h for w, h in zip(weights, hi, strict=True))
         if upper < t or (upper == t and not strict):
             return upper
         open_ = [k for k in range(n) if lo[k] != hi[k]]
