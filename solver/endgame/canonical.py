@@ -220,18 +220,18 @@ class Canon:
         if self.maki_rank and a and b and abs(a - b) >= left[5]:
             dead.extend(_MAKI_CARDS)
         for card, token in ((_CT, _T), (_CS, _S)):
-            pts, left = self.set_points[card], h0[card] + h1[card]
+            pts, remaining = self.set_points[card], h0[card] + h1[card]
             top = len(pts) - 1
-            if left and all(pts[min(c, top)] == pts[r] for r in (t0[token], t1[token])
-                            for c in range(r, r + left + 1)):
+            if remaining and all(pts[min(c, top)] == pts[r] for r in (t0[token], t1[token])
+                                 for c in range(r, r + remaining + 1)):
                 dead.append(card)
         if not dead or not any(h[k] for h in (h0, h1) for k in dead):
             return h0, h1
-        out = []
+        out: list[Hand] = []
         for h in (h0, h1):
-            a = list(h)
+            counts = list(h)
             for k in dead:
-                a[rep] += a[k]
-                a[k] = 0
-            out.append(tuple(a))
+                counts[rep] += counts[k]
+                counts[k] = 0
+            out.append(tuple(counts))
         return out[0], out[1]

@@ -32,6 +32,7 @@ the value, the first-move mix and the line are exactly those of the reference.
 from __future__ import annotations
 
 import gc
+from typing import cast
 
 from sushigo.solver.endgame.canonical import Canon, Left
 from sushigo.solver.endgame.position import Hand, Position, Tab
@@ -51,10 +52,6 @@ from sushigo.spec.errors import InputError
 from sushigo.spec.turns import Turn
 
 _INF = float("inf")
-
-
-_BITS = 20  # bits per hand or tableau number in a state key
-_MAX_ID = 1 << _BITS
 
 
 _BITS = 20  # bits per number (of a hand, a tableau, a pair of hands) in a key
@@ -209,10 +206,10 @@ class _Exact(_TwoPlayer):
     def _child(self, n: _Node, i: int, j: int, merge: bool) -> tuple[Number, _Node]:
         m0, m1 = n.ms0[i], n.ms1[j]
         if not merge:
-            h0, h1 = m1.rest, m0.rest
-            nt0, nt1, b0, b1 = self.canon.normalise(h0, h1, m0.tab, m1.tab)
+            passed0, passed1 = m1.rest, m0.rest
+            nt0, nt1, b0, b1 = self.canon.normalise(passed0, passed1, m0.tab, m1.tab)
             off, d = self._banked(m0.gain + b0, m1.gain + b1, n.d)
-            return off, self.node_of(h0, h1, nt0, nt1, d)
+            return off, self.node_of(passed0, passed1, nt0, nt1, d)
         # After the picks player 0 holds the hand player 1 passed, and the other way round.
         h0, h1, t0, t1 = n.hand1[j], n.hand0[i], n.tab0[i], n.tab1[j]
         pair = h0 | h1 << _BITS
@@ -359,7 +356,7 @@ class _Exact(_TwoPlayer):
                 lo.append(s * v)
                 hi.append(s * v)
 
-            def reach(k: int, a: Number) -> Bound:
+            def reach(k: int, a: Bound) -> Bound:
                 i, j, _ = pairs[k]
                 return above(i, j, a) if s > 0 else -below(i, j, -a)
 
@@ -367,7 +364,8 @@ class _Exact(_TwoPlayer):
                           lambda k: s * exact(pairs[k][0], pairs[k][1]), reach)
 
         while True:
-            sol = solve([[exact(i, j) for j in cols] for i in rows])
+            # Searched with no window, a cell is its exact value (a Number, never infinite).
+            sol = solve(cast(list[list[Number]], [[exact(i, j) for j in cols] for i in rows]))
             v: Bound = sol.value
             ysup = [(cols[k], q) for k, q in enumerate(sol.cols) if q]
             xsup = [(rows[k], p) for k, p in enumerate(sol.rows) if p]
@@ -463,7 +461,9 @@ class _Exact(_TwoPlayer):
 
     def full_matrix(self, n: _Node) -> list[list[Number]]:
         """Every pick pair's exact value, in move-generation order (as the reference builds it)."""
-        return [[self.cell(n, i, j) for j in range(len(n.ms1))] for i in range(len(n.ms0))]
+        # Searched with no window, a cell is its exact value (a Number, never infinite).
+        cells = [[self.cell(n, i, j) for j in range(len(n.ms1))] for i in range(len(n.ms0))]
+        return cast(list[list[Number]], cells)
 
     # ----------------------------------------------------------------- pure guarantee
 
@@ -554,7 +554,8 @@ def _search(s: _Exact, result: EndgameResult, off: Number, d: int, t0: Tab, t1: 
         banked, node = s.start(t0, t1, d)
         off += banked
         sol = s.solution(node)
-        guarantees = [s.pure_row(node, i, -_INF, _INF) for i in range(len(node.ms0))]
+        # With no window, each pure guarantee is exact (a Number, never infinite).
+        guarantees = cast(list[Number], [s.pure_row(node, i, -_INF, _INF) for i in range(len(node.ms0))])
         set_root(result, sol, node.ms0, guarantees, off)
         line: list[list[Turn]] = []
         while node.ms0:

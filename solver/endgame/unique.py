@@ -120,7 +120,7 @@ def _tight(
 
 def settle(
     weights: Sequence[Number], lo: list[Bound], hi: list[Bound], t: Bound, strict: bool,
-    exact: Callable[[int], Bound], reach: Callable[[int, Number], Bound],
+    exact: Callable[[int], Bound], reach: Callable[[int, Bound], Bound],
 ) -> Bound:
     """The weighted sum of some cells, each known to lie in ``[lo[k], hi[k]]``, found only as far as
     the threshold ``t`` needs: exact when it exceeds ``t`` (``strict``: reaches it; every cell is
