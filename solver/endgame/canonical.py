@@ -127,8 +127,9 @@ class Canon:
         self._hands: dict[tuple[Hand, Hand], Left] = {}
         self._merged: dict[tuple[Hand, Hand, Tab, Tab], tuple[Hand, Hand]] = {}
 
-    def _left(self, h0: Hand, h1: Hand) -> Left:
-        """What the two hands still hold that the rewrites read (cached per pair of hands)."""
+    def left(self, h0: Hand, h1: Hand) -> Left:
+        """What the two hands still hold that the rewrites read (cached per pair of hands): all that
+        :meth:`normalise` reads of them, so two pairs with the same answer get the same rewrite."""
         got = self._hands.get((h0, h1))
         if got is None:
             left = [a + b for a, b in zip(h0, h1, strict=True)]
@@ -146,12 +147,7 @@ class Canon:
 
     def normalise(self, h0: Hand, h1: Hand, t0: Tab, t1: Tab) -> tuple[Tab, Tab, int, int]:
         """(tableau 0, tableau 1, points banked for 0, for 1) of the state where player 0 holds h0."""
-        return self.rewrite(self._left(h0, h1), t0, t1)
-
-    def left(self, h0: Hand, h1: Hand) -> Left:
-        """All that :meth:`normalise` reads of the two hands (the same for two pairs of hands: the same
-        rewrite)."""
-        return self._left(h0, h1)
+        return self.rewrite(self.left(h0, h1), t0, t1)
 
     def rewrite(
         self, left: Left, t0: Tab, t1: Tab
@@ -208,7 +204,7 @@ class Canon:
         """:meth:`merge_dead` without its cache (for a caller that keeps the answer itself); ``left``:
         :meth:`left` of the two hands if the caller has it."""
         if left is None:
-            left = self._left(h0, h1)
+            left = self.left(h0, h1)
         nigiri_left = left[3]
         rep = _CP if not self.keep_pudding else _CW if not nigiri_left else -1
         if rep < 0:
