@@ -22,14 +22,3 @@ def in_range(value: object, low: float, high: float, whole: bool = False) -> boo
     (``math.isfinite(10**400)`` would raise OverflowError)."""
     kinds = int if whole else int | float
     return isinstance(value, kinds) and not isinstance(value, bool) and low < value <= high
-
-
-def seed_problem(seed: int) -> str | None:
-    """What is wrong with the first seed of a run of games (play, balance), or None.
-
-    Seeds are 0 or more: Python's generator seeds with an int's absolute value, so seed -s
-    deals the game of seed s, and a run from a negative seed up past 0 would play games twice."""
-    if seed < 0:
-        return (f"--seed {seed}: give a whole number of 0 or more (Python's generator takes the "
-                f"absolute value, so seed {seed} would deal the game of seed {-seed})")
-    return None

@@ -111,6 +111,15 @@ def public(run: Callable[P, Outcome], name: str) -> Callable[P, Any]:
     return call
 
 
+def check_first_seed(seed: int) -> None:
+    """Refuse a negative first seed of a run of games (play, balance): Python's generator seeds with
+    an int's absolute value, so seed -s deals the game of seed s, and a run from a negative seed up
+    past 0 would play games twice."""
+    if seed < 0:
+        raise InputError(f"--seed {seed}: give a whole number of 0 or more (Python's generator takes the "
+                         f"absolute value, so seed {seed} would deal the game of seed {-seed})")
+
+
 def load_input(value: object, what: str = "input", schema: str | None = None) -> tuple[Any, str]:
     """The JSON document ``value`` names (a path, or '-' for standard input) or is (a dict or
     list), with the name error messages give it; checked against the JSON Schema ``schema``

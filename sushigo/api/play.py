@@ -7,8 +7,16 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from sushigo.api.base import MAX_GAMES, Outcome, Rule, as_list, public, rules_from_options, tagged
-from sushigo.limits import seed_problem
+from sushigo.api.base import (
+    MAX_GAMES,
+    Outcome,
+    Rule,
+    as_list,
+    check_first_seed,
+    public,
+    rules_from_options,
+    tagged,
+)
 from sushigo.spec.errors import InputError
 from sushigo.spec.executor import play_game, resolve_policies
 from sushigo.spec.record import GameRecord
@@ -142,9 +150,7 @@ def play_outcome(
         raise InputError(f"--record {record!r}: give a file name, or '-' for standard output")
     if not 1 <= games <= MAX_GAMES:
         raise InputError(f"--games must be a whole number from 1 to {MAX_GAMES}, got {games}")
-    problem = seed_problem(seed)
-    if problem:
-        raise InputError(problem)
+    check_first_seed(seed)
     policies = resolve_policies(n, as_list(policy))
     where = runner(jobs, cluster)
     records: list[GameRecord] = []
