@@ -32,3 +32,15 @@ class Unsettled(SushiGoError):
         super().__init__(message)
         self.reason = reason or message
         self.budget = budget
+
+
+def check_first_seed(seed: int, name: str = "seed") -> None:
+    """Refuse a negative first seed of a run of games (``name`` is how the caller spells it).
+
+    Python's generator seeds with an int's absolute value, so seed -s deals the game of seed s,
+    and a run from a negative seed up past 0 would deal games twice. One game's seed goes to
+    ``random.Random`` as given (``Game.new``, ``play_game``); a run of games starts at 0 or more.
+    """
+    if seed < 0:
+        raise InputError(f"{name} {seed}: give a whole number of 0 or more (Python's generator takes the "
+                         f"absolute value, so seed {seed} would deal the game of seed {-seed})")

@@ -53,7 +53,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from sushigo.spec import step as steps
 from sushigo.spec.cards import Card, Token
-from sushigo.spec.errors import IllegalMoveError, InputError, SushiGoError
+from sushigo.spec.errors import IllegalMoveError, InputError, SushiGoError, check_first_seed
 from sushigo.spec.game import (
     DUMMY_SEAT,
     MutableGame,
@@ -752,9 +752,11 @@ def fast_random_games(
     ``play_game(players, s, rules, ["random"])`` (same deal, same picks, same scores),
     played on packed count vectors with memoised option tables.
 
-    Dummy-2p games take the general path (there is no fast path for them).
+    Dummy-2p games take the general path (there is no fast path for them). A negative ``seed``
+    raises InputError (:func:`spec.errors.check_first_seed`).
     """
     _check_players(rules, players)
+    check_first_seed(seed)
     if rules.dummy_2p:
         out = []
         for s in range(seed, seed + n):

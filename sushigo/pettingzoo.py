@@ -22,7 +22,8 @@ each step, as the players pick at once; ``env(...)``: the AEC form (PettingZoo's
 * **Seeds**: ``reset(seed=S)`` deals exactly the hands of ``sushigo play --seed S``
   (:func:`spec.executor.seeded_deals`); ``reset()`` without a seed takes the next seed
   from a generator seeded by the last seed given (from ``random.SystemRandom`` if none
-  was ever given). The seed of the game is in every ``infos[agent]["seed"]``.
+  was ever given). The seed of the game is in every ``infos[agent]["seed"]``. A negative
+  seed raises :class:`spec.errors.InputError`.
 
 The rules are the executor's: every move goes through :mod:`spec.step`.
 """
@@ -40,7 +41,7 @@ from pettingzoo.utils.conversions import parallel_to_aec
 
 from sushigo import tensor
 from sushigo.actions import N_PICKS, NUM_ACTIONS, action_string, decode, encode, encode_all
-from sushigo.spec.errors import IllegalMoveError, InputError
+from sushigo.spec.errors import IllegalMoveError, InputError, check_first_seed
 from sushigo.spec.executor import seeded_deals
 from sushigo.spec.ruleset import Ruleset, apply_overrides, get_ruleset
 from sushigo.spec.scoring import pudding_points
@@ -138,6 +139,7 @@ class SushiGoParallelEnv(ParallelEnv):  # type: ignore[misc]
         self, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[dict[str, Any], dict[str, Any]]:
         if seed is not None:
+            check_first_seed(seed)  # as Gymnasium's seeding does: seed -s would deal seed s's game
             self._seeder = random.Random(seed)
             game_seed = seed
         else:

@@ -612,3 +612,14 @@ def test_replay_without_scores_checks_only_deals_and_picks() -> None:
     assert result.record.totals[0] == data["totals"][0] - 1
     data["rounds"][2]["turns"][0][0] = ["chopsticks", "chopsticks"]
     assert replay(data, scores=False).rule_id in ("R-PICK", "R-CHOPSTICKS-EARLIER")
+
+
+def test_a_run_of_random_games_refuses_a_negative_first_seed() -> None:
+    """fast_random_games(players, seed, n) plays seeds seed..seed+n-1; Python's generator takes an
+    int's absolute value (play_game(3, -2) deals play_game(3, 2)'s hands), so a run from -2 would
+    deal some games twice. One game's seed goes on as given."""
+    assert play_game(3, -2).rounds[0].hands == play_game(3, 2).rounds[0].hands
+    with pytest.raises(InputError, match=r"seed -2: give a whole number of 0 or more"):
+        fast_random_games(3, -2, 5)
+    got = fast_random_games(3, 0, 3)
+    assert [g.totals for g in got] == [play_game(3, s, OFFICIAL, ["random"]).totals for s in range(3)]

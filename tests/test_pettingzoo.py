@@ -16,7 +16,7 @@ pettingzoo = pytest.importorskip("pettingzoo", reason="PettingZoo is the optiona
 
 from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
 from sushigo.spec.cards import Card  # noqa: E402
-from sushigo.spec.errors import IllegalMoveError, SushiGoError  # noqa: E402
+from sushigo.spec.errors import IllegalMoveError, InputError, SushiGoError  # noqa: E402
 from sushigo.spec.executor import DUMMY_SEAT, play_game  # noqa: E402
 from sushigo.spec.record import GameRecord, record_from_json  # noqa: E402
 from sushigo.spec.ruleset import get_ruleset  # noqa: E402
@@ -114,6 +114,20 @@ def test_reset_without_a_seed_follows_the_last_seed() -> None:
     b.reset()
     assert a.seed_used == b.seed_used != 9
     assert np.array_equal(a.reset()[0]["player_0"]["observation"], b.reset()[0]["player_0"]["observation"])
+
+
+def test_a_negative_seed_is_refused_and_the_game_under_way_goes_on() -> None:
+    """Gymnasium's seeding refuses a negative seed; here it would deal the game of its absolute
+    value (random.Random(-5) shuffles as random.Random(5))."""
+    env = sp.parallel_env(players=2)
+    obs, _ = env.reset(seed=5)
+    with pytest.raises(InputError, match=r"seed -5: give a whole number of 0 or more"):
+        env.reset(seed=-5)
+    assert env.seed_used == 5
+    assert np.array_equal(env._observe(0)["observation"], obs["player_0"]["observation"])
+    aec = sp.env(players=2)
+    with pytest.raises(InputError, match="seed -1"):
+        aec.reset(seed=-1)
 
 
 def test_an_illegal_action_is_replaced_by_the_lowest_legal_one() -> None:

@@ -20,6 +20,7 @@ from sushigo.limits import MAX_BUDGET_SECONDS as MAX_BUDGET_SECONDS
 from sushigo.limits import MAX_GAMES as MAX_GAMES
 from sushigo.limits import in_range as in_range
 from sushigo.spec.errors import InputError, SushiGoError, Unsettled
+from sushigo.spec.errors import check_first_seed as first_seed
 
 if TYPE_CHECKING:
     from sushigo.spec.model.budget import Budget
@@ -112,12 +113,9 @@ def public(run: Callable[P, Outcome], name: str) -> Callable[P, Any]:
 
 
 def check_first_seed(seed: int) -> None:
-    """Refuse a negative first seed of a run of games (play, balance): Python's generator seeds with
-    an int's absolute value, so seed -s deals the game of seed s, and a run from a negative seed up
-    past 0 would play games twice."""
-    if seed < 0:
-        raise InputError(f"--seed {seed}: give a whole number of 0 or more (Python's generator takes the "
-                         f"absolute value, so seed {seed} would deal the game of seed {-seed})")
+    """Refuse a negative first seed of a run of games (play, balance): see
+    :func:`spec.errors.check_first_seed`."""
+    first_seed(seed, "--seed")
 
 
 def load_input(value: object, what: str = "input", schema: str | None = None) -> tuple[Any, str]:
