@@ -79,11 +79,19 @@ class Property:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def missing(self) -> list[str]:
+        """The required modules that are not there at all (the property is skipped). A module
+        that is there but fails to import (a name it cannot import, a dependency of its own
+        missing) raises its ImportError: a broken install is a failure, never a skip."""
         out = []
         for mod in self.requires:
             try:
                 importlib.import_module(mod)
-            except ImportError:
+            except ImportError as exc:
+                absent = isinstance(exc, ModuleNotFoundError) and exc.name is not None and (
+                    mod == exc.name or mod.startswith(exc.name + "."))
+                if not absent:
+                    raise ImportError(f"{mod} does not import ({type(exc).__name__}: {exc}); "
+                                      "reinstall sushigo-spec") from exc
                 out.append(mod)
         return out
 

@@ -200,7 +200,14 @@ def run_given(prop: Property, opts: Options) -> Outcome:
 
 def _run_given(prop: Property, opts: Options) -> Outcome:
     out = Outcome(prop.name, prop.family, prop.description)
-    missing = prop.missing()
+    try:
+        missing = prop.missing()
+    except ImportError as exc:  # there, but broken: the property fails (its cases never ran)
+        where = opts.rulesets[0].name if opts.rulesets else ""
+        out.failure = Failure(prop.name, where, "(import)", "the modules it needs import",
+                              str(exc), "install", "import", (), _seed_text(opts.seed))
+        out.status = "FAIL"
+        return out
     if missing:
         out.status, out.note = "skipped", f"{', '.join(missing)} not available"
         return out

@@ -187,3 +187,34 @@ def test_cli_mutants_reports_the_catching_property(capsys: pytest.CaptureFixture
     assert code == 0
     [m] = out["mutants"]
     assert m["caught_by"] is not None and "dumpling" in m["case"]
+
+
+def test_a_required_module_that_fails_to_import_fails_the_property(
+    tmp_path: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Only a module that is not there at all skips a property. One that is there but cannot be
+    imported (here: a name its import asks for does not exist, as when a worker forked before an
+    upgrade meets new code; or a dependency of its own is missing) is a broken install: the
+    property fails, so the run is not ok. It was reported "skipped" and the run "ok" with none
+    of its cases checked."""
+    from hypothesis import strategies as st
+    from sushigo.checks.properties import Property
+
+    (tmp_path / "sg_broken_name.py").write_text("from sushigo.spec.errors import no_such_name\n")
+    (tmp_path / "sg_broken_dep.py").write_text("import sg_no_such_dependency\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+
+    def prop(requires: tuple[str, ...]) -> Property:
+        return Property("p", "f", "d", lambda rules: st.just(0), lambda case, rules: None, requires=requires)
+
+    opts = R.Options(examples=5, rulesets=[OFFICIAL], edge=False)
+    for broken in ("sg_broken_name", "sg_broken_dep"):
+        out = R.run_given(prop(("sushigo.spec.cards", broken)), opts)
+        assert out.status == "FAIL" and out.failure is not None and out.examples == 0
+        assert out.failure.actual.startswith(f"{broken} does not import (")
+        cause = "no_such_name" if broken == "sg_broken_name" else "sg_no_such_dependency"
+        assert cause in out.failure.actual
+    absent = R.run_given(prop(("sushigo.checks.sg_not_written_yet",)), opts)
+    assert absent.status == "skipped" and "sushigo.checks.sg_not_written_yet not available" in absent.note
+    whole = R.run_given(prop(("sushigo.spec.cards",)), opts)
+    assert whole.status == "ok" and whole.examples > 0
