@@ -148,11 +148,8 @@ def extend_picks(seq: Sequence[Sequence[Card]], a: Ruleset, b: Ruleset) -> dict[
     record = seat_round_record(script, legal_under)
     out: dict[str, Any] = {"status": "found", "script": [[str(p) for p in t] for t in script],
                            "record": record, "sides": []}
-    try:
-        from sushigo.spec import executor
-    except ImportError:  # pragma: no cover - the executor ships with spec
-        out["sides"] = []
-        return out
+    from sushigo.spec import executor
+
     for rules in (a, b):
         res = executor.replay(record, rules)
         if res.record is None:

@@ -5,11 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sushigo.solver.diff import parameters
 from sushigo.solver.diff.parameters import applies
 from sushigo.spec.errors import InputError, SushiGoError
 from sushigo.spec.ruleset import Ruleset
-from sushigo.spec.scoring import score_game
 from sushigo.spec.tableau import format_tableau
 
 
@@ -19,7 +17,7 @@ class GameSide:
 
     rules: Ruleset
     legal: bool
-    method: str  # "replay" (picks re-executed) | "rescore" (recorded tableaux re-scored)
+    method: str  # "replay": the picks re-executed (the schema also allows "rescore", never produced now)
     error: str = ""
     rule_id: str = ""
     rounds: tuple[tuple[int, ...], ...] = ()
@@ -68,11 +66,6 @@ class GameDiff:
         }
 
 
-def _turn_level(rules: Ruleset) -> tuple[Any, ...]:
-    play = (*parameters.PICK_PARAMS, *parameters.DEAL_PARAMS, "dummy_2p")
-    return tuple(getattr(rules, p) for p in play)
-
-
 def _side_from_score(rules: Ruleset, method: str, score: Any) -> GameSide:
     return GameSide(
         rules, True, method, rounds=tuple(tuple(s.total for s in r) for r in score.rounds),
@@ -82,36 +75,21 @@ def _side_from_score(rules: Ruleset, method: str, score: Any) -> GameSide:
 
 
 def game_side(data: dict[str, Any], rules: Ruleset) -> GameSide:
-    """Re-execute a recorded game's picks under ``rules`` (spec.executor.replay).
-
-    Without the executor, a game whose play-affecting readings equal the
-    record's own is re-scored from its recorded tableaux instead.
-    """
+    """Re-execute a recorded game's picks under ``rules`` (spec.executor.replay)."""
+    from sushigo.spec import executor
     from sushigo.spec.record import record_from_json
 
     record = record_from_json(data)
     try:
-        from sushigo.spec import executor
-    except ImportError:
-        executor = None  # type: ignore[assignment]
-    if executor is not None:
-        try:
-            res = executor.replay(record, rules)
-        except SushiGoError as exc:
-            return GameSide(rules, False, "replay", str(exc))
-        # A replay under other rules reports the recorded scores as mismatches; the picks
-        # were legal whenever the game could be re-executed (a score is there).
-        if res.score is None:
-            error, rule_id = _first_illegal_step(executor, data, rules)
-            return GameSide(rules, False, "replay", error or res.error or "illegal",
-                            rule_id or res.rule_id or "")
-        return _side_from_score(rules, "replay", res.score)
-    if _turn_level(rules) != _turn_level(record.rules):
-        return GameSide(rules, False, "rescore",
-                        "the executor (spec/executor.py) is needed to re-play the picks under these rules")
-    players = record.players
-    score = score_game([list(r.tableaux) for r in record.rounds], rules, players)
-    return _side_from_score(rules, "rescore", score)
+        res = executor.replay(record, rules)
+    except SushiGoError as exc:
+        return GameSide(rules, False, "replay", str(exc))
+    # A replay under other rules reports the recorded scores as mismatches; the picks
+    # were legal whenever the game could be re-executed (a score is there).
+    if res.score is None:
+        error, rule_id = _first_illegal_step(executor, data, rules)
+        return GameSide(rules, False, "replay", error or res.error or "illegal", rule_id or res.rule_id or "")
+    return _side_from_score(rules, "replay", res.score)
 
 
 def _first_illegal_step(executor: Any, data: dict[str, Any], rules: Ruleset) -> tuple[str, str]:
