@@ -143,6 +143,12 @@ def _failure(prop: str, rules: Ruleset, exc: Mismatch, seed: int | None) -> Fail
                    exc.actual_by, exc.rule_ids, _seed_text(seed))
 
 
+def _crash(prop: str, rules: Ruleset, case: str, exc: Exception, seed: str) -> Failure:
+    """The failure of a property whose code raised instead of answering."""
+    return Failure(prop, rules.name, case, "no error", f"{type(exc).__name__}: {exc}", "rules", "executor",
+                   (), seed)
+
+
 def _past(deadline: float | None) -> bool:
     return deadline is not None and time.time() >= deadline
 
@@ -258,9 +264,7 @@ def _run_given(prop: Property, opts: Options) -> Outcome:
             counter[1] += 1
             skipped.append(f"{rules.name}: unknown ({exc})")
         except Exception as exc:  # a crash in the code under test is a failure, never a traceback
-            out.failure = Failure(prop.name, rules.name, "(see error)", "no error",
-                                  f"{type(exc).__name__}: {exc}", "rules", "executor", (),
-                                  _seed_text(opts.seed))
+            out.failure = _crash(prop.name, rules, "(see error)", exc, _seed_text(opts.seed))
             out.status = "FAIL"
         finally:
             release_models()
@@ -306,7 +310,12 @@ def _edge_run(name: str, description: str, params: Sequence[str], opts: Options,
             out.unknown += 1
             out.rulesets += len(covered)
             continue
-        group = cases(rep)
+        try:
+            group = cases(rep)
+        except Exception as exc:  # a crash enumerating the cases is a failure, never a traceback
+            out.failure = _crash(name, rep, "(enumerating the cases)", exc, "")
+            out.status = "FAIL"
+            break
         if any(c.unknown for c in group):
             E.forget_unknown()  # cached cases the run's budget left open: not kept for later runs
         for case in group:
@@ -322,6 +331,10 @@ def _edge_run(name: str, description: str, params: Sequence[str], opts: Options,
                 exc.case = f"{case.kind} structure {case.structure}: {exc.case}"
                 out.failure = _failure(name, rep, exc, None)
                 out.failure.seed = ""
+                out.status = "FAIL"
+                break
+            except Exception as exc:  # a crash in the code under test is a failure, never a traceback
+                out.failure = _crash(name, rep, f"{case.kind} structure {case.structure}", exc, "")
                 out.status = "FAIL"
                 break
             out.examples += 1

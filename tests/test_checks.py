@@ -218,3 +218,23 @@ def test_a_required_module_that_fails_to_import_fails_the_property(
     assert absent.status == "skipped" and "sushigo.checks.sg_not_written_yet not available" in absent.note
     whole = R.run_given(prop(("sushigo.spec.cards",)), opts)
     assert whole.status == "ok" and whole.examples > 0
+
+
+def test_an_edge_family_that_crashes_fails_instead_of_a_traceback() -> None:
+    """As a property's crash: the family fails with the error and where it happened, and the run is
+    not ok (it was a traceback through the worker pool)."""
+    def crash_cases(rules: object) -> list[E.EdgeCase]:
+        raise RuntimeError("no cases today")
+
+    def crash_run(case: E.EdgeCase, rules: object) -> None:
+        raise ZeroDivisionError("a case that divides by zero")
+
+    opts = R.Options(examples=5, rulesets=[OFFICIAL], edge=True)
+    out = R._edge_outcome("edge-x", "d", (), opts, crash_cases, R._run_round)
+    assert out.status == "FAIL" and out.failure is not None
+    assert out.failure.case == "(enumerating the cases)"
+    assert out.failure.actual == "RuntimeError: no cases today"
+    out = R._edge_outcome("edge-x", "d", (), opts, R._maki, crash_run)
+    assert out.status == "FAIL" and out.failure is not None and out.examples == 0
+    assert out.failure.case.startswith("maki structure ")
+    assert out.failure.actual == "ZeroDivisionError: a case that divides by zero"
