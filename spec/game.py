@@ -32,7 +32,7 @@ import random
 from _random import Random as _CoreRandom
 from collections.abc import Sequence
 from itertools import pairwise
-from operator import add, itemgetter
+from operator import add, index, itemgetter
 from typing import Self, TypeVar
 
 from sushigo.spec.cards import Card, Token
@@ -61,6 +61,7 @@ N_TOKENS = len(Token)
 _PUD_TOKEN = int(Token.PUDDING)
 _CARDS: tuple[Card, ...] = tuple(Card)
 _new = object.__new__
+_index = index
 _setattr = object.__setattr__
 
 # ----------------------------------------------------------------- packed vectors and option tables
@@ -564,6 +565,11 @@ def land(
     if i >= 0:
         dh, dt = found.every[id(found.turns[i])]
         return hand + dh, tab + dt
+    if not isinstance(turn, tuple) or not all(isinstance(p, Pick) for p in turn):
+        raise IllegalMoveError(
+            f"{who} gave {turn!r}, which is not a turn: give one of legal_actions(seat) "
+            "(or Turn.parse('squid'); Turn.parse('tempura squid') takes two with chopsticks)"
+        )
     if not turn:
         raise IllegalMoveError(f"{who} took no card; every player takes a card each turn (R-PICK)")
     hand_counts, tab_counts = list(unpack(hand, N_CARDS)), list(unpack(tab, N_TOKENS))
@@ -674,20 +680,43 @@ class _Position:
             for s in range(players)
         )
 
+    def _no_seat(self, seat: object) -> InputError:
+        n = self._setup.seats.players
+        return InputError(f"seat {seat!r}: a {n}-player game has seats 0 to {n - 1}")
+
+    def _seat(self, seat: int) -> int:
+        """``seat`` as an index (any int-like: numpy's too), or InputError if it is not a seat."""
+        try:
+            i = _index(seat)
+        except TypeError:
+            raise self._no_seat(seat) from None
+        if not 0 <= i < self._setup.seats.players:
+            raise self._no_seat(seat)
+        return i
+
     def hand(self, seat: int) -> tuple[int, ...]:
         """The hand ``seat`` holds now: 12 counts by Card."""
+        seat = self._seat(seat)
         return tuple(unpack(self._hands[seat], N_CARDS))
 
     def tableau(self, seat: int) -> tuple[int, ...]:
         """``seat``'s tableau this round: 15 counts by Token."""
+        seat = self._seat(seat)
         return tuple(unpack(self._tabs[seat], N_TOKENS))
 
     def legal_actions(self, seat: int) -> tuple[Turn, ...]:
-        """The legal turns of ``seat``, in :func:`spec.turns.legal_turns` order (empty once over)."""
-        return self._opts[seat].turns
+        """The legal turns of ``seat``, in :func:`spec.turns.legal_turns` order (empty once over).
+        A seat that is not one of the game's raises InputError."""
+        try:
+            if seat >= 0:
+                return self._opts[seat].turns
+        except (IndexError, TypeError):
+            pass
+        return self._opts[self._seat(seat)].turns  # an int-like seat, or InputError
 
     def observation(self, seat: int) -> PlayerView:
         """What ``seat`` may know now (its hand, every tableau, puddings, finished rounds)."""
+        seat = self._seat(seat)
         view = self._view
         if view is None:
             tabs = tuple([tuple(unpack(t, N_TOKENS)) for t in self._tabs])
@@ -724,9 +753,13 @@ class _Position:
         if self.over:
             raise IllegalMoveError("the game is over; there are no more turns (R-ROUNDS)")
         seats = self._setup.seats
-        if len(actions) != seats.players:
+        try:
+            given = len(actions)
+        except TypeError:
+            raise IllegalMoveError(f"give a list of turns, one per player; got {actions!r}") from None
+        if given != seats.players:
             raise IllegalMoveError(
-                f"give one turn per player: got {len(actions)} for {seats.players} players"
+                f"give one turn per player: got {given} for {seats.players} players"
             )
         # Two and three seats (the most common tables) land unrolled when every turn is a listed
         # object its hand holds (one HIGH test for all: a borrowed field sets its top bit): no

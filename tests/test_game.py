@@ -297,3 +297,48 @@ def test_batch_scorer_is_round_totals(players: int, rules_name: str) -> None:
     got = scorer.totals(np.array(tables, dtype=np.int8)).tolist()
     for table, row in zip(tables, got, strict=True):
         assert row == round_totals(table, rules), table
+
+
+class _Seat:
+    """An int-like seat (as numpy's integers are): usable wherever a list index is."""
+
+    def __init__(self, i: int) -> None:
+        self.i = i
+
+    def __index__(self) -> int:
+        return self.i
+
+
+@pytest.mark.parametrize("face", ["Game", "MutableGame"])
+def test_a_seat_that_is_not_one_of_the_games_is_refused_by_name(face: str) -> None:
+    """Seats are 0..players-1. A negative seat used to read another seat from the end (the view of
+    observation(-1) even said seat=-1), and one past the end raised a bare IndexError."""
+    from sushigo.spec.game import MutableGame
+
+    game = (Game if face == "Game" else MutableGame).new(3, 11)
+    asks = (game.legal_actions, game.observation, game.hand, game.tableau)
+    for bad in (-1, -3, 3, 7, "0", 1.0, None):
+        for ask in asks:
+            with pytest.raises(InputError, match=r"a 3-player game has seats 0 to 2"):
+                ask(bad)  # type: ignore[arg-type]
+    # An int-like seat is the seat it stands for (the hands dealt: play_game's first round).
+    dealt = play_game(3, 11).rounds[0].hands
+    for seat in range(3):
+        want = tuple(sum(1 for c in dealt[seat] if c == card) for card in Card)
+        assert game.hand(_Seat(seat)) == want  # type: ignore[arg-type]
+        assert game.observation(_Seat(seat)).hand == want  # type: ignore[arg-type]
+        assert game.observation(_Seat(seat)).seat == seat  # type: ignore[arg-type]
+        assert game.legal_actions(_Seat(seat)) == game.legal_actions(seat)  # type: ignore[arg-type]
+
+
+def test_apply_refuses_what_is_not_a_list_of_turns_and_changes_nothing() -> None:
+    game = Game.new(2, 4)
+    before = (game.hand(0), game.hand(1), game.turn)
+    for bad in (None, 5):
+        with pytest.raises(IllegalMoveError, match=r"give a list of turns, one per player"):
+            game.apply(bad)  # type: ignore[arg-type]
+    ok = game.legal_actions(1)[0]
+    for junk in ("tempura", ("tempura",), (0,), [Pick(Card.TEMPURA), "x"]):
+        with pytest.raises(IllegalMoveError, match=r"player 0 gave .* which is not a turn"):
+            game.apply([junk, ok])  # type: ignore[list-item]
+    assert (game.hand(0), game.hand(1), game.turn) == before
