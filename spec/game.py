@@ -716,7 +716,14 @@ class _Position:
 
     def observation(self, seat: int) -> PlayerView:
         """What ``seat`` may know now (its hand, every tableau, puddings, finished rounds)."""
-        seat = self._seat(seat)
+        # Seat checks at their cheapest: a plain int >= 0 is looked up, and one past the end
+        # fails the look-up; anything else (int-likes, wrong types, negatives) goes to _seat.
+        if type(seat) is not int or seat < 0:
+            seat = self._seat(seat)
+        try:
+            hand = self._hands[seat]
+        except IndexError:
+            raise self._no_seat(seat) from None
         view = self._view
         if view is None:
             tabs = tuple([tuple(unpack(t, N_TOKENS)) for t in self._tabs])
@@ -733,7 +740,7 @@ class _Position:
         # tests/test_game.py checks the result equals PlayerView(...) built the usual way.
         fields = view.copy()
         fields["seat"] = fields["target"] = seat
-        fields["hand"] = tuple(unpack(self._hands[seat], N_CARDS))
+        fields["hand"] = tuple(unpack(hand, N_CARDS))
         obs = _new(PlayerView)
         _setattr(obs, "__dict__", fields)
         return obs
