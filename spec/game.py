@@ -608,6 +608,18 @@ def _round_end(
     return tuple(round_totals(vectors, rules)), tuple(now)
 
 
+def seat_index(seat: object, players: int) -> int:
+    """``seat`` as a list index (an int, or an int-like such as numpy's integers); IllegalMoveError
+    naming the seats there are if it is not one of them (-1 too: Python would read it from the end)."""
+    try:
+        i = _index(seat)  # type: ignore[arg-type]
+    except TypeError:
+        i = -1
+    if not 0 <= i < players:
+        raise IllegalMoveError(f"seat {seat!r} is not a player; seats are 0..{players - 1}")
+    return i
+
+
 class _Position:
     """What :class:`Game` and :class:`MutableGame` share: the state of one game and every way to
     read it. The lists a position holds are never changed in place (a move makes new ones), so
@@ -680,19 +692,8 @@ class _Position:
             for s in range(players)
         )
 
-    def _no_seat(self, seat: object) -> InputError:
-        n = self._setup.seats.players
-        return InputError(f"seat {seat!r}: a {n}-player game has seats 0 to {n - 1}")
-
     def _seat(self, seat: int) -> int:
-        """``seat`` as an index (any int-like: numpy's too), or InputError if it is not a seat."""
-        try:
-            i = _index(seat)
-        except TypeError:
-            raise self._no_seat(seat) from None
-        if not 0 <= i < self._setup.seats.players:
-            raise self._no_seat(seat)
-        return i
+        return seat_index(seat, self._setup.seats.players)
 
     def hand(self, seat: int) -> tuple[int, ...]:
         """The hand ``seat`` holds now: 12 counts by Card."""
@@ -723,7 +724,8 @@ class _Position:
         try:
             hand = self._hands[seat]
         except IndexError:
-            raise self._no_seat(seat) from None
+            seat = self._seat(seat)  # raises: one past the end
+            raise
         view = self._view
         if view is None:
             tabs = tuple([tuple(unpack(t, N_TOKENS)) for t in self._tabs])

@@ -50,6 +50,7 @@ from sushigo.spec.game import (
     pack,
     pass_hands,
     score_round,
+    seat_index,
     seats_of,
     unpack,
 )
@@ -202,8 +203,7 @@ def _require_turn(step: Step) -> None:
 def options(step: Step, seat: int) -> list[Turn]:
     """The legal turns of a player this turn (a controller may use chopsticks only with 3+ cards)."""
     _require_turn(step)
-    if not 0 <= seat < step.players:
-        raise IllegalMoveError(f"seat {seat} is not a player; seats are 0..{step.players - 1}")
+    seat = seat_index(seat, step.players)
     hand = step.hands[seat]
     found = list(_table(step)(pack(hand), pack(step.tableaux[seat])).turns)
     if seat == step.controller and sum(hand) < 3:
@@ -247,8 +247,14 @@ def play(step: Step, turns: Sequence[tuple[Pick, ...]], gift: tuple[Pick, ...] |
     """
     _require_turn(step)
     rules = step.rules
-    if len(turns) != step.players:
-        raise IllegalMoveError(f"a turn needs one move per player ({step.players}), got {len(turns)}")
+    try:
+        given = len(turns)
+    except TypeError:
+        raise IllegalMoveError(f"give a list of turns, one per player; got {turns!r}") from None
+    if given != step.players:
+        raise IllegalMoveError(f"a turn needs one move per player ({step.players}), got {given}")
+    if gift is not None and not (isinstance(gift, tuple) and all(isinstance(p, Pick) for p in gift)):
+        raise IllegalMoveError(f"the dummy's card must be a turn of one pick (gift_options), not {gift!r}")
     ctrl = step.controller
     if (gift is None) != (ctrl is None):
         need = "needs the dummy's card" if ctrl is not None else "has no dummy to give a card to"
@@ -259,7 +265,7 @@ def play(step: Step, turns: Sequence[tuple[Pick, ...]], gift: tuple[Pick, ...] |
     where = f"round {step.round_index + 1}, turn {step.turn + 1}"
     for s, turn in enumerate(turns):
         who = f"{where}, player {s}"
-        if s == ctrl and len(turn) == 2 and sum(step.hands[s]) < 3:
+        if s == ctrl and isinstance(turn, tuple) and len(turn) == 2 and sum(step.hands[s]) < 3:
             raise IllegalMoveError(
                 f"{who} used chopsticks with {sum(step.hands[s])} cards, leaving none for the dummy (R-DUMMY)"
             )

@@ -319,7 +319,7 @@ def test_a_seat_that_is_not_one_of_the_games_is_refused_by_name(face: str) -> No
     asks = (game.legal_actions, game.observation, game.hand, game.tableau)
     for bad in (-1, -3, 3, 7, "0", 1.0, None):
         for ask in asks:
-            with pytest.raises(InputError, match=r"a 3-player game has seats 0 to 2"):
+            with pytest.raises(IllegalMoveError, match=r"is not a player; seats are 0..2"):
                 ask(bad)  # type: ignore[arg-type]
     # An int-like seat is the seat it stands for (the hands dealt: play_game's first round).
     dealt = play_game(3, 11).rounds[0].hands
@@ -342,3 +342,28 @@ def test_apply_refuses_what_is_not_a_list_of_turns_and_changes_nothing() -> None
         with pytest.raises(IllegalMoveError, match=r"player 0 gave .* which is not a turn"):
             game.apply([junk, ok])  # type: ignore[list-item]
     assert (game.hand(0), game.hand(1), game.turn) == before
+
+
+def test_the_functional_step_api_refuses_the_same_inputs() -> None:
+    """spec.step (under PettingZoo and OpenSpiel) names the seats the same way and refuses what
+    is not a list of turns, or a dummy's card that is not a turn, instead of a TypeError."""
+    from sushigo.spec.executor import seeded_deals
+    from sushigo.spec.step import deal, gift_options, new_game, options, play
+
+    step = deal(new_game(2, OFFICIAL), seeded_deals(OFFICIAL, 2, 3)[0])
+    for bad in (-1, 2, "0", 0.0):
+        with pytest.raises(IllegalMoveError, match=r"is not a player; seats are 0..1"):
+            options(step, bad)  # type: ignore[arg-type]
+    assert options(step, _Seat(1)) == options(step, 1)  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match=r"give a list of turns, one per player"):
+        play(step, None)  # type: ignore[arg-type]
+    with pytest.raises(IllegalMoveError, match=r"player 1 gave 'x', which is not a turn"):
+        play(step, [options(step, 0)[0], "x"])  # type: ignore[list-item]
+    dummy = RULESETS["dummy-2p"]
+    step = deal(new_game(2, dummy), seeded_deals(dummy, 2, 3)[0])
+    turns = [options(step, s)[0] for s in range(step.players)]
+    gift = gift_options(step, turns[step.controller])[0]
+    assert play(step, turns, gift).turn == 1
+    for junk in (5, "squid", (Pick(Card.SQUID), 7)):
+        with pytest.raises(IllegalMoveError, match=r"the dummy's card must be a turn of one pick"):
+            play(step, turns, junk)  # type: ignore[arg-type]
