@@ -41,6 +41,8 @@ def check_first_seed(seed: int, name: str = "seed") -> None:
     and a run from a negative seed up past 0 would deal games twice. One game's seed goes to
     ``random.Random`` as given (``Game.new``, ``play_game``); a run of games starts at 0 or more.
     """
+    if not isinstance(seed, int) or isinstance(seed, bool):
+        raise InputError(f"{name} {seed!r}: give a whole number of 0 or more")
     if seed < 0:
         raise InputError(f"{name} {seed}: give a whole number of 0 or more (Python's generator takes the "
                          f"absolute value, so seed {seed} would deal the game of seed {-seed})")

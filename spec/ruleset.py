@@ -647,7 +647,7 @@ class Ruleset:
             if n == players:
                 return size
         raise RulesError(
-            f"{players} players is not allowed; Sushi Go! takes "
+            f"{players!r} players is not allowed; Sushi Go! takes "
             f"{self.min_players} to {self.max_players} players"
         )
 

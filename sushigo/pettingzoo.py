@@ -31,7 +31,7 @@ The rules are the executor's: every move goes through :mod:`spec.step`.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
 import numpy as np
@@ -108,10 +108,16 @@ class SushiGoParallelEnv(ParallelEnv):  # type: ignore[misc]
     # ---- spaces (the same object on every call, as the PettingZoo API test asks)
 
     def observation_space(self, agent: str) -> spaces.Dict:
-        return self._spaces[agent][0]
+        return self._space(agent)[0]
 
     def action_space(self, agent: str) -> spaces.Discrete:
-        return self._spaces[agent][1]
+        return self._space(agent)[1]
+
+    def _space(self, agent: str) -> tuple[spaces.Dict, spaces.Discrete]:
+        try:
+            return self._spaces[agent]
+        except (KeyError, TypeError):
+            raise InputError(f"no agent {agent!r}; the agents are {', '.join(self.possible_agents)}") from None
 
     # ---- the game
 
@@ -160,6 +166,9 @@ class SushiGoParallelEnv(ParallelEnv):  # type: ignore[misc]
     def step(self, actions: dict[str, Any]) -> tuple[Any, Any, Any, Any, Any]:
         if not self.agents:
             raise InputError("the game is over; call reset() to start another")
+        if not isinstance(actions, Mapping):
+            raise InputError(f"step() takes a dict of actions by agent (e.g. {{'{self.agents[0]}': 0, ...}}), "
+                             f"not {actions!r}")
         step = self._step
         extra: dict[str, dict[str, Any]] = {}
         chosen: list[int] = []

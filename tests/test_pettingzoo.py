@@ -128,6 +128,24 @@ def test_a_negative_seed_is_refused_and_the_game_under_way_goes_on() -> None:
     aec = sp.env(players=2)
     with pytest.raises(InputError, match="seed -1"):
         aec.reset(seed=-1)
+    for bad in ("abc", 1.5, True):  # Gymnasium's seeding takes Python ints only, too
+        with pytest.raises(InputError, match=r"seed .*: give a whole number of 0 or more"):
+            env.reset(seed=bad)  # type: ignore[arg-type]
+    assert env.seed_used == 5
+
+
+def test_a_malformed_step_or_agent_names_the_fix() -> None:
+    env = sp.parallel_env(players=2)
+    env.reset(seed=2)
+    for bad in (None, [0, 0], 3):
+        with pytest.raises(InputError, match=r"step\(\) takes a dict of actions by agent"):
+            env.step(bad)  # type: ignore[arg-type]
+    for agent in ("nobody", "player_2", None):
+        with pytest.raises(InputError, match=r"agents are player_0, player_1"):
+            env.observation_space(agent)  # type: ignore[arg-type]
+        with pytest.raises(InputError, match=r"agents are player_0, player_1"):
+            env.action_space(agent)  # type: ignore[arg-type]
+    assert env._step.turn == 0  # nothing moved
 
 
 def test_an_illegal_action_is_replaced_by_the_lowest_legal_one() -> None:
