@@ -117,7 +117,8 @@ class SushiGoParallelEnv(ParallelEnv):  # type: ignore[misc]
         try:
             return self._spaces[agent]
         except (KeyError, TypeError):
-            raise InputError(f"no agent {agent!r}; the agents are {', '.join(self.possible_agents)}") from None
+            agents = ", ".join(self.possible_agents)
+            raise InputError(f"no agent {agent!r}; the agents are {agents}") from None
 
     # ---- the game
 
@@ -167,8 +168,8 @@ class SushiGoParallelEnv(ParallelEnv):  # type: ignore[misc]
         if not self.agents:
             raise InputError("the game is over; call reset() to start another")
         if not isinstance(actions, Mapping):
-            raise InputError(f"step() takes a dict of actions by agent (e.g. {{'{self.agents[0]}': 0, ...}}), "
-                             f"not {actions!r}")
+            raise InputError(f"step() takes a dict of actions by agent "
+                             f"(e.g. {{'{self.agents[0]}': 0, ...}}), not {actions!r}")
         step = self._step
         extra: dict[str, dict[str, Any]] = {}
         chosen: list[int] = []
