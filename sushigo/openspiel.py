@@ -48,6 +48,7 @@ from sushigo.solver.endgame import Position, parse_position
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import InputError
 from sushigo.spec.executor import DUMMY_SEAT
+from sushigo.spec.game import seat_index
 from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import Ruleset, get_ruleset
 from sushigo.spec.scoring import pudding_points
@@ -265,9 +266,11 @@ class SushiGoState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         core = self._core
         step = core.step
+        player = seat_index(player, step.players)
         if core.gift:
             ctrl = step.controller
-            assert ctrl is not None and player == ctrl
+            if player != ctrl:  # the controller alone gives the dummy its card
+                return []
             pick = core.pending[ctrl]
             assert pick is not None
             return encode_all(gift_options(step, decode(pick)))
@@ -293,7 +296,9 @@ class SushiGoState(pyspiel.State):  # type: ignore[misc]
             event = (ctrl, int(action))
         else:
             who = self._decider()
-            assert who is not None
+            if who is None:
+                raise InputError("every player moves at once here: give all their actions together "
+                                 "with apply_actions([...]), one per player")
             event = (who, int(action))
         self._core = _with(_advance(core, event), events=(*core.events, event))
 

@@ -128,6 +128,30 @@ def test_an_illegal_recorded_pick_is_refused_by_the_executor() -> None:
         sg.replay_record(load(), record_from_json(data))
 
 
+def _dealt(game: Any) -> Any:
+    state = game.new_initial_state()
+    while state.is_chance_node():
+        state.apply_action(state.chance_outcomes()[0][0])
+    return state
+
+
+def test_a_bad_player_or_a_lone_action_at_a_joint_turn_says_what_to_do() -> None:
+    """A player out of range was an IndexError, a single action at a simultaneous turn an
+    AssertionError with no text, asking a non-controller's moves at the dummy's turn another."""
+    state = _dealt(load())
+    for bad in (2, 5):
+        with pytest.raises(SushiGoError, match=r"seat .* is not a player; seats are 0..1"):
+            state.legal_actions(bad)
+    with pytest.raises(SushiGoError, match=r"apply_actions\(\[\.\.\.\]\), one per player"):
+        state.apply_action(state.legal_actions(0)[0])
+    state.apply_actions([state.legal_actions(0)[0], state.legal_actions(1)[0]])  # nothing moved before
+    dummy = _dealt(load(rules="dummy-2p"))
+    dummy.apply_actions([dummy.legal_actions(0)[0], dummy.legal_actions(1)[0]])
+    ctrl = dummy.current_player()
+    assert ctrl in (0, 1) and dummy.legal_actions(ctrl)
+    assert dummy.legal_actions(1 - ctrl) == []  # OpenSpiel: no moves for a player not to move
+
+
 # --------------------------------------------------------------------------- resampling
 
 
