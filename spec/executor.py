@@ -757,6 +757,8 @@ def fast_random_games(
     """
     _check_players(rules, players)
     check_first_seed(seed)
+    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+        raise InputError(f"n {n!r}: give the number of games, a whole number of 0 or more")
     if rules.dummy_2p:
         out = []
         for s in range(seed, seed + n):

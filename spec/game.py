@@ -356,6 +356,8 @@ def dummy_controller(turn: int) -> int:
 
 def check_players(rules: Ruleset, players: int) -> None:
     """InputError unless ``players`` can play a whole game under ``rules``."""
+    if not isinstance(rules, Ruleset):
+        raise InputError(f"rules must be a Ruleset (get_ruleset(name) gives one by name), not {rules!r}")
     try:
         rules.hand_size(players)
     except RulesError as exc:

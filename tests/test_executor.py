@@ -621,5 +621,18 @@ def test_a_run_of_random_games_refuses_a_negative_first_seed() -> None:
     assert play_game(3, -2).rounds[0].hands == play_game(3, 2).rounds[0].hands
     with pytest.raises(InputError, match=r"seed -2: give a whole number of 0 or more"):
         fast_random_games(3, -2, 5)
+    for n in (-1, "3", 2.0):
+        with pytest.raises(InputError, match=r"give the number of games, a whole number of 0 or more"):
+            fast_random_games(3, 0, n)  # type: ignore[arg-type]
+    assert fast_random_games(3, 0, 0) == []
     got = fast_random_games(3, 0, 3)
     assert [g.totals for g in got] == [play_game(3, s, OFFICIAL, ["random"]).totals for s in range(3)]
+
+
+def test_a_ruleset_given_by_name_where_a_ruleset_is_needed_says_how_to_get_one() -> None:
+    from sushigo.spec.game import Game
+
+    for call in (lambda: play_game(2, 1, "official"), lambda: fast_random_games(2, 0, 2, "official"),
+                 lambda: Game.new(2, 1, "official")):
+        with pytest.raises(InputError, match=r"rules must be a Ruleset \(get_ruleset\(name\) gives one"):
+            call()
