@@ -419,3 +419,26 @@ def test_zero_sum_symmetry_on_larger_positions(seed: int) -> None:
     win_mine, win_theirs = solve_two(pos, "win"), solve_two(_swapped(pos), "win")
     assert win_mine.value is not None and win_theirs.value is not None
     assert win_mine.value == -win_theirs.value and -1 <= win_mine.value <= 1
+
+
+def test_bad_budgets_and_random_position_arguments_are_refused_by_name() -> None:
+    """A negative or non-number budget was taken as given (a time limit of -1 s solved, -5 nodes
+    said unknown); a round past the last was dealt; a ruleset by name was an AttributeError."""
+    pos = random_position(1, 2, 3)
+    for engine in ("exact", "reference"):
+        for kwargs, message in (({"max_nodes": -5}, "max_nodes -5: give a whole number of states"),
+                                ({"max_nodes": 2.5}, "max_nodes 2.5"),
+                                ({"time_limit": -1}, "time_limit -1: give seconds"),
+                                ({"time_limit": float("nan")}, "time_limit nan"),
+                                ({"time_limit": "10"}, "time_limit '10'")):
+            with pytest.raises(InputError, match=message):
+                solve_two(pos, "diff", engine=engine, **kwargs)
+    with pytest.raises(InputError, match="time_limit -1"):
+        solve_multi(random_position(1, 3, 2), time_limit=-1)
+    assert solve_two(pos, "diff", max_nodes=0).status == "unknown"  # a budget of nothing: unknown
+    assert solve_two(pos, "diff", time_limit=float("inf")).status == "solved"
+    for bad in (0, 4, "1"):
+        with pytest.raises(InputError, match=r"round_number .*: the rounds are 1..3"):
+            random_position(1, 2, 3, OFFICIAL, bad)  # type: ignore[arg-type]
+    with pytest.raises(InputError, match=r"rules must be a Ruleset"):
+        random_position(1, 2, 3, "official")  # type: ignore[arg-type]

@@ -8,7 +8,15 @@ from collections.abc import Sequence
 
 from sushigo.solver.endgame.position import Hand, Position, Tab
 from sushigo.solver.endgame.result import EndgameResult, PickValue, searching
-from sushigo.solver.endgame.state import _PUD, DEFAULT_MAX_NODES, POLICIES, BudgetExceeded, Move, _Rules
+from sushigo.solver.endgame.state import (
+    _PUD,
+    DEFAULT_MAX_NODES,
+    POLICIES,
+    BudgetExceeded,
+    Move,
+    _Rules,
+    check_budget,
+)
 from sushigo.spec.errors import InputError
 from sushigo.spec.scoring import dish_points, maki_icons, maki_points, pudding_points, round_totals
 from sushigo.spec.turns import Turn
@@ -57,6 +65,7 @@ class _Multi:
     def __init__(
         self, pos: Position, policy: str | None, max_nodes: int, time_limit: float | None = None
     ) -> None:
+        check_budget(max_nodes, time_limit)
         self.pos = pos
         self.policy = policy
         self.max_nodes = max_nodes

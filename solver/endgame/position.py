@@ -238,6 +238,10 @@ def random_position(
     For a later round, earlier puddings and scores are drawn at random too
     (small, within the deck); the same seed always gives the same position.
     """
+    if not isinstance(rules, Ruleset):
+        raise InputError(f"rules must be a Ruleset (get_ruleset(name) gives one by name), not {rules!r}")
+    if not isinstance(round_number, int) or not 1 <= round_number <= rules.rounds:
+        raise InputError(f"round_number {round_number!r}: the rounds are 1..{rules.rounds}")
     rng = random.Random(seed)
     size = rules.hand_size(players)
     if not 1 <= cards_left <= size:

@@ -7,7 +7,15 @@ from collections.abc import Sequence
 
 from sushigo.solver.endgame.position import Hand, Position, Tab
 from sushigo.solver.endgame.result import EndgameResult, PickValue, searching
-from sushigo.solver.endgame.state import _PUD, DEFAULT_MAX_NODES, OBJECTIVES, BudgetExceeded, Move, _Rules
+from sushigo.solver.endgame.state import (
+    _PUD,
+    DEFAULT_MAX_NODES,
+    OBJECTIVES,
+    BudgetExceeded,
+    Move,
+    _Rules,
+    check_budget,
+)
 from sushigo.solver.matrixgame import MatrixSolution, Number, pure_maximin, solve
 from sushigo.spec.errors import InputError
 from sushigo.spec.scoring import pudding_points, round_totals, winners
@@ -24,6 +32,7 @@ class _TwoPlayer:
     def __init__(
         self, pos: Position, objective: str, max_nodes: int, time_limit: float | None = None
     ) -> None:
+        check_budget(max_nodes, time_limit)
         self.pos = pos
         self.objective = objective
         self.max_nodes = max_nodes

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sushigo.solver.endgame.position import N_TOKENS, Hand, Tab
 from sushigo.solver.reduce import reduce_tableau
 from sushigo.spec.cards import Token
-from sushigo.spec.errors import Unsettled
+from sushigo.spec.errors import InputError, Unsettled
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.turns import Turn, turn_effects
 
@@ -24,6 +24,17 @@ DEFAULT_MAX_NODES = 2_000_000
 
 class BudgetExceeded(Unsettled):
     """The node budget ran out; the answer is unknown."""
+
+
+def check_budget(max_nodes: int, time_limit: float | None) -> None:
+    """InputError for a node budget that is not a whole number of 0 or more, or a time limit that
+    is not a number of seconds of 0 or more (None: no limit)."""
+    if not isinstance(max_nodes, int) or isinstance(max_nodes, bool) or max_nodes < 0:
+        raise InputError(f"max_nodes {max_nodes!r}: give a whole number of states, 0 or more")
+    if time_limit is not None and (
+        not isinstance(time_limit, int | float) or isinstance(time_limit, bool) or not time_limit >= 0
+    ):
+        raise InputError(f"time_limit {time_limit!r}: give seconds, a number of 0 or more (None: no limit)")
 
 
 @dataclass(frozen=True, slots=True)
