@@ -143,6 +143,14 @@ def parse_puzzle(data: object, rules: Ruleset) -> Puzzle:
             f'"opponents_maki" lists {len(opponents)} opponents, but Sushi Go! seats at most '
             f"{rules.max_players} players (you and {rules.max_players - 1} others)"
         )
+    # Every icon an opponent holds is on a maki card of the deck: more is no position (and a total
+    # like 10**400 would have the search tabulate maki points up to it).
+    icons = sum(rules.copies(c) * n for c, n in zip(MAKI, rules.maki_icons, strict=True))
+    if sum(opponents) > icons:
+        raise InputError(
+            f'"opponents_maki" totals add up to {sum(opponents)} icons, but the deck\'s maki cards '
+            f"hold {icons} in all; give each opponent's icons in their tableau (at most {icons})"
+        )
     return Puzzle(hands, opponents, rules)
 
 

@@ -126,6 +126,21 @@ def test_more_opponents_than_seats(tmp_path: Path, capsys: pytest.CaptureFixture
     assert main(["best", str(path), "--engine", "search"]) == 0
 
 
+def test_more_maki_icons_than_the_deck_holds(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Found by tools/fuzz_cli.py --seed 95: opponents_maki [10**400] ran past any --timeout (the
+    search tabulated maki points up to the total). The deck's maki cards hold 6 x 1 + 12 x 2 +
+    8 x 3 = 54 icons (RULES.md, the 108 cards): every opponent's icons are among them."""
+    path = tmp_path / "p.json"
+    for total in ([10**400], [30, 25], [55]):
+        path.write_text(json.dumps(PUZZLE | {"opponents_maki": total}), encoding="utf-8")
+        for engine in ("z3", "search"):
+            line = one_line_refusal(capsys, "best", str(path), "--engine", engine, "--timeout", "3")
+            assert "icons, but the deck's maki cards hold 54 in all" in line
+            assert total[0] > 100 or f"add up to {sum(total)} icons" in line
+    path.write_text(json.dumps(PUZZLE | {"opponents_maki": [30, 24]}), encoding="utf-8")
+    assert main(["best", str(path), "--engine", "search"]) == 0
+
+
 def test_big_input_is_refused_from_its_size(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     path = tmp_path / "big.json"
     with open(path, "wb") as fh:  # sparse: 50 MB by its size, nothing written
