@@ -32,7 +32,8 @@ import random
 from _random import Random as _CoreRandom
 from collections.abc import Sequence
 from itertools import pairwise
-from operator import add, index, itemgetter
+from operator import add, itemgetter
+from operator import index as _index
 from typing import Self, TypeVar
 
 from sushigo.spec.cards import Card, Token
@@ -61,7 +62,6 @@ N_TOKENS = len(Token)
 _PUD_TOKEN = int(Token.PUDDING)
 _CARDS: tuple[Card, ...] = tuple(Card)
 _new = object.__new__
-_index = index
 _setattr = object.__setattr__
 
 # ----------------------------------------------------------------- packed vectors and option tables
@@ -709,13 +709,13 @@ class _Position:
 
     def legal_actions(self, seat: int) -> tuple[Turn, ...]:
         """The legal turns of ``seat``, in :func:`spec.turns.legal_turns` order (empty once over).
-        A seat that is not one of the game's raises InputError."""
+        A seat that is not one of the game's raises IllegalMoveError (:func:`seat_index`)."""
         try:
             if seat >= 0:
                 return self._opts[seat].turns
         except (IndexError, TypeError):
             pass
-        return self._opts[self._seat(seat)].turns  # an int-like seat, or InputError
+        return self._opts[self._seat(seat)].turns  # an int-like seat, or IllegalMoveError
 
     def observation(self, seat: int) -> PlayerView:
         """What ``seat`` may know now (its hand, every tableau, puddings, finished rounds)."""

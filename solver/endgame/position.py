@@ -10,6 +10,7 @@ from typing import Any
 from sushigo.spec.cards import Card, Token, parse_card
 from sushigo.spec.document import check_format
 from sushigo.spec.errors import IllegalMoveError, InputError, NotationError
+from sushigo.spec.game import check_players
 from sushigo.spec.rulefile import rules_value, ruleset_from_value
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.turns import Turn, apply_turn, format_turn, hand_counts, legal_turns, parse_turn
@@ -238,8 +239,7 @@ def random_position(
     For a later round, earlier puddings and scores are drawn at random too
     (small, within the deck); the same seed always gives the same position.
     """
-    if not isinstance(rules, Ruleset):
-        raise InputError(f"rules must be a Ruleset (get_ruleset(name) gives one by name), not {rules!r}")
+    check_players(rules, players)
     if not isinstance(round_number, int) or not 1 <= round_number <= rules.rounds:
         raise InputError(f"round_number {round_number!r}: the rounds are 1..{rules.rounds}")
     rng = random.Random(seed)
