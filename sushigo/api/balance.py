@@ -15,13 +15,12 @@ from sushigo.api.base import (
     Rule,
     as_list,
     budget_of,
-    check_first_seed,
     in_range,
     public,
     rules_from_options,
     tagged,
 )
-from sushigo.spec.errors import InputError
+from sushigo.spec.errors import InputError, check_first_seed
 from sushigo.spec.model import budget
 from sushigo.spec.ruleset import Ruleset
 
@@ -97,7 +96,7 @@ def balance_outcome(
 
     show = terminal_progress if progress is True else progress or _quiet
     n = _games(games)
-    check_first_seed(seed)
+    check_first_seed(seed, "--seed")
     budget_of(timeout)  # the bounds of every solver budget
     a = rules_from_options(ruleset, rule)
     b = rules_from_options(vs, rule_vs)

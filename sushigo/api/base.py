@@ -20,7 +20,6 @@ from sushigo.limits import MAX_BUDGET_SECONDS as MAX_BUDGET_SECONDS
 from sushigo.limits import MAX_GAMES as MAX_GAMES
 from sushigo.limits import in_range as in_range
 from sushigo.spec.errors import InputError, SushiGoError, Unsettled
-from sushigo.spec.errors import check_first_seed as first_seed
 
 if TYPE_CHECKING:
     from sushigo.spec.model.budget import Budget
@@ -110,12 +109,6 @@ def public(run: Callable[P, Outcome], name: str) -> Callable[P, Any]:
 
     call.__name__ = call.__qualname__ = name
     return call
-
-
-def check_first_seed(seed: int) -> None:
-    """Refuse a negative first seed of a run of games (play, balance): see
-    :func:`spec.errors.check_first_seed`."""
-    first_seed(seed, "--seed")
 
 
 def load_input(value: object, what: str = "input", schema: str | None = None) -> tuple[Any, str]:

@@ -12,12 +12,11 @@ from sushigo.api.base import (
     Outcome,
     Rule,
     as_list,
-    check_first_seed,
     public,
     rules_from_options,
     tagged,
 )
-from sushigo.spec.errors import InputError
+from sushigo.spec.errors import InputError, check_first_seed
 from sushigo.spec.executor import play_game, resolve_policies
 from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import Ruleset
@@ -150,7 +149,7 @@ def play_outcome(
         raise InputError(f"--record {record!r}: give a file name, or '-' for standard output")
     if not 1 <= games <= MAX_GAMES:
         raise InputError(f"--games must be a whole number from 1 to {MAX_GAMES}, got {games}")
-    check_first_seed(seed)
+    check_first_seed(seed, "--seed")
     policies = resolve_policies(n, as_list(policy))
     where = runner(jobs, cluster)
     records: list[GameRecord] = []
