@@ -567,7 +567,7 @@ def land(
     if i >= 0:
         dh, dt = found.every[id(found.turns[i])]
         return hand + dh, tab + dt
-    if not isinstance(turn, tuple) or not all(isinstance(p, Pick) for p in turn):
+    if not is_turn(turn):
         raise IllegalMoveError(
             f"{who} gave {turn!r}, which is not a turn: give one of legal_actions(seat) "
             "(or Turn.parse('squid'); Turn.parse('tempura squid') takes two with chopsticks)"
@@ -618,8 +618,25 @@ def seat_index(seat: object, players: int) -> int:
     except TypeError:
         i = -1
     if not 0 <= i < players:
-        raise IllegalMoveError(f"seat {seat!r} is not a player; seats are 0..{players - 1}")
+        raise _no_seat(seat, players)
     return i
+
+
+def _no_seat(seat: object, players: int) -> IllegalMoveError:
+    return IllegalMoveError(f"seat {seat!r} is not a player; seats are 0..{players - 1}")
+
+
+def is_turn(turn: object) -> bool:
+    """Whether ``turn`` has the form of a turn: a tuple of Picks (legal or not)."""
+    return isinstance(turn, tuple) and all(isinstance(p, Pick) for p in turn)
+
+
+def turns_given(actions: object) -> int:
+    """How many turns a joint move lists; IllegalMoveError if it is not a list of turns at all."""
+    try:
+        return len(actions)  # type: ignore[arg-type]
+    except TypeError:
+        raise IllegalMoveError(f"give a list of turns, one per player; got {actions!r}") from None
 
 
 class _Position:
@@ -726,8 +743,7 @@ class _Position:
         try:
             hand = self._hands[seat]
         except IndexError:
-            seat = self._seat(seat)  # raises: one past the end
-            raise
+            raise _no_seat(seat, self._setup.seats.players) from None  # one past the end
         view = self._view
         if view is None:
             tabs = tuple([tuple(unpack(t, N_TOKENS)) for t in self._tabs])
@@ -765,9 +781,9 @@ class _Position:
             raise IllegalMoveError("the game is over; there are no more turns (R-ROUNDS)")
         seats = self._setup.seats
         try:
-            given = len(actions)
+            given = len(actions)  # inline: this is every move's path; turns_given only raises
         except TypeError:
-            raise IllegalMoveError(f"give a list of turns, one per player; got {actions!r}") from None
+            given = turns_given(actions)
         if given != seats.players:
             raise IllegalMoveError(
                 f"give one turn per player: got {given} for {seats.players} players"

@@ -46,12 +46,14 @@ from sushigo.spec.game import (
     OptionTable,
     check_players,
     dummy_controller,
+    is_turn,
     land,
     pack,
     pass_hands,
     score_round,
     seat_index,
     seats_of,
+    turns_given,
     unpack,
 )
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
@@ -247,13 +249,10 @@ def play(step: Step, turns: Sequence[tuple[Pick, ...]], gift: tuple[Pick, ...] |
     """
     _require_turn(step)
     rules = step.rules
-    try:
-        given = len(turns)
-    except TypeError:
-        raise IllegalMoveError(f"give a list of turns, one per player; got {turns!r}") from None
+    given = turns_given(turns)
     if given != step.players:
         raise IllegalMoveError(f"a turn needs one move per player ({step.players}), got {given}")
-    if gift is not None and not (isinstance(gift, tuple) and all(isinstance(p, Pick) for p in gift)):
+    if gift is not None and not is_turn(gift):
         raise IllegalMoveError(f"the dummy's card must be a turn of one pick (gift_options), not {gift!r}")
     ctrl = step.controller
     if (gift is None) != (ctrl is None):
@@ -265,7 +264,7 @@ def play(step: Step, turns: Sequence[tuple[Pick, ...]], gift: tuple[Pick, ...] |
     where = f"round {step.round_index + 1}, turn {step.turn + 1}"
     for s, turn in enumerate(turns):
         who = f"{where}, player {s}"
-        if s == ctrl and isinstance(turn, tuple) and len(turn) == 2 and sum(step.hands[s]) < 3:
+        if s == ctrl and is_turn(turn) and len(turn) == 2 and sum(step.hands[s]) < 3:
             raise IllegalMoveError(
                 f"{who} used chopsticks with {sum(step.hands[s])} cards, leaving none for the dummy (R-DUMMY)"
             )
