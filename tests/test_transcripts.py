@@ -2,7 +2,8 @@
 
 A transcript is a fenced code block whose lines starting with ``$ `` are shell commands and
 whose following lines are what the command prints. Each command runs with bash, in a fresh
-copy of ``examples/`` (every file the text reads ships there under the name the text uses),
+copy of ``examples/`` (every file the text reads ships there under the name the text uses; the
+test adapters sit at ``../tests/adapters/`` beside it, as in a clone),
 with the installed ``sushigo`` on the path; its standard output and standard error together
 must equal the lines shown.
 
@@ -239,6 +240,9 @@ def test_transcript_runs_as_shown(transcript: Transcript, tmp_path: Path) -> Non
         pytest.skip(transcript.skip)
     work = tmp_path / "examples"
     shutil.copytree(EXAMPLES, work, ignore=shutil.ignore_patterns("__pycache__"))
+    # The test adapters, where ../tests/adapters/NAME.py finds them from a clone's examples/.
+    shutil.copytree(REPO / "tests" / "adapters", tmp_path / "tests" / "adapters",
+                    ignore=shutil.ignore_patterns("__pycache__"))
     env = dict(os.environ)
     env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), env.get("PATH", "")])
     env["COLUMNS"] = "100"
