@@ -196,7 +196,7 @@ def test_transcripts_found() -> None:
     assert sum(t.document == "README.md" for t in TRANSCRIPTS) >= 8
     for page in ("scoring", "best", "backwards", "diff", "designing", "checks", "endgame", "executor"):
         assert any(t.document == f"docs/{page}.md" for t in TRANSCRIPTS), page
-    assert len(TRANSCRIPTS) >= 100
+    assert len(TRANSCRIPTS) >= 70  # 79 when the README became the short tour (issue 31)
 
 
 def test_every_dollar_line_is_scanned() -> None:
