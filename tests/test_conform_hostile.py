@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 from sushigo.checks import conform as C
 from sushigo.spec.ruleset import OFFICIAL
+from test_conform_adversary import cmdline_of, comm_of, marked
 
 from sushigo.cli import main
-from test_conform_adversary import cmdline_of, comm_of, marked
 
 ROOT = Path(__file__).resolve().parent.parent
 HOSTILE = str(ROOT / "tests" / "adapters" / "hostile.py")

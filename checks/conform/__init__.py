@@ -42,7 +42,15 @@ from sushigo.checks.conform.cases import (
     round_cases,
     unknown_edges,
 )
-from sushigo.checks.conform.engine import Answer, BadTarget, Engine, Interrupted, Limits, OutOfTime, sandbox_of
+from sushigo.checks.conform.engine import (
+    Answer,
+    BadTarget,
+    Engine,
+    Interrupted,
+    Limits,
+    OutOfTime,
+    sandbox_of,
+)
 from sushigo.checks.conform.faults import Budget, Side, find_faults
 from sushigo.checks.conform.pitfalls import PUDDING_READINGS, ROUND_READINGS
 from sushigo.checks.conform.report import (
@@ -205,8 +213,9 @@ def _run(report: Report, engine: Engine, rules: Ruleset, examples: int, seed: in
     budget.phase = "searching for faults"
     found = [(side, find_faults(side, cases)) for side, cases in pairs] if steady else []
     budget.phase = "asking the faults' cases again"
-    if found and _steady(report, [(side, [x for f in faults for x in (f.case, f.trigger) if x in side.answers])
-                                  for side, faults in found], fresh):
+    asks = [(side, [x for f in faults for x in (f.case, f.trigger) if x in side.answers])
+            for side, faults in found]
+    if found and _steady(report, asks, fresh):
         for side, faults in found:
             entries, old = fault_entries(side, _confirmed(faults) if budget.hit else faults,
                                          len(report.faults) + 1)
@@ -231,7 +240,8 @@ def _run(report: Report, engine: Engine, rules: Ruleset, examples: int, seed: in
     report.restarts = engine.restarts + (spread.restarts if spread is not None else 0)
     gave_up = engine.gave_up or (spread.gave_up if spread is not None else "")
     if gave_up:
-        done, total = report.round_cases_run + report.pudding_cases_run, report.round_cases + report.pudding_cases
+        done = report.round_cases_run + report.pudding_cases_run
+        total = report.round_cases + report.pudding_cases
         report.stopped = f"conform gave the target up after {done} of {total} cases: {gave_up}"
     elif edges and not budget.expired():
         ceiling = current_ceiling()

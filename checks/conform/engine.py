@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from sushigo.checks.conform._child import processes, sweep
+from sushigo.checks.conform._child import _WIRE_LIMIT, processes, sweep
 from sushigo.spec.errors import InputError, SushiGoError
 
 CHILD = Path(__file__).with_name("_child.py")
@@ -429,7 +429,8 @@ class Engine:
                     self.close()
                     if cut:  # the run's deadline, not the target: no answer, no fault
                         return out
-                    self._note(out, Answer(None, "timed out", f"timed out after {self.limits.call_timeout:g} s"))
+                    why = f"timed out after {self.limits.call_timeout:g} s"
+                    self._note(out, Answer(None, "timed out", why))
                     break
                 if got is None:
                     self._note(out, self._dead())
@@ -482,10 +483,10 @@ class Engine:
             if body.startswith("MemoryError") and self.limits.memory_mb:
                 detail += f" (memory limit {self.limits.memory_mb} MB)"
             return Answer(None, "raised", detail, printed)
+        signs = ("+", "-") if key == "absurd" else ()
         if not isinstance(body, list) or len(body) != seats or not all(
-                (type(v) is int and (key == "ok" or abs(v) <= 10**15)) or (key == "absurd" and v in ("+", "-"))
-                for v in body):
-            raise _Forged(f"sent a malformed {key!r} reply on the protocol channel: {_short(json.dumps(body))}")
+                (type(v) is int and (key == "ok" or abs(v) <= _WIRE_LIMIT)) or v in signs for v in body):
+            raise _Forged(f"sent a malformed {key!r} reply on the protocol channel: {_short(repr(body))}")
         if key == "absurd":
             return Answer(None, "absurd", f"returned {body}: an absurd number of points", printed)
         value = tuple(body)

@@ -77,12 +77,12 @@ def _first_call() -> None:
                     os._exit(0)
             except OSError:
                 time.sleep(0.01)
-    if MODE == "builtins":  # the harness's own code in this process now sees them
+    if MODE == "builtins":  # the harness's own code in this process sees them: int(3) is now "x"
         import builtins
 
-        builtins.isinstance = lambda *a: True
-        builtins.len = lambda *a: 2
-        builtins.int = lambda *a: "x"
+        real_int, real_isinstance = builtins.int, builtins.isinstance
+        builtins.int = lambda *a: "x"  # type: ignore[assignment]
+        builtins.isinstance = lambda o, t: real_isinstance(o, real_int if t is builtins.int else t)
     if MODE == "delete-cwd":
         for name in os.listdir("."):
             try:
