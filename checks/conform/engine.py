@@ -46,7 +46,7 @@ _WINDOW_BYTES = 16_384  # requests written at once: a quarter of a Linux pipe's 
 _LINE_BYTES = 65_536  # a reply is a few hundred bytes; a longer line is a protocol fault
 _SHOWN = 400  # characters of a text from the engine kept in a report
 #: Calls whose process ended the same way (kind) before the target is no longer asked.
-GIVE_UP = 8
+GIVE_UP = 5
 #: Kinds of answer that end the engine's process (each costs a restart).
 ENDS_PROCESS = ("timed out", "exited", "crashed", "protocol", "processes")
 SANDBOXES = ("auto", "bwrap", "process")
