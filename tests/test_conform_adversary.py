@@ -150,7 +150,8 @@ def test_forking_without_bound_is_stopped_at_the_process_limit(sandbox: str) -> 
     _no_process_left(mark)
 
 
-@pytest.mark.parametrize("sandbox", SANDBOXES)
+# The channel's checks do not depend on the sandbox: one (bwrap where the machine has it).
+@pytest.mark.parametrize("sandbox", SANDBOXES[-1:])
 @pytest.mark.parametrize(("mode", "expect"), [
     ("dumps", 0), ("builtins", 1), ("forge", 1), ("forge-import", 2), ("fork", 1)])
 def test_tampering_with_its_own_process_is_never_a_traceback(mode: str, expect: int, sandbox: str) -> None:
@@ -175,7 +176,7 @@ def test_tampering_with_its_own_process_is_never_a_traceback(mode: str, expect: 
     _no_process_left(mark)
 
 
-@pytest.mark.parametrize("sandbox", SANDBOXES)
+@pytest.mark.parametrize("sandbox", SANDBOXES[-1:])
 @pytest.mark.parametrize(("mode", "why"), [
     ("print-import", "printed to standard output while loading"),
     ("puddings-3", "defines score_puddings as a int, not a function")])
