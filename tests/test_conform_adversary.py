@@ -141,12 +141,13 @@ def test_the_users_files_are_out_of_reach(sandbox: str, tmp_path: Path) -> None:
 def test_forking_without_bound_is_stopped_at_the_process_limit(sandbox: str) -> None:
     # Before: load 255 on the test machine and the time limit ignored. The engine forks in a
     # loop at its first call; past 64 processes every one is killed and the fault named.
-    code, doc, err, took, mark = conform("forkbomb", sandbox, *FAST, timeout=60)
+    # A call may take 10 s here, so a loaded machine's slow forks reach 64 before the call's limit.
+    code, doc, err, took, mark = conform("forkbomb", sandbox, *FAST[:4], "--call-timeout", "10", timeout=120)
     assert code == 1 and doc is not None, err
     kinds = {f["kind"] for f in doc["adapter_faults"]}
     assert "processes" in kinds, doc["adapter_faults"]
     assert any("more than the limit of 64" in f["detail"] for f in doc["adapter_faults"])
-    assert took < 50
+    assert took < 100
     _no_process_left(mark)
 
 

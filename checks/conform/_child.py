@@ -206,6 +206,10 @@ def supervise(setup: dict[str, Any]) -> None:
             count = len(descendants(me, processes()))
             if count > limit:
                 report = f"procs {count}"
+    try:
+        os.kill(pid, signal.SIGKILL)  # where there is no /proc to sweep, at least the engine
+    except OSError:
+        pass
     sweep(me)
     _reap(pid)
     if report:

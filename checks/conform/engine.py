@@ -15,9 +15,9 @@ answer, never a traceback here), and the engine is killed and started again.
 
 Whatever the adapter does (prints, reads stdin, exits, crashes, hangs, allocates without end,
 forks, signals its parent) comes back as an :class:`Answer`. A target whose process ends the
-same way on :data:`GIVE_UP` calls (it exits on every call, or hangs on every round with
-dumplings) is not asked further: :attr:`Engine.gave_up` says why, and the cases not asked
-leave no verdict but that fault.
+same way on :data:`GIVE_UP` calls in a row (it exits on every call), or whose time-outs cost
+:data:`GIVE_UP_SECONDS` (it hangs on every round with dumplings), is not asked further:
+:attr:`Engine.gave_up` says why, and the cases not asked leave no verdict but that fault.
 """
 
 from __future__ import annotations
@@ -45,8 +45,10 @@ CHILD = Path(__file__).with_name("_child.py")
 _WINDOW_BYTES = 16_384  # requests written at once: a quarter of a Linux pipe's buffer
 _LINE_BYTES = 65_536  # a reply is a few hundred bytes; a longer line is a protocol fault
 _SHOWN = 400  # characters of a text from the engine kept in a report
-#: Calls whose process ended the same way (kind) before the target is no longer asked.
+#: Calls in a row whose process ended the same way (kind) before the target is no longer asked.
 GIVE_UP = 5
+#: Seconds of calls lost to time-outs before the target is no longer asked (5 of the default 2 s).
+GIVE_UP_SECONDS = 10.0
 #: Kinds of answer that end the engine's process (each costs a restart).
 ENDS_PROCESS = ("timed out", "exited", "crashed", "protocol", "processes")
 SANDBOXES = ("auto", "bwrap", "process")
@@ -188,7 +190,9 @@ class Engine:
         self.score_puddings = False
         self.restarts = 0
         self.gave_up = ""  # why the target is no longer asked ("": it is)
-        self._ended: dict[str, int] = {}
+        self._row: tuple[str, int] = ("", 0)  # the kind that ended the last calls, how many in a row
+        self._lost = 0.0  # seconds of calls lost to time-outs
+        self._timeouts = 0
         self._buf = b""
         self._stderr: IO[bytes] | None = None
         self._work: str | None = None
@@ -275,6 +279,15 @@ class Engine:
         the supervisor is a subreaper, so each one is still below it), then the supervisor."""
         proc, self.proc = self.proc, None
         if proc is not None:
+            if proc.poll() is None and not os.path.isdir("/proc"):
+                # No /proc to sweep from here: the supervisor kills the engine when its control
+                # pipe closes (its own sweep finds no more there either).
+                if proc.stdin is not None:
+                    proc.stdin.close()
+                try:
+                    proc.wait(timeout=1)
+                except subprocess.TimeoutExpired:
+                    pass
             if proc.poll() is None:
                 try:
                     os.kill(proc.pid, signal.SIGSTOP)  # it reaps nothing meanwhile: orphans stay below it
@@ -284,7 +297,7 @@ class Engine:
                 proc.kill()
             proc.wait()
             for f in (proc.stdin, proc.stdout):
-                if f is not None:
+                if f is not None and not f.closed:
                     f.close()
         for fd in (self._req, self._rep):
             if fd >= 0:
@@ -436,16 +449,28 @@ class Engine:
                     self._note(out, self._dead())
                     break
                 out.append(got)
+                self._row = ("", 0)
         return out
 
     def _note(self, out: list[Answer], ans: Answer) -> None:
-        """Keep an answer that ended the process; past GIVE_UP of one kind the target is given up."""
+        """Keep an answer that ended the process. A target whose process ended the same way on
+        GIVE_UP calls in a row (it exits on every call), or whose time-outs cost GIVE_UP_SECONDS
+        (it hangs on every round with dumplings), is given up; one that fails now and then is not."""
         out.append(ans)
-        self._ended[ans.kind] = self._ended.get(ans.kind, 0) + 1
-        if self._ended[ans.kind] >= GIVE_UP:
-            self.gave_up = (f"its process ended the same way ({ans.kind}: {ans.detail}) on {GIVE_UP} calls, "
-                            "so it was asked nothing more")
-            self.close()
+        kind, row = self._row
+        self._row = (ans.kind, row + 1 if kind == ans.kind else 1)
+        if ans.kind == "timed out":
+            self._timeouts += 1
+            self._lost += self.limits.call_timeout
+        if self._row[1] >= GIVE_UP:
+            why = f"on {GIVE_UP} calls in a row"
+        elif self._lost >= GIVE_UP_SECONDS and ans.kind == "timed out":
+            why = f"on {self._timeouts} calls, {self._lost:g} s lost"
+        else:
+            return
+        self.gave_up = (f"its process ended the same way ({ans.kind}: {ans.detail}) {why}, so it was "
+                        "asked nothing more")
+        self.close()
 
     def _dead(self) -> Answer:
         kind, why = self._death()
@@ -496,5 +521,5 @@ class Engine:
         return Answer(value, "", "", printed)
 
 
-__all__ = ["ENDS_PROCESS", "GIVE_UP", "Answer", "BadTarget", "Engine", "Interrupted", "Limits", "OutOfTime",
-           "pending", "processes", "sandbox_of", "stop_point"]
+__all__ = ["ENDS_PROCESS", "GIVE_UP", "GIVE_UP_SECONDS", "Answer", "BadTarget", "Engine", "Interrupted",
+           "Limits", "OutOfTime", "pending", "processes", "sandbox_of", "stop_point"]
