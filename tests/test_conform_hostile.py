@@ -14,11 +14,13 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
 from sushigo.checks import conform as C
 from sushigo.spec.ruleset import OFFICIAL
+from test_conform_adversary import cmdline_of, comm_of, marked
 
 from sushigo.cli import main
 
@@ -96,32 +98,29 @@ def test_a_run_out_of_time_is_unknown_not_success() -> None:
     assert report.verdict == "unknown" and not report.ok and report.as_dict()["conforms"] is False
 
 
-def _dead(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            return any(line.startswith("State:") and "Z" in line for line in fh)
-    except FileNotFoundError:
-        return True
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 @pytest.mark.parametrize(("sig", "mode", "when"), [
     (signal.SIGINT, "", "loaded"), (signal.SIGTERM, "", "loaded"),
     (signal.SIGINT, "hang-all", "called"), (signal.SIGTERM, "hang-all", "called"),
 ])
-def test_an_interrupted_run_claims_no_verdict(sig: int, mode: str, when: str, tmp_path: Path) -> None:
+def test_an_interrupted_run_claims_no_verdict(sig: int, mode: str, when: str) -> None:
     rng = random.Random(f"{sig}-{mode}")  # seeded: the same moments on every run
-    pidfile, called = tmp_path / "pids", tmp_path / "called"
-    env = {**os.environ, "SUSHIGO_HOSTILE": mode, "SUSHIGO_HOSTILE_PIDFILE": str(pidfile),
-           "SUSHIGO_HOSTILE_CALLED": str(called)}
+    mark = uuid.uuid4().hex
+    env = {**os.environ, "SUSHIGO_HOSTILE": mode, "SUSHIGO_MARK": mark}
     cmd = [sys.executable, "-c", "import sys; from sushigo.cli import main; sys.exit(main())",
            "conform", HOSTILE, "--examples", "20", "--call-timeout", "60"]
     proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    marker = called if when == "called" else pidfile
+
+    def there() -> bool:  # the engine loaded (its supervisor runs _child.py), or called
+        pids = [p for p in marked(mark) if p != proc.pid]
+        if when == "called":
+            return any(comm_of(p) == "sushigo-called" for p in pids)
+        return any("_child.py" in cmdline_of(p) for p in pids)
+
     deadline = time.monotonic() + 120
-    while not marker.exists() and time.monotonic() < deadline and proc.poll() is None:
+    while not there() and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)
-    assert marker.exists(), proc.communicate()
+    assert there(), proc.communicate()
     time.sleep(rng.uniform(0, 0.8))
     sent = time.monotonic()
     proc.send_signal(sig)
@@ -131,9 +130,8 @@ def test_an_interrupted_run_claims_no_verdict(sig: int, mode: str, when: str, tm
     assert took < 2.0
     assert out == b""  # no verdict, no half report
     assert b"no verdict" in err and b"Traceback" not in err
-    pids = [int(p) for p in pidfile.read_text().split()]
     time.sleep(0.2)
-    assert all(_dead(p) for p in pids), pids
+    assert marked(mark) == []
 
 
 def test_a_stop_lost_inside_a_destructor_still_stops(capfd: pytest.CaptureFixture[str]) -> None:

@@ -15,11 +15,13 @@ import signal
 import subprocess
 import sys
 import time
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from test_conform_adversary import comm_of, marked
 from test_jobs import _group_alive
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -98,30 +100,25 @@ def test_the_two_faults_on_workers_are_the_hand_worked_ones() -> None:
     assert [g - e for g, e in zip(dump["got"], dump["expected"], strict=True)] == [6, 0]
 
 
-def _alive(pid: int) -> bool:
-    try:
-        with open(f"/proc/{pid}/status") as fh:
-            return not any(line.startswith("State:") and "Z" in line for line in fh)
-    except FileNotFoundError:
-        return False
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_sigint_on_workers_exits_130_and_leaves_no_process(tmp_path: Path) -> None:
+def test_sigint_on_workers_exits_130_and_leaves_no_process() -> None:
     # Every call of the target hangs (its own limit is 60 s): the workers' targets are mid-call
-    # when the signal comes. The target's processes run in sessions of their own, so each one
-    # writes its pid (the parent's target and one per ask task) and all must be gone.
-    pidfile, called = tmp_path / "pids", tmp_path / "called"
-    env = {**os.environ, "SUSHIGO_HOSTILE": "hang-all", "SUSHIGO_HOSTILE_PIDFILE": str(pidfile),
-           "SUSHIGO_HOSTILE_CALLED": str(called)}
+    # when the signal comes. Every process started inherits the mark in its environment (the
+    # target's run in sessions and sandboxes of their own), so all must be gone.
+    mark = uuid.uuid4().hex
+    env = {**os.environ, "SUSHIGO_HOSTILE": "hang-all", "SUSHIGO_MARK": mark}
     proc = subprocess.Popen([sys.executable, "-m", "sushigo", "conform", HOSTILE, "--examples", "300",
                              "--call-timeout", "60", "--jobs", "2", "--json"], cwd=OUTSIDE, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+
+    def called() -> list[int]:
+        return [p for p in marked(mark) if comm_of(p) == "sushigo-called"]
+
     try:
         deadline = time.monotonic() + 240
-        while not called.exists() and time.monotonic() < deadline and proc.poll() is None:
+        while not called() and time.monotonic() < deadline and proc.poll() is None:
             time.sleep(0.05)
-        assert called.exists(), proc.communicate()
+        assert called(), proc.communicate()
         time.sleep(0.3)
         sent = time.monotonic()
         proc.send_signal(signal.SIGINT)
@@ -135,6 +132,4 @@ def test_sigint_on_workers_exits_130_and_leaves_no_process(tmp_path: Path) -> No
     assert took < STOP_SECONDS, f"{took:.2f} s"
     assert out == b"" and b"no verdict" in err and b"Traceback" not in err
     time.sleep(0.3)
-    pids = [int(p) for p in pidfile.read_text().split()]
-    assert len(pids) >= 2  # the parent's target and at least one worker's
-    assert [p for p in pids if _alive(p)] == [] and _group_alive(proc.pid) == []
+    assert marked(mark) == [] and _group_alive(proc.pid) == []

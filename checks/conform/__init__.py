@@ -29,18 +29,28 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from sushigo.checks.conform import again
 from sushigo.checks.conform import engine as engine_mod
 from sushigo.checks.conform.cases import (
     PuddingCase,
     RoundCase,
     picks_of_tableau,
     pudding_cases,
+    quick_round_cases,
     reference_round,
     reference_tableau,
     round_cases,
     unknown_edges,
 )
-from sushigo.checks.conform.engine import Answer, BadTarget, Engine, Interrupted, Limits, OutOfTime
+from sushigo.checks.conform.engine import (
+    Answer,
+    BadTarget,
+    Engine,
+    Interrupted,
+    Limits,
+    OutOfTime,
+    sandbox_of,
+)
 from sushigo.checks.conform.faults import Budget, Side, find_faults
 from sushigo.checks.conform.pitfalls import PUDDING_READINGS, ROUND_READINGS
 from sushigo.checks.conform.report import (
@@ -140,7 +150,7 @@ def conform(target: Target, rules: Ruleset, examples: int = 2000, seed: int | No
     (:mod:`.tasks`); the report is the same as with one worker."""
     lim = limits or target.limits
     zb = z3 or Z3Budget()
-    report = Report(target.name, rules.name, seed=seed)
+    report = Report(target.name, rules.name, seed=seed, sandbox=sandbox_of(lim.sandbox))
     report.budget = {"examples": examples, **lim.as_dict(), "z3": zb.as_dict()}
     budget = Budget(lim.time_limit, clock, start)
     started = budget.deadline - lim.time_limit
@@ -165,9 +175,22 @@ def conform(target: Target, rules: Ruleset, examples: int = 2000, seed: int | No
 
 def _run(report: Report, engine: Engine, rules: Ruleset, examples: int, seed: int | None, zb: Z3Budget,
          budget: Budget, spread: Spread | None) -> None:
+    sides = [Side("round", engine, rules, zb, budget)]
+    if engine.score_puddings:
+        report.pudding_checked = True
+        sides.append(Side("pudding", engine, rules, zb, budget))
+    for side in sides:
+        side.spread = spread
+    # The cases made without Z3 are asked first: a target that fails the same way on every call
+    # is given up (Engine.gave_up) before the seconds the other cases take to make.
+    budget.phase = "asking the target"
+    quick = quick_round_cases(rules)
+    _ask_all(sides[0], quick, budget)
     budget.phase = "generating the cases"
     wanted = ("round", "pudding") if engine.score_puddings else ("round",)
-    if spread is not None:
+    if engine.gave_up:
+        rcases, pcases, edges = quick, [], 0
+    elif spread is not None:
         made, edges = spread.cases(rules, examples, seed, wanted)
         rcases, pcases = made["round"], made.get("pudding", [])
     else:
@@ -175,45 +198,70 @@ def _run(report: Report, engine: Engine, rules: Ruleset, examples: int, seed: in
         pcases = pudding_cases(rules, examples, seed, budget.expired) if engine.score_puddings else []
         edges = 0 if budget.expired() else unknown_edges(rules, wanted)
     report.round_cases = len(rcases)
-    sides = [(Side("round", engine, rules, zb, budget), rcases)]
-    if engine.score_puddings:
-        report.pudding_checked = True
-        report.pudding_cases = len(pcases)
-        sides.append((Side("pudding", engine, rules, zb, budget), pcases))
-    for side, _ in sides:
-        side.spread = spread
+    report.pudding_cases = len(pcases) if engine.score_puddings else 0
+    pairs = list(zip(sides, (rcases, pcases), strict=False))
     budget.phase = "asking the target"
-    runs = [_ask_all(side, cases, budget) for side, cases in sides]
+    runs = [_ask_all(side, cases, budget) for side, cases in pairs]
     report.round_cases_run = runs[0]
     report.pudding_cases_run = runs[1] if len(runs) > 1 else 0
+
+    def fresh() -> Engine:
+        return Engine(engine.target, engine.limits, engine.bound, budget.left)
+
+    budget.phase = "asking the disagreements again"
+    steady = _steady(report, [(side, again.disagreements(side, cases)) for side, cases in pairs], fresh)
     budget.phase = "searching for faults"
-    for side, cases in sides:
-        faults = find_faults(side, cases)
-        entries, old = fault_entries(side, _confirmed(faults) if budget.hit else faults,
-                                     len(report.faults) + 1)
-        report.faults += entries
-        report.disagreements += old
+    found = [(side, find_faults(side, cases)) for side, cases in pairs] if steady else []
+    budget.phase = "asking the faults' cases again"
+    asks = [(side, [x for f in faults for x in (f.case, f.trigger) if x in side.answers])
+            for side, faults in found]
+    if found and _steady(report, asks, fresh):
+        for side, faults in found:
+            entries, old = fault_entries(side, _confirmed(faults) if budget.hit else faults,
+                                         len(report.faults) + 1)
+            report.faults += entries
+            report.disagreements += old
     budget.phase = "minimising the adapter faults"
-    for side, _ in sides:
+    for side in sides:
         entries, old = adapter_entries(side)
         report.adapter_faults += entries
         report.disagreements += old
     # The fingerprint is read from the cases the target answered (all of them in a full run).
-    rside = sides[0][0]
+    rside = sides[0]
     asked_r = [c for c in rcases if c in rside.answers]
     answers = [_value(rside.answers[c]) for c in asked_r]
     asked_p: list[PuddingCase] = []
     pud: list[list[int] | None] = []
     if len(sides) > 1:
-        pside = sides[1][0]
+        pside = sides[1]
         asked_p = [c for c in pcases if c in pside.answers]
         pud = [_value(pside.answers[c]) for c in asked_p]
     report.fingerprint = fingerprint(rules, asked_r, answers, asked_p, pud, engine.score_puddings)
     report.restarts = engine.restarts + (spread.restarts if spread is not None else 0)
-    if edges and not budget.expired():
+    gave_up = engine.gave_up or (spread.gave_up if spread is not None else "")
+    if gave_up:
+        done = report.round_cases_run + report.pudding_cases_run
+        total = report.round_cases + report.pudding_cases
+        report.stopped = f"conform gave the target up after {done} of {total} cases: {gave_up}"
+    elif edges and not budget.expired():
         ceiling = current_ceiling()
         report.stopped = (f"Z3 left {edges} edge cases (tie structures) unknown within its budget "
                           f"({ceiling.describe() if ceiling else 'its own'}); they were not compared")
+
+
+def _steady(report: Report, asks: Sequence[tuple[Side, list[Any]]], fresh: Callable[[], Engine]) -> bool:
+    """Ask each side's cases again in fresh processes; False (and one adapter fault) if an
+    answer changed (:mod:`.again`)."""
+    for side, cases in asks:
+        if side.budget.expired() or side.engine.gave_up:
+            return True
+        changed = again.changes(side, cases, fresh) if cases else {}
+        if changed:
+            doc, old = again.entry(side, changed)
+            report.adapter_faults.append(doc)
+            report.disagreements.append(old)
+            return False
+    return True
 
 
 def _confirmed(faults: list[Any]) -> list[Any]:

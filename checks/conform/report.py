@@ -54,6 +54,7 @@ class Report:
     stopped: str = ""  # why the run ended before every case was compared and every fault searched
     restarts: int = 0
     seconds: float = 0.0
+    sandbox: str = ""  # where the target ran: "bwrap" (a pid namespace) or "process" (engine.sandbox_of)
 
     @property
     def completed(self) -> bool:
@@ -78,7 +79,7 @@ class Report:
                 "seed": self.seed, "round_cases_run": self.round_cases_run,
                 "pudding_cases_run": self.pudding_cases_run, "budget": self.budget,
                 "faults": self.faults, "adapter_faults": self.adapter_faults,
-                "restarts": self.restarts, "seconds": round(self.seconds, 2)}
+                "restarts": self.restarts, "seconds": round(self.seconds, 2), "sandbox": self.sandbox}
 
 
 def fault_entries(side: Side, faults: Sequence[Fault], first: int) -> tuple[list[dict[str, Any]],

@@ -63,7 +63,7 @@ def _answer(doc: list[Any]) -> Answer:
 
 def _limits_json(lim: Limits) -> dict[str, Any]:
     return {"call_timeout": lim.call_timeout, "memory_mb": lim.memory_mb, "time_limit": lim.time_limit,
-            "load_timeout": lim.load_timeout}
+            "load_timeout": lim.load_timeout, "max_procs": lim.max_procs, "sandbox": lim.sandbox}
 
 
 def _ceiling_json() -> dict[str, Any]:
@@ -114,7 +114,8 @@ def ask_task(doc: dict[str, Any]) -> dict[str, Any]:
         answers = [Answer(None, "crashed", f"could not be started on a worker: {exc}")] * len(items)
     finally:
         engine.close()
-    return {"answers": [_answer_json(a) for a in answers], "restarts": engine.restarts}
+    return {"answers": [_answer_json(a) for a in answers], "restarts": engine.restarts,
+            "gave_up": engine.gave_up}
 
 
 # --------------------------------------------------------------------------- in this process
@@ -128,6 +129,7 @@ class Spread:
         # A file target travels by its absolute path (a worker's working directory may differ).
         self.target = os.path.abspath(target) if os.path.isfile(target) else target
         self.restarts = 0
+        self.gave_up = ""  # a worker's engine stopped asking the target (Engine.gave_up)
 
     def _deadline(self) -> float:
         return time.time() + self.budget.left()
@@ -158,10 +160,14 @@ class Spread:
                 "target": self.target, "limits": _limits_json(self.limits), "bound": self.bound,
                 "fn": side.fn, "items": items, "deadline": deadline}))
         out: list[Answer | None] = []
+        cut = False
         for task, doc in zip(tasks, J.run(ASK, tasks, self.where), strict=True):
             got = [_answer(a) for a in doc["answers"]]
             self.restarts += doc["restarts"]
-            out += got + [None] * (len(task.payload["items"]) - len(got))
-        if any(a is None for a in out):
+            self.gave_up = self.gave_up or doc["gave_up"]
+            short = len(task.payload["items"]) - len(got)
+            cut = cut or (short > 0 and not doc["gave_up"])
+            out += got + [None] * short
+        if cut:  # the deadline, not a target given up, left cases unasked
             self.budget.spend()
         return out

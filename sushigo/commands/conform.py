@@ -129,7 +129,8 @@ def _show_budget(report: C.Report) -> None:
           f"a call, {b['memory_mb']} MB, {b['time_limit_s']:g} s in all, z3 {b['z3']['timeout_ms']} ms a "
           f"check / {b['z3']['total_ms']} ms an explanation; {ran}; "
           + (f"seed {report.seed}" if report.seed is not None else "derandomized (no --seed)")
-          + (f"; {report.restarts} restart(s) of the target" if report.restarts else ""))
+          + (f"; {report.restarts} restart(s) of the target" if report.restarts else "")
+          + f"; sandbox {report.sandbox}")
     if report.stopped:
         print(f"stopped early: {report.stopped}")
 
