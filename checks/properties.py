@@ -65,10 +65,6 @@ class Mismatch(SushiGoError, AssertionError):
         self.actual_by = actual_by
 
 
-class Unavailable(SushiGoError):
-    """A module the property needs has not been written (yet)."""
-
-
 @dataclass(frozen=True)
 class Property:
     name: str
