@@ -22,7 +22,6 @@ from sushigo.spec.errors import Unsettled
 # Re-exported: every name of the stop handling stays importable from here (budget.stop_on_signals...).
 from sushigo.spec.model.interrupts import _QUIETED as _QUIETED
 from sushigo.spec.model.interrupts import STOP_SIGNALS as STOP_SIGNALS
-from sushigo.spec.model.interrupts import _clear_cancel as _clear_cancel
 from sushigo.spec.model.interrupts import _contexts as _contexts
 from sushigo.spec.model.interrupts import _contexts_lock as _contexts_lock
 from sushigo.spec.model.interrupts import _half_built_z3 as _half_built_z3
@@ -243,6 +242,19 @@ def decide(s: Any, budget: Budget = Budget(), assumptions: Sequence[Any] = ()) -
         return Answer("unsat")
     return Answer("unknown", f"{s.reason_unknown()} (budget: {budget.describe()})")
 
+
+def _clear_cancel(z3: Any) -> None:
+    """Let the contexts a stop interrupted work again after the stop scope.
+
+    ``Z3_interrupt`` leaves the context cancelled until its next ``check()``: meanwhile
+    ``simplify`` silently stops early (a library user who caught the stop and asks again would
+    get unsimplified terms). An empty check clears it. Only the main context: a worker's context
+    may still be in its (stopping) thread's hands, and workers make fresh contexts anyway.
+    """
+    try:
+        z3.Solver(ctx=z3.main_ctx()).check()
+    except z3.Z3Exception:
+        pass
 
 
 __all__ = [

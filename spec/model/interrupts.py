@@ -108,6 +108,8 @@ def _reset() -> None:
     _signum.clear()
     z3 = sys.modules.get("z3")
     if was_stopped and z3 is not None and getattr(z3, "main_ctx", None) is not None:
+        from sushigo.spec.model.budget import _clear_cancel  # the one place of a check()
+
         _clear_cancel(z3)
 
 
@@ -176,6 +178,8 @@ def stop_on_signals() -> Iterator[None]:
         if z3 is not None:
             z3.set_param("ctrl_c", True)
             if _stop.is_set():
+                from sushigo.spec.model.budget import _clear_cancel  # the one place of a check()
+
                 _clear_cancel(z3)
         _stop.clear()
         writer.close()  # the watcher's recv sees end of stream and returns
@@ -261,20 +265,6 @@ def _interrupted_z3_call(unraisable: Any) -> bool:
     exc = unraisable.exc_value
     return (isinstance(exc, ctypes.ArgumentError) and "KeyboardInterrupt" in str(exc)
             and _in_z3_destructor(unraisable))
-
-
-def _clear_cancel(z3: Any) -> None:
-    """Let the contexts a stop interrupted work again after the stop scope.
-
-    ``Z3_interrupt`` leaves the context cancelled until its next ``check()``: meanwhile
-    ``simplify`` silently stops early (a library user who caught the stop and asks again would
-    get unsimplified terms). An empty check clears it. Only the main context: a worker's context
-    may still be in its (stopping) thread's hands, and workers make fresh contexts anyway.
-    """
-    try:
-        z3.Solver(ctx=z3.main_ctx()).check()
-    except z3.Z3Exception:
-        pass
 
 
 def child_signals() -> None:
