@@ -14,6 +14,12 @@ largest single process (``ru_maxrss``), the cases checked, and cases per wall an
 ``--python PATH`` measures another installation's ``sushigo`` (e.g. a checkout of main), for
 a before/after table measured the same way.
 
+``--versus PATH [--pairs N]`` measures the way ``--memory`` does, alternating this installation
+with the one of ``PATH`` (a baseline's python, e.g. a worktree of b6e1ce7 with its own venv)
+``N`` times each (default 2), and prints every run, the load average around it, and the ratio of
+cases per CPU second (this / baseline) per pair and their median (issue 27 item 7: at least 2x,
+peak memory under 300 MB, the same cases and verdicts).
+
 ``--tasks`` finds what holds the memory: each task of the run (a property or an edge-case
 family) in a process of its own, forked from this one, with its peak resident set (``ru_maxrss``
 from ``os.wait4``) and CPU seconds; the CPU seconds choose ``checks.runner.SLOW``, the tasks
@@ -33,6 +39,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -120,6 +127,35 @@ def memory_main(argv: list[str]) -> None:
           "target: peak memory at most 300 MB")
 
 
+def versus_main(argv: list[str]) -> None:
+    base = argv[argv.index("--versus") + 1]
+    pairs = int(argv[argv.index("--pairs") + 1]) if "--pairs" in argv else 2
+    extra = ["--profile", "quick"] if "--quick" in argv else []
+    rows, ratios, counts = [], [], set()
+    for k in range(pairs):
+        rate = {}
+        # Alternate which side goes first, so a load that rises or falls during the pair is shared.
+        sides = [("baseline", base), ("this", sys.executable)]
+        for label, python in sides if k % 2 == 0 else sides[::-1]:
+            load = os.getloadavg()[0]
+            m = measure_cli(python, extra)
+            rate[label] = m["cases"] / m["cpu"]
+            counts.add((m["cases"], m["ok"]))
+            rows.append([f"{label} ({python})", f"{m['cases']:.0f}", "yes" if m["ok"] else "NO",
+                         f"{m['wall']:.0f}", f"{m['cpu']:.1f}", f"{rate[label]:.0f}", f"{m['pss_mb']:.0f}",
+                         f"{m['max_rss_mb']:.0f}", f"{load:.1f} / {os.getloadavg()[0]:.1f}"])
+        ratios.append(rate["this"] / rate["baseline"])
+    print(tabulate(rows, headers=["sushigo of", "cases", "ok", "wall s", "CPU s", "cases/CPU s",
+                                  "peak PSS MB", "largest process MB", "load before / after"],
+                   disable_numparse=True))
+    median = statistics.median(ratios)
+    print(f"cases per CPU second, this / baseline: pairs {', '.join(f'{r:.2f}x' for r in ratios)}; "
+          f"median {median:.2f}x (target: at least 2x, peak PSS under 300 MB)")
+    same = ("the same cases and verdicts on both" if len(counts) == 1
+            else f"DIFFERENT cases or verdicts {counts}")
+    print(f"{same}; {os.cpu_count()} cores shared with other jobs (load average per run above)")
+
+
 def tasks_main(argv: list[str]) -> None:
     budget = R.PROFILES["quick" if "--quick" in argv else "default"]
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
@@ -185,6 +221,9 @@ def main(argv: list[str]) -> None:
         return
     if "--tasks" in argv:
         tasks_main(argv)
+        return
+    if "--versus" in argv:
+        versus_main(argv)
         return
     quick = "--quick" in argv
     budget = R.PROFILES["quick" if quick else "default"]

@@ -15,6 +15,7 @@ and its unsat core names the rules the executor broke.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import re
 import sys
@@ -32,6 +33,8 @@ from sushigo.spec.errors import IllegalMoveError, SushiGoError
 from sushigo.spec.model.agree import TermChecker
 from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
 from sushigo.spec.model.core import Core, Model, core_rule_ids, minimal_core
+from sushigo.spec.model.evaluate import Undecided
+from sushigo.spec.model.rulevars import Rules, RuleVars, shape_of
 from sushigo.spec.model.scoring import (
     icons_term,
     maki_terms,
@@ -60,10 +63,6 @@ class Mismatch(SushiGoError, AssertionError):
         self.rule_ids = tuple(rule_ids)
         self.expected_by = expected_by
         self.actual_by = actual_by
-
-
-class Unavailable(SushiGoError):
-    """A module the property needs has not been written (yet)."""
 
 
 @dataclass(frozen=True)
@@ -196,20 +195,25 @@ class Checker(TermChecker):
 MODELS_KEPT = 16
 
 
-@lru_cache(maxsize=MODELS_KEPT)
-def round_model(rules: Ruleset, seats: int) -> Checker:
+def _round_parts(m: Model, rules: Rules, seats: int) -> tuple[list[Any], list[Any]]:
     """Inputs: 15 token counts per seat; outputs: the categories and total per seat."""
-    m = Model()
     tabs = [tableau_vars(m, f"p{i}", rules) for i in range(seats)]
     terms = round_terms(m, "r", tabs, rules)
-    return Checker(m, [v for t in tabs for v in t], [d[k] for d in terms for k in ROUND_KEYS])
+    return [v for t in tabs for v in t], [d[k] for d in terms for k in ROUND_KEYS]
 
 
-@lru_cache(maxsize=MODELS_KEPT)
-def maki_model(rules: Ruleset, seats: int) -> Checker:
+def _count(m: Model, name: str, rules: Rules, card: Card, seat_bound: bool = True) -> Any:
+    """A count of ``card`` between 0 and the deck's copies (a template: its copies input)."""
+    if isinstance(rules, RuleVars):
+        v = m.int(name, 0)
+        m.add("R-DOMAIN", v <= rules.copies(int(card)), f"{name} copies")
+        return v
+    return m.int(name, 0, rules.copies(card))
+
+
+def _maki_parts(m: Model, rules: Rules, seats: int) -> tuple[list[Any], list[Any]]:
     """Inputs: maki1..maki3 counts per seat; outputs: maki points per seat (the edge cases' model)."""
-    m = Model()
-    counts = [[m.int(f"p{i}_{t.label}", 0, rules.copies(Card(int(t)))) for t in _MAKI_TOKENS]
+    counts = [[_count(m, f"p{i}_{t.label}", rules, Card(int(t))) for t in _MAKI_TOKENS]
               for i in range(seats)]
     icons = []
     for i, c in enumerate(counts):
@@ -219,12 +223,164 @@ def maki_model(rules: Ruleset, seats: int) -> Checker:
         ic = m.int(f"p{i}_maki_icons", 0)
         m.add("R-MAKI-ICONS", ic == icons_term(vec, rules), f"p{i}")
         icons.append(ic)
-    return Checker(m, [v for c in counts for v in c], maki_terms(m, "r", icons, rules))
+    return [v for c in counts for v in c], maki_terms(m, "r", icons, rules)
+
+
+def _pudding_parts(m: Model, rules: Rules, seats: int) -> tuple[list[Any], list[Any]]:
+    puds = [_count(m, f"p{i}_puddings", rules, Card.PUDDING) for i in range(seats)]
+    return puds, pudding_terms(m, "g", puds, rules)
+
+
+def _winner_parts(m: Model, rules: Rules, seats: int) -> tuple[list[Any], list[Any]]:
+    shape = rules.shape if isinstance(rules, RuleVars) else rules
+    totals = [m.int(f"p{i}_total", None) for i in range(seats)]
+    puds = [m.int(f"p{i}_puddings", 0) for i in range(seats)]
+    wins = winner_terms(m, "g", totals, puds, rules, S.players_of(shape, seats))
+    return [*totals, *puds], wins
+
+
+def _game_parts(m: Model, rules: Rules, seats: int) -> tuple[list[Any], list[Any]]:
+    """Inputs: every round's tableaux; outputs: pudding points, game totals, winner flags."""
+    shape = rules.shape if isinstance(rules, RuleVars) else rules
+    n_rounds = shape.rounds
+    tabs = [[tableau_vars(m, f"in{r}_p{i}", rules) for i in range(seats)] for r in range(n_rounds)]
+    rounds = [round_terms(m, f"r{r}", tabs[r], rules) for r in range(n_rounds)]
+    puds = []
+    for i in range(seats):
+        p = m.int(f"p{i}_puddings", 0)
+        m.add("R-PUDDING-KEEP", p == sum(tabs[r][i][int(Token.PUDDING)] for r in range(n_rounds)))
+        puds.append(p)
+    pudding = pudding_terms(m, "g", puds, rules)
+    totals = []
+    for i in range(seats):
+        t = m.int(f"p{i}_game_total", None)
+        m.add("R-GAME-TOTAL", t == sum(rd[i]["total"] for rd in rounds) + pudding[i])
+        totals.append(t)
+    wins = winner_terms(m, "g", totals, puds, rules, S.players_of(shape, seats))
+    return [v for r in tabs for t in r for v in t], [*pudding, *totals, *wins]
+
+
+Parts = Callable[[Model, Rules, int], tuple[list[Any], list[Any]]]
+
+
+def _checker(parts: Parts, rules: Ruleset, seats: int) -> Checker:
+    m = Model()
+    return Checker(m, *parts(m, rules, seats))
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def round_model(rules: Ruleset, seats: int) -> Checker:
+    """Inputs: 15 token counts per seat; outputs: the categories and total per seat."""
+    return _checker(_round_parts, rules, seats)
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def maki_model(rules: Ruleset, seats: int) -> Checker:
+    """Inputs: maki1..maki3 counts per seat; outputs: maki points per seat (the edge cases' model)."""
+    return _checker(_maki_parts, rules, seats)
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def pudding_model(rules: Ruleset, seats: int) -> Checker:
+    return _checker(_pudding_parts, rules, seats)
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def winner_model(rules: Ruleset, seats: int) -> Checker:
+    return _checker(_winner_parts, rules, seats)
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def game_model(rules: Ruleset, seats: int) -> Checker:
+    """Inputs: every round's tableaux; outputs: pudding points, game totals, winner flags."""
+    return _checker(_game_parts, rules, seats)
+
+
+# --------------------------------------------------------------------------- one model per shape
+
+
+@dataclass
+class Template:
+    """One model for every ruleset of a shape (:mod:`spec.model.rulevars`): its checker's inputs
+    are the rule inputs (``rule_vars.vars``) and then the case's."""
+
+    checker: Checker
+    rule_vars: RuleVars
+
+
+#: Templates by (builder, shape, seats): a handful a run (one per seat count and builder for the
+#: named rulesets, which share one shape), kept for the whole run, unlike the models per ruleset.
+_TEMPLATES: dict[tuple[Any, ...], Template] = {}
+_BUILDERS: dict[str, tuple[Parts, Callable[[Ruleset, int], Checker]]] = {
+    "round": (_round_parts, round_model), "maki": (_maki_parts, maki_model),
+    "pudding": (_pudding_parts, pudding_model), "winner": (_winner_parts, winner_model),
+    "game": (_game_parts, game_model)}
+
+
+def template(kind: str, rules: Ruleset, seats: int) -> Template:
+    """The template of builder ``kind`` for ``rules``' shape and ``seats`` (built at the first ask)."""
+    key = (kind, shape_of(rules), seats)
+    hit = _TEMPLATES.get(key)
+    if hit is None:
+        m = Model()
+        rv = RuleVars(m, rules)
+        inputs, outputs = _BUILDERS[kind][0](m, rv, seats)
+        hit = _TEMPLATES[key] = Template(Checker(m, [*rv.vars, *inputs], outputs), rv)
+    return hit
+
+
+class ShapedChecker:
+    """A ruleset's checker answering agreement through its shape's template.
+
+    :meth:`agrees` asks the template's compiled evaluator with the ruleset's values in front
+    of the case's; where it says yes, no model of this ruleset is built. Anything else (a no,
+    a case it cannot reduce, another evaluator named by :data:`EVALUATOR`) and every other
+    question (``expected``, ``explain``) go to this ruleset's own :class:`Checker`, built then,
+    so a reported mismatch, its values and its rule ids are those of the ruleset's own model.
+    """
+
+    def __init__(self, kind: str, rules: Ruleset, seats: int) -> None:
+        self.kind, self.rules, self.seats = kind, rules, seats
+        self.template = template(kind, rules, seats)
+        self.values = self.template.rule_vars.values(rules)
+        self.outputs = self.template.checker.outputs
+
+    @property
+    def own(self) -> Checker:
+        """This ruleset's own model (memoised per ruleset as before)."""
+        return _BUILDERS[self.kind][1](self.rules, self.seats)
+
+    def agrees(self, inputs: Sequence[int], outputs: Sequence[object]) -> bool:
+        if EVALUATOR[0] == "compiled":
+            ev = self.template.checker.evaluator("compiled")
+            if ev is not None:
+                with contextlib.suppress(Undecided):
+                    if ev.agrees([*self.values, *inputs], outputs):
+                        return True
+        return self.own.agrees(inputs, outputs)
+
+    def expected(self, inputs: Sequence[int]) -> list[object] | None:
+        return self.own.expected(inputs)
+
+    def explain(self, inputs: Sequence[int], outputs: Sequence[object]) -> list[str]:
+        return self.own.explain(inputs, outputs)
+
+
+@lru_cache(maxsize=MODELS_KEPT)
+def shaped(kind: str, rules: Ruleset, seats: int) -> ShapedChecker:
+    """The checker ``sushigo check`` asks for builder ``kind`` under ``rules`` at ``seats``."""
+    return ShapedChecker(kind, rules, seats)
+
+
+def release_templates() -> None:
+    """Drop the templates too (a run keeps them; tests that count models call this)."""
+    _TEMPLATES.clear()
+    _GAME_TEMPLATES.clear()
 
 
 def compare_maki(tabs: Sequence[Tableau], rules: Ruleset) -> None:
     """Maki-only tableaux: the executor's maki points and totals equal the model's maki points."""
-    model = maki_model(rules, len(tabs))
+    model = shaped("maki", rules, len(tabs))
     facts = [t.counts[int(k)] for t in tabs for k in _MAKI_TOKENS]
     case = f"tableaux {_fmt_tabs(tabs)}"
     try:
@@ -240,51 +396,16 @@ def compare_maki(tabs: Sequence[Tableau], rules: Ruleset) -> None:
                    model.explain(facts, bad))
 
 
-@lru_cache(maxsize=MODELS_KEPT)
-def pudding_model(rules: Ruleset, seats: int) -> Checker:
-    m = Model()
-    cap = rules.copies(Card.PUDDING)
-    puds = [m.int(f"p{i}_puddings", 0, cap) for i in range(seats)]
-    return Checker(m, puds, pudding_terms(m, "g", puds, rules))
-
-
-@lru_cache(maxsize=MODELS_KEPT)
-def winner_model(rules: Ruleset, seats: int) -> Checker:
-    m = Model()
-    totals = [m.int(f"p{i}_total", None) for i in range(seats)]
-    puds = [m.int(f"p{i}_puddings", 0) for i in range(seats)]
-    wins = winner_terms(m, "g", totals, puds, rules, S.players_of(rules, seats))
-    return Checker(m, [*totals, *puds], wins)
-
-
-@lru_cache(maxsize=MODELS_KEPT)
-def game_model(rules: Ruleset, seats: int) -> Checker:
-    """Inputs: every round's tableaux; outputs: pudding points, game totals, winner flags."""
-    m = Model()
-    tabs = [[tableau_vars(m, f"in{r}_p{i}", rules) for i in range(seats)] for r in range(rules.rounds)]
-    rounds = [round_terms(m, f"r{r}", tabs[r], rules) for r in range(rules.rounds)]
-    puds = []
-    for i in range(seats):
-        p = m.int(f"p{i}_puddings", 0)
-        m.add("R-PUDDING-KEEP", p == sum(tabs[r][i][int(Token.PUDDING)] for r in range(rules.rounds)))
-        puds.append(p)
-    pudding = pudding_terms(m, "g", puds, rules)
-    totals = []
-    for i in range(seats):
-        t = m.int(f"p{i}_game_total", None)
-        m.add("R-GAME-TOTAL", t == sum(rd[i]["total"] for rd in rounds) + pudding[i])
-        totals.append(t)
-    wins = winner_terms(m, "g", totals, puds, rules, S.players_of(rules, seats))
-    return Checker(m, [v for r in tabs for t in r for v in t], [*pudding, *totals, *wins])
-
 
 def release_models() -> None:
     """Drop the memoised Z3 models (each holds its own solver and terms, several MB a game model).
 
     A model serves one ruleset; the runner calls this when it moves to the next one, so a
     worker holds one ruleset's models at a time instead of every ruleset's for its lifetime.
+    The templates (one per shape, :func:`template`) stay: they serve the next ruleset too.
     """
-    for cached in (round_model, maki_model, pudding_model, winner_model, game_model, _game_turn_model):
+    for cached in (round_model, maki_model, pudding_model, winner_model, game_model, _game_turn_model,
+                   shaped):
         cached.cache_clear()
     tableaux = sys.modules.get("sushigo.solver.tableaux")  # only if a check has loaded it
     if tableaux is not None:
@@ -322,7 +443,7 @@ def _crash(case: str, exc: Exception) -> Mismatch:
 
 
 def compare_round(tabs: Sequence[Tableau], rules: Ruleset) -> None:
-    model = round_model(rules, len(tabs))
+    model = shaped("round", rules, len(tabs))
     facts = [n for t in tabs for n in t.counts]
     case = f"tableaux {_fmt_tabs(tabs)}"
     try:
@@ -354,7 +475,7 @@ def check_round(table: S.Table, rules: Ruleset) -> None:
 
 
 def compare_pudding(counts: Sequence[int], rules: Ruleset) -> None:
-    model = pudding_model(rules, len(counts))
+    model = shaped("pudding", rules, len(counts))
     case = f"puddings {list(counts)} ({S.players_of(rules, len(counts))} players)"
     try:
         actual = list(scoring.pudding_points(counts, rules))
@@ -370,7 +491,7 @@ def check_pudding(counts: tuple[int, ...], rules: Ruleset) -> None:
 
 def check_winners(case: tuple[tuple[int, ...], tuple[int, ...]], rules: Ruleset) -> None:
     totals, puds = case
-    model = winner_model(rules, len(totals))
+    model = shaped("winner", rules, len(totals))
     actual = list(scoring.winners(totals, puds, rules, S.players_of(rules, len(totals))))
     flags = [i in actual for i in range(len(model.outputs))]
     facts = [*totals, *puds]
@@ -384,7 +505,7 @@ def check_winners(case: tuple[tuple[int, ...], tuple[int, ...]], rules: Ruleset)
 def check_game(game: S.Game, rules: Ruleset) -> None:
     rounds = game.tableaux(rules)
     seats = game.seats
-    model = game_model(rules, seats)
+    model = shaped("game", rules, seats)
     case = "game " + " / ".join(_fmt_tabs(r) for r in rounds)
     gs = scoring.score_game(rounds, rules, S.players_of(rules, seats))
     nwin = len(model.outputs) - 2 * seats
@@ -564,6 +685,21 @@ def _game_turn_model(rules: Ruleset, players: int) -> Any:
     return build_game(rules, players)
 
 
+_GAME_TEMPLATES: dict[tuple[Any, ...], Any] = {}
+
+
+def _game_template(rules: Ruleset, players: int) -> Any:
+    """The whole-game template (:func:`spec.model.game.build_template`) of ``rules``' shape at
+    ``players``, built for the first ruleset of that shape met and kept for the run."""
+    from sushigo.spec.model.game import build_template
+
+    key = shape_of(rules, players)
+    hit = _GAME_TEMPLATES.get(key)
+    if hit is None:
+        hit = _GAME_TEMPLATES[key] = build_template(rules, players)
+    return hit
+
+
 _STEPS = [0]  # seat-turns checked by the last game (the runner counts them as cases)
 
 
@@ -584,6 +720,14 @@ def check_executor_game(case: GameCase, rules: Ruleset) -> None:
             steps += len(state.hands)
     _STEPS[0] = steps
     record = ex.play_game(case.players, case.seed, rules, list(case.policies))
+    # The shape's template with this ruleset's numbers as facts decides a record that agrees; any
+    # other answer is this ruleset's own model's to give (and to explain), as before.
+    tm = _game_template(rules, case.players)
+    assert tm.rule_vars is not None
+    facts = [(F.FACT, "rules", tm.rule_vars.facts(rules)),
+             *F.record_facts(tm, record, tableaux=True, scores=True, end=True)]
+    if F.check(tm.model, facts, solve_eqs=True, want_model=False).status == "sat":
+        return
     gm = _game_turn_model(rules, case.players)
     res = F.check(gm.model, F.record_facts(gm, record, tableaux=True, scores=True, end=True), track=False,
                   solve_eqs=True, want_model=False)

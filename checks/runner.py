@@ -44,6 +44,7 @@ from sushigo.checks.properties import (
     compare_pudding,
     compare_round,
     release_models,
+    release_templates,
 )
 from sushigo.checks.storage import use_hypothesis_home
 from sushigo.checks.strategies import tableau_of_picks
@@ -484,12 +485,17 @@ def _ordered(names: Sequence[str]) -> list[str]:
 
 
 def run_one(name: str, opts: Options) -> Outcome:
-    if name in EDGE_NAMES:
-        sub = Options(examples=opts.examples, seed=opts.seed, rulesets=opts.rulesets, only=(name,),
-                      budget=opts.budget, deadline=opts.deadline)
-        return run_edges(sub)[0]
-    prop = next(p for p in all_properties() if p.name == name)
-    return run_given(prop, opts)
+    # The models built once per shape serve every ruleset of the task; they go with it, so a
+    # serial run holds one task's templates at a time (a worker of a parallel run ends anyway).
+    try:
+        if name in EDGE_NAMES:
+            sub = Options(examples=opts.examples, seed=opts.seed, rulesets=opts.rulesets, only=(name,),
+                          budget=opts.budget, deadline=opts.deadline)
+            return run_edges(sub)[0]
+        prop = next(p for p in all_properties() if p.name == name)
+        return run_given(prop, opts)
+    finally:
+        release_templates()
 
 
 def run_mutants(opts: Options, names: Sequence[str] = ()) -> list[MutantOutcome]:

@@ -231,6 +231,3 @@ def turn_cases(draw: st.DrawFn, rules: Ruleset) -> TurnCase:
 def format_picks(picks: Sequence[Card]) -> str:
     return " ".join(c.label for c in picks) if picks else "-"
 
-
-def format_table(table: Table) -> str:
-    return " | ".join(format_picks(p) for p in table.picks)

@@ -33,9 +33,6 @@ class MatrixSolution:
     rows: tuple[Number, ...]
     cols: tuple[Number, ...]
 
-    def support_rows(self) -> list[int]:
-        return [i for i, p in enumerate(self.rows) if p]
-
 
 def pure_maximin(matrix: Sequence[Sequence[Number]]) -> tuple[Number, int]:
     """The best pure guarantee of the row player and the first row reaching it."""

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 import z3
-from sushigo.spec.cards import MAKI, Card, Token, parse_card, parse_token
+from sushigo.spec.cards import Card, Token, parse_card, parse_token
 from sushigo.spec.errors import InputError, NotationError, Unsettled
 from sushigo.spec.model.budget import Budget, current_ceiling, decide
 from sushigo.spec.model.core import Model, ast_array
@@ -472,10 +472,6 @@ def breakdown(t: Tableau, rules: Ruleset = OFFICIAL) -> str:
     parts = [f"{name} {p}" for name, p in zip(("tempura", "sashimi", "dumpling", "nigiri"),
                                                 dish_points(t.counts, rules), strict=True) if p]
     return " + ".join(parts) if parts else "no dish points"
-
-
-def maki_tokens() -> tuple[Token, ...]:
-    return tuple(Token(int(m)) for m in MAKI)
 
 
 __all__ = [

@@ -9,7 +9,6 @@ carries the reason and the budget spent. Plain standard library: no z3 here.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -73,29 +72,6 @@ def combine(verdicts: Iterable[Verdict]) -> Verdict:
     return Verdict.PROVED
 
 
-@dataclass(frozen=True)
-class Answer:
-    """One answer as a value: the verdict and what backs it."""
-
-    verdict: Verdict
-    value: Any = None  # the witness, the optimum, the count
-    core: tuple[str, ...] = ()  # impossible: the rule ids that exclude it
-    reason: str = ""  # unknown: why (Z3's reason, or which limit ran out)
-    budget: str = ""  # unknown: the budget spent
-
-    @property
-    def proved(self) -> bool:
-        return self.verdict is Verdict.PROVED
-
-    @property
-    def impossible(self) -> bool:
-        return self.verdict is Verdict.IMPOSSIBLE
-
-    @property
-    def unknown(self) -> bool:
-        return self.verdict is Verdict.UNKNOWN
-
-
 def with_outcome(data: Mapping[str, Any], verdict: Verdict) -> dict[str, Any]:
     """``data`` with ``"outcome"`` added right after ``"format"`` (first if there is no format)."""
     out: dict[str, Any] = {}
@@ -106,4 +82,4 @@ def with_outcome(data: Mapping[str, Any], verdict: Verdict) -> dict[str, Any]:
     return out
 
 
-__all__ = ["STATUS_WORDS", "Answer", "Verdict", "combine", "verdict_of", "with_outcome"]
+__all__ = ["STATUS_WORDS", "Verdict", "combine", "verdict_of", "with_outcome"]

@@ -24,11 +24,21 @@ import difflib
 import os
 import stat
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, assert_never
 
 from sushigo.spec.cards import Card
 from sushigo.spec.errors import InputError, RulesError
-from sushigo.spec.ruleset import PARAMETER_BY_NAME, PARAMETERS, RULESETS, Ruleset, format_value
+from sushigo.spec.ruleset import (
+    NUMBER_BY_NAME,
+    PARAMETER_BY_NAME,
+    PARAMETERS,
+    RULESETS,
+    SETTABLE_BY_NAME,
+    NumberParameter,
+    Ruleset,
+    Shape,
+    format_value,
+)
 
 FORMAT = "sushigo-ruleset/1"
 SUFFIX = ".toml"
@@ -41,27 +51,30 @@ MAX_EXTENDS = 16
 # Shapes of the number keys: how a value is checked and written.
 _INT, _LIST, _TRIPLE, _TABLE = "a whole number", "a list of whole numbers", "a list of 3 whole numbers", \
     "a table of player count = cards"
+#: The numbers a file lists first (the table and the deal), then the rest in the table's order.
+_FIRST = ("rounds", "min_players", "max_players", "hand_sizes", "dummy_hand_size")
 
-#: Every rule number of a Ruleset: its shape and its one-line meaning, in the file's order.
-NUMBERS: dict[str, tuple[str, str]] = {
-    "rounds": (_INT, "rounds in a game"),
-    "min_players": (_INT, "fewest players at the table"),
-    "max_players": (_INT, "most players at the table"),
-    "hand_sizes": (_TABLE, "cards dealt to each hand, by player count"),
-    "dummy_hand_size": (_INT, "cards in each of the three hands of the dummy-2p variant"),
-    "tempura_set": (_INT, "tempura in one scoring set"),
-    "tempura_points": (_INT, "points per complete tempura set"),
-    "sashimi_set": (_INT, "sashimi in one scoring set"),
-    "sashimi_points": (_INT, "points per complete sashimi set"),
-    "dumpling_points": (_LIST, "points for 0, 1, 2, ... dumplings; the last value holds for more"),
-    "nigiri_points": (_TRIPLE, "points of an egg, a salmon and a squid nigiri"),
-    "wasabi_multiplier": (_INT, "a nigiri on a wasabi scores this many times its points"),
-    "maki_icons": (_TRIPLE, "maki icons on a maki1, a maki2 and a maki3 card"),
-    "maki_first_points": (_INT, "points for the most maki icons (ties: maki_first_tie)"),
-    "maki_second_points": (_INT, "points for the second most maki icons (ties: maki_second_tie)"),
-    "pudding_most_points": (_INT, "end of game: points for the most puddings (shared when tied)"),
-    "pudding_fewest_penalty": (_INT, "end of game: points lost for the fewest puddings"),
-}
+
+def _file_shape(param: NumberParameter) -> str:
+    """How a rules file writes the number (the table's shape; a table of fixed length 3 is a triple)."""
+    match param.shape:
+        case Shape.INTEGER:
+            return _INT
+        case Shape.HANDS:
+            return _TABLE
+        case Shape.TABLE:
+            return _TRIPLE if param.length == 3 else _LIST
+        case Shape.DECK:  # the [deck] table, by kind (:data:`DECK`)
+            raise AssertionError("the deck is a table of its own")
+        case _:
+            assert_never(param.shape)
+
+
+_FILE_NUMBERS = sorted((n for n in SETTABLE_BY_NAME.values() if n.shape is not Shape.DECK),
+                       key=lambda n: (_FIRST.index(n.name) if n.name in _FIRST else len(_FIRST)))
+#: Every rule number of a Ruleset: its shape and its one-line meaning, in the file's order. Read
+#: from spec.ruleset's table (:data:`~spec.ruleset.NUMBERS` and the player limits), never restated.
+NUMBERS: dict[str, tuple[str, str]] = {n.name: (_file_shape(n), n.description) for n in _FILE_NUMBERS}
 #: The keys that are not rule values.
 META: dict[str, str] = {
     "format": f'the format tag, "{FORMAT}"',
@@ -70,7 +83,7 @@ META: dict[str, str] = {
     "extends": "a named ruleset or another rules file (relative to this one) this file starts from",
 }
 DECK = "deck"
-DECK_MEANING = "copies of each card kind in the deck"
+DECK_MEANING = NUMBER_BY_NAME[DECK].description.partition(",")[0]  # without the --rule syntax
 _CARDS: dict[str, Card] = {c.label: c for c in Card}
 KEYS: tuple[str, ...] = (*META, *NUMBERS, *(p.name for p in PARAMETERS), DECK)
 
@@ -394,6 +407,85 @@ def describe_value(key: str, value: Any) -> str:
     return format_value(value)
 
 
+# --------------------------------------------------------------------------- the JSON Schema
+
+def schema_path() -> str:
+    """Where the shipped ruleset schema lives (in the package :mod:`sushigo.schemas`)."""
+    import sushigo.schemas  # lazy: most commands never read a schema
+
+    return os.path.join(os.path.dirname(os.path.abspath(sushigo.schemas.__file__)), f"{SCHEMA}.json")
+
+#: Lengths of the free-text keys: far above any real name, far below what a document should carry.
+_TEXT_LENGTHS = {"name": (1, 200), "source": (0, 2000), "extends": (1, 1000)}
+
+
+def _number_schema(shape: str, meaning: str) -> dict[str, Any]:
+    if shape == _INT:
+        return {"type": "integer", "description": meaning}
+    if shape == _TABLE:
+        return {"type": "object", "propertyNames": {"pattern": "^[0-9]+$"},
+                "additionalProperties": {"type": "integer"}, "description": meaning}
+    length = 3 if shape == _TRIPLE else None
+    out: dict[str, Any] = {"type": "array", "items": {"type": "integer"}, "minItems": length or 1}
+    if length:
+        out["maxItems"] = length
+    out["description"] = meaning
+    return out
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of a ruleset (a rules file read as JSON, or a document's inline ruleset),
+    generated from the keys above: the rule-number table of :mod:`spec.ruleset` and its readings.
+    Shapes only: what the numbers may be is the Ruleset's own check, with its one-line messages."""
+    props: dict[str, Any] = {"format": {"const": FORMAT, "description": "format tag (optional)"}}
+    for key in ("name", "source", "extends"):
+        lo, hi = _TEXT_LENGTHS[key]
+        props[key] = {"type": "string", **({"minLength": lo} if lo else {}), "maxLength": hi,
+                      "description": META[key]}
+    for key, (shape, meaning) in NUMBERS.items():
+        props[key] = _number_schema(shape, meaning)
+    for p in PARAMETERS:
+        props[p.name] = {"enum": [v if isinstance(v, bool) else str(v) for v in p.values],
+                         "description": f"{p.question} (contested reading {p.rule_id})"}
+    props[DECK] = {"type": "object", "properties": {label: {"type": "integer"} for label in _CARDS},
+                   "additionalProperties": False,
+                   "description": f"{DECK_MEANING} (a rules file may list only the kinds it changes)"}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": f"urn:sushigo:schema:{SCHEMA}",
+        "title": SCHEMA,
+        "description": "Ruleset: every rule number and contested reading, as a TOML rules file ('sushigo "
+                       "rules --export NAME', read by --rules FILE.toml) or inline as a document's \"rules\" "
+                       "object; a file or an object with \"extends\" sets only what it changes.",
+        "type": "object",
+        "properties": props,
+        "additionalProperties": False,
+    }
+
+
+def json_schema_text() -> str:
+    """:func:`json_schema` as the shipped file holds it."""
+    import json
+
+    return json.dumps(json_schema(), indent=2, ensure_ascii=False) + "\n"
+
+
+def write_json_schema(path: str | None = None) -> bool:
+    """Write the generated schema to ``path`` (default: the shipped file); whether it changed."""
+    path = path or schema_path()
+    text = json_schema_text()
+    try:
+        with open(path, encoding="utf-8") as fh:
+            if fh.read() == text:
+                return False
+    except FileNotFoundError:
+        pass
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write(text)
+    return True
+
+
 __all__ = ["DECK", "FORMAT", "KEYS", "MAX_FILE_BYTES", "META", "NUMBERS", "SCHEMA", "changed_keys",
-           "describe_value", "is_rules_path", "load_rules_file", "read_toml", "rules_value",
-           "ruleset_dict", "ruleset_from_value", "to_toml"]
+           "describe_value", "is_rules_path", "json_schema", "json_schema_text", "load_rules_file",
+           "read_toml", "rules_value", "ruleset_dict", "ruleset_from_value", "schema_path", "to_toml",
+           "write_json_schema"]

@@ -375,41 +375,54 @@ NUMBERS: tuple[NumberParameter, ...] = (
                     "copies of each card kind in the deck, set per kind: deck.squid=10",
                     length=len(KINDS)),
     NumberParameter("hand_sizes", Shape.HANDS, 1, 20, Effect.DEAL, ("R-DEAL",),
-                    "cards dealt to each hand per player count, as 2:10,3:9,4:8,5:7"),
+                    "cards dealt to each hand, by player count"),
     NumberParameter("dummy_hand_size", Shape.INTEGER, 1, 20, Effect.DEAL, ("R-DUMMY", "R-DEAL"),
-                    "cards dealt to each of the three hands in the dummy-2p variant"),
+                    "cards in each of the three hands of the dummy-2p variant"),
     NumberParameter("rounds", Shape.INTEGER, 1, 5, Effect.DEAL, ("R-ROUNDS", "R-PUDDING"),
-                    "rounds in a game (puddings score after the last)"),
+                    "rounds in a game"),
     NumberParameter("tempura_set", Shape.INTEGER, 1, 20, Effect.SCORING, ("R-TEMPURA",),
                     "tempura cards in a scoring set"),
     NumberParameter("tempura_points", Shape.INTEGER, 0, _POINTS_MAX, Effect.SCORING, ("R-TEMPURA",),
-                    "points for each complete tempura set"),
+                    "points per complete tempura set"),
     NumberParameter("sashimi_set", Shape.INTEGER, 1, 20, Effect.SCORING, ("R-SASHIMI",),
                     "sashimi cards in a scoring set"),
     NumberParameter("sashimi_points", Shape.INTEGER, 0, _POINTS_MAX, Effect.SCORING, ("R-SASHIMI",),
-                    "points for each complete sashimi set"),
+                    "points per complete sashimi set"),
     NumberParameter("dumpling_points", Shape.TABLE, 0, _POINTS_MAX, Effect.SCORING, ("R-DUMPLING",),
-                    "points for 1, 2, 3, ... dumplings (none scores 0); the last entry holds for every "
-                    "larger count", from_one=True),
+                    "points for 0, 1, 2, ... dumplings; the last value holds for more (--rule lists them "
+                    "from 1 dumpling: 1,3,6,10,15)", from_one=True),
     NumberParameter("nigiri_points", Shape.TABLE, 0, _POINTS_MAX, Effect.SCORING, ("R-NIGIRI",),
                     "points of an egg, a salmon and a squid nigiri",
                     length=sum(k.role == "nigiri" for k in KINDS)),
     NumberParameter("wasabi_multiplier", Shape.INTEGER, 0, 10, Effect.SCORING, ("R-NIGIRI",),
                     "a nigiri on a wasabi scores this many times its points"),
     NumberParameter("maki_icons", Shape.TABLE, 0, 10, Effect.SCORING, ("R-MAKI-ICONS",),
-                    "roll icons on a maki1, a maki2 and a maki3 card",
+                    "maki icons on a maki1, a maki2 and a maki3 card",
                     length=sum(isinstance(k.scoring, Icons) for k in KINDS)),
     NumberParameter("maki_first_points", Shape.INTEGER, 0, _POINTS_MAX, Effect.SCORING,
-                    ("R-MAKI-FIRST",), "points for most maki icons"),
+                    ("R-MAKI-FIRST",), "points for the most maki icons (ties: maki_first_tie)"),
     NumberParameter("maki_second_points", Shape.INTEGER, 0, _POINTS_MAX, Effect.SCORING,
-                    ("R-MAKI-SECOND",), "points for second most maki icons"),
+                    ("R-MAKI-SECOND",), "points for the second most maki icons (ties: maki_second_tie)"),
     NumberParameter("pudding_most_points", Shape.INTEGER, 0, _POINTS_MAX, Effect.SCORING,
-                    ("R-PUDDING-MOST",), "points for most puddings at the end of the game"),
+                    ("R-PUDDING-MOST",), "end of game: points for the most puddings (shared when tied)"),
     NumberParameter("pudding_fewest_penalty", Shape.INTEGER, 0, _POINTS_MAX, Effect.SCORING,
-                    ("R-PUDDING-FEWEST",), "points lost for fewest puddings (written as a positive number)"),
+                    ("R-PUDDING-FEWEST",), "end of game: points lost for the fewest puddings (a positive "
+                    "number)"),
 )
 
 NUMBER_BY_NAME: dict[str, NumberParameter] = {n.name: n for n in NUMBERS}
+
+#: The player counts a table seats. Not rule numbers of their own (``hand_sizes`` lists a size for
+#: each count between them, and the rule numbers' searches read it there), but set the same way:
+#: a rules file's ``max_players = 6`` and ``--rule max_players=6`` are one key.
+PLAYER_LIMITS: tuple[NumberParameter, ...] = (
+    NumberParameter("min_players", Shape.INTEGER, 1, 20, Effect.DEAL, ("R-DEAL",),
+                    "fewest players at the table"),
+    NumberParameter("max_players", Shape.INTEGER, 1, 20, Effect.DEAL, ("R-DEAL",),
+                    "most players at the table"),
+)
+#: Every number a ruleset file or ``--rule`` sets, by name: the rule numbers and the player limits.
+SETTABLE_BY_NAME: dict[str, NumberParameter] = {n.name: n for n in (*NUMBERS, *PLAYER_LIMITS)}
 
 #: Number settings already validated (see Ruleset.__post_init__).
 _VALID_NUMBERS: set[tuple[Any, ...]] = set()
@@ -496,7 +509,7 @@ def validate_numbers(rules: Ruleset) -> None:
     """Every rule number of ``rules`` within its bounds and shape, the hand table covering the player
     counts, and the deck large enough to deal every listed player count; else one RulesError line
     naming the number and the fix."""
-    for param in NUMBERS:
+    for param in (*PLAYER_LIMITS, *NUMBERS):
         value = getattr(rules, param.name)
         shown = f"{param.name}={format_number(param, value) if param.shape is not Shape.INTEGER else value}"
         match param.shape:
@@ -542,9 +555,10 @@ def validate_numbers(rules: Ruleset) -> None:
                 f"or rounds")
 
 
-def parse_number(param: NumberParameter, text: str, rules: Ruleset, kind: str | None = None) -> Any:
-    """The Ruleset field value that ``--rule NAME=TEXT`` asks for (``kind`` for ``deck.KIND``);
-    bounds are checked when the Ruleset is built (:func:`validate_numbers`)."""
+def parse_number(param: NumberParameter, text: str, rules: Any, kind: str | None = None) -> Any:
+    """The Ruleset field value that ``--rule NAME=TEXT`` asks for (``kind`` for ``deck.KIND``) on top
+    of ``rules`` (a Ruleset, or anything holding its ``deck`` and ``min_players``); bounds are checked
+    when the Ruleset is built (:func:`validate_numbers`)."""
     shown = f"{param.name}{'.' + kind if kind else ''}={text}"
 
     def whole(item: str) -> int:
@@ -905,15 +919,17 @@ def apply_overrides(rules: Ruleset, overrides: list[str] | tuple[str, ...]) -> R
     ``BASE[NAME=VALUE, ...]`` when it differs from ``rules``; it is validated as it is built."""
     changes: dict[str, Any] = {}
     labels: dict[str, str] = {}  # what the name shows, per parameter (deck: per kind)
+    # The overrides so far, read without building a Ruleset: the result is validated once, after
+    # the last override, so their order never matters (deck.tempura=0 before deck.sashimi=30).
+    current = _Overridden(rules, changes)
     for item in overrides:
         pname, sep, value = item.partition("=")
         pname = pname.strip().replace("-", "_")
         if not sep:
             raise RulesError(f"rule override {item!r} must look like NAME=VALUE")
         head, dot, kind = pname.partition(".")
-        number = NUMBER_BY_NAME.get(head)
+        number = SETTABLE_BY_NAME.get(head)
         if number is not None and (number.shape is Shape.DECK) == bool(dot):
-            current = rules.replace(**changes) if number.shape is Shape.DECK and changes else rules
             changes[number.name] = parse_number(number, value, current, kind if dot else None)
             label = f"deck.{KINDS[_kind_index(kind, item)].name}" if dot else number.name
             labels[label] = f"{label}={value.strip() if dot else format_number(number, changes[number.name])}"
@@ -924,9 +940,15 @@ def apply_overrides(rules: Ruleset, overrides: list[str] | tuple[str, ...]) -> R
                 raise RulesError(f"rule {pname}: write "
                                  + ("deck.KIND=N, e.g. deck.squid=10" if number.shape is Shape.DECK
                                     else f"{number.name}=VALUE without a '.'"))
+            import difflib
+
+            names = [*PARAMETER_BY_NAME, *SETTABLE_BY_NAME]
+            near = difflib.get_close_matches(head, names, n=1, cutoff=0.6)
+            hint = f"; did you mean {near[0] + ('.KIND' if near[0] == 'deck' else '')!r}?" if near else ""
             raise RulesError(
-                f"unknown rule parameter {pname!r} (parameters: {', '.join(PARAMETER_BY_NAME)}; "
-                f"numbers: {', '.join(n.name + ('.KIND' if n.shape is Shape.DECK else '') for n in NUMBERS)})"
+                f"unknown rule parameter {pname!r}{hint} (parameters: {', '.join(PARAMETER_BY_NAME)}; "
+                f"numbers: {', '.join(n.name + ('.KIND' if n.shape is Shape.DECK else '') for n in NUMBERS)}"
+                f", {', '.join(n.name for n in PLAYER_LIMITS)})"
             )
         changes[param.name] = parse_value(param, value)
         labels[param.name] = f"{param.name}={_fmt_value(changes[param.name])}"
@@ -936,6 +958,18 @@ def apply_overrides(rules: Ruleset, overrides: list[str] | tuple[str, ...]) -> R
     if new.replace(name=rules.name) != rules:
         new = new.replace(name=f"{rules.name}[{', '.join(labels.values())}]")
     return new
+
+
+class _Overridden:
+    """A ruleset's fields with the overrides so far on top, read as attributes (never validated)."""
+
+    def __init__(self, rules: Ruleset, changes: Mapping[str, Any]) -> None:
+        self._rules, self._changes = rules, changes
+
+    def __getattr__(self, name: str) -> Any:
+        if name in self._changes:
+            return self._changes[name]
+        return getattr(self._rules, name)
 
 
 def format_value(value: Any) -> str:

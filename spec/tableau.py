@@ -15,7 +15,7 @@ tableau is ``-``. ``parse_tableau(format_tableau(t)) == t`` for every tableau.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from sushigo.spec.cards import MAKI, Card, Token, parse_token
@@ -44,13 +44,6 @@ class Tableau:
             counts[int(t)] += 1
         for name, n in named.items():
             counts[int(parse_token(name))] += n
-        return cls(tuple(counts))
-
-    @classmethod
-    def from_mapping(cls, mapping: Mapping[Token, int]) -> Tableau:
-        counts = [0] * N_TOKENS
-        for t, n in mapping.items():
-            counts[int(t)] += n
         return cls(tuple(counts))
 
     @classmethod

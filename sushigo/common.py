@@ -6,13 +6,10 @@ import argparse
 import json
 import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from sushigo.limits import MAX_BUDGET_COUNT, MAX_BUDGET_SECONDS, in_range
 from sushigo.spec.errors import InputError
-
-if TYPE_CHECKING:
-    from sushigo.spec.ruleset import Ruleset
 
 
 def add_rules_args(parser: argparse.ArgumentParser, default: str | None = "official") -> None:
@@ -46,13 +43,6 @@ def add_jobs_args(parser: argparse.ArgumentParser,
                         help="run the work on the Dask scheduler at ADDRESS (tcp://HOST:8786), or "
                         "'local' to start a local Dask cluster (--jobs workers); needs "
                         "pip install 'sushigo-spec[dask]' (docs/scale.md)")
-
-
-def rules_from_args(args: argparse.Namespace, file_rules: object = None) -> Ruleset:
-    """The ruleset: --rules if given, else the document's "rules", else official; then --rule."""
-    from sushigo.api.base import rules_from_options
-
-    return rules_from_options(args.rules, list(args.rule), file_rules)
 
 
 def load_json(path: str, schema: str | None = None) -> Any:

@@ -518,3 +518,78 @@ def test_diff_finds_each_single_change(number: Any) -> None:
         game_a = round_totals(tabs, a), pudding_points([t[int(Token.PUDDING)] for t in tabs], a)
         game_b = round_totals(tabs, b), pudding_points([t[int(Token.PUDDING)] for t in tabs], b)
         assert game_a != game_b, (w["summary"], seats)
+
+
+# --- one table of keys (issue 27 item 6, issue 31's --rule frictions) ---------------------------
+
+
+def test_rule_and_a_rules_file_take_the_same_keys(tmp_path: Path) -> None:
+    """``max_players = 6`` in a rules file and ``--rule max_players=6`` are one key: with a hand size
+    for 6 players (6 cards: 3 rounds of 6 hands of 6 is 108, the whole deck) both give one ruleset."""
+    sizes = "2:10,3:9,4:8,5:7,6:6"
+    by_rule = rules_of("max_players=6", f"hand_sizes={sizes}")
+    path = tmp_path / "six.toml"
+    path.write_text('max_players = 6\n[hand_sizes]\n6 = 6\n')
+    by_file = get_ruleset(str(path))
+    assert by_rule.max_players == by_file.max_players == 6
+    assert by_rule.hand_size(6) == by_file.hand_size(6) == 6
+    from sushigo.spec.rulefile import KEYS, same_rules
+
+    assert same_rules(by_rule, by_file)
+    from sushigo.spec.ruleset import PARAMETER_BY_NAME, SETTABLE_BY_NAME
+
+    # every key of a file but its meta keys is a --rule name, and every --rule name a file key
+    settable = {*SETTABLE_BY_NAME, *PARAMETER_BY_NAME}
+    assert {k for k in KEYS if k not in ("format", "name", "source", "extends")} == settable
+
+
+def test_max_players_alone_names_the_missing_hand_size(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "score", "--rule", "max_players=6", "tempura", "egg")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "hand_sizes" in err and "2, 3, 4, 5, 6 players" in err
+
+
+@pytest.mark.parametrize("order", [("deck.tempura=0", "deck.sashimi=30"),
+                                   ("deck.sashimi=30", "deck.tempura=0")])
+def test_overrides_are_validated_once_whatever_their_order(order: tuple[str, str]) -> None:
+    """108 - 14 tempura + 16 sashimi = 110 cards: enough for every deal (at most 105), in either order,
+    though the deck of the first change alone (94) is not."""
+    rules = rules_of(*order)
+    assert rules.copies(Card.TEMPURA) == 0 and rules.copies(Card.SASHIMI) == 30
+    assert rules.deck_size() == 110
+    with pytest.raises(RulesError, match="too small"):
+        rules_of("deck.tempura=0")
+
+
+def test_a_misspelt_rule_name_gets_a_suggestion(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = cli(capsys, "score", "--rule", "tempura_point=6", "tempura", "egg")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+    assert "did you mean 'tempura_points'?" in err
+    _, _, err = cli(capsys, "score", "--rule", "maki_frist_tie=each", "tempura", "egg")
+    assert "did you mean 'maki_first_tie'?" in err
+    _, _, err = cli(capsys, "score", "--rule", "max_player=6", "tempura", "egg")
+    assert "did you mean 'max_players'?" in err
+
+
+def test_the_rules_file_reads_the_rulesets_table() -> None:
+    """One table: a rules file's numbers and their meanings are spec.ruleset's, never restated."""
+    from sushigo.spec import rulefile
+    from sushigo.spec.ruleset import SETTABLE_BY_NAME
+
+    for key, (_, meaning) in rulefile.NUMBERS.items():
+        assert meaning == SETTABLE_BY_NAME[key].description
+    assert set(rulefile.NUMBERS) | {"deck"} == set(SETTABLE_BY_NAME)
+
+
+def test_the_shipped_ruleset_schema_is_the_generated_one() -> None:
+    """sushigo/schemas/ruleset.json is written by tools/ruleset_schema.py from the table; edit the
+    table (spec.ruleset) and run the tool, never the file."""
+    from sushigo.spec import rulefile
+
+    with open(rulefile.schema_path(), encoding="utf-8") as fh:
+        shipped = fh.read()
+    assert shipped == rulefile.json_schema_text(), "run: python tools/ruleset_schema.py"
+    schema = json.loads(shipped)
+    assert set(schema["properties"]) == set(rulefile.KEYS)
+    assert schema["properties"]["dumpling_points"]["description"] == next(
+        n.description for n in NUMBERS if n.name == "dumpling_points")

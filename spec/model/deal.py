@@ -12,15 +12,16 @@ from collections.abc import Sequence
 import z3
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.model.core import Model
-from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.model.rulevars import Rules, RuleVars
 
 
-def deck_constraints(m: Model, deals: Sequence[Sequence[Sequence[z3.ArithRef]]], rules: Ruleset) -> None:
+def deck_constraints(m: Model, deals: Sequence[Sequence[Sequence[z3.ArithRef]]], rules: Rules) -> None:
     """``deals[r][seat]`` are 12 dealt counts; together they fit in the deck (R-DECK)."""
     for c in Card:
         dealt = [hand[int(c)] for rnd in deals for hand in rnd]
         if dealt:
-            m.add("R-DECK", z3.Sum(dealt) <= rules.copies(c), c.label)
+            copies = rules.copies(int(c)) if isinstance(rules, RuleVars) else rules.copies(c)
+            m.add("R-DECK", z3.Sum(dealt) <= copies, c.label)
 
 
 def pudding_carry(

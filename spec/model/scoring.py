@@ -28,6 +28,7 @@ from sushigo.spec.kinds import (
     tokens_of,
 )
 from sushigo.spec.model.core import Model
+from sushigo.spec.model.rulevars import Rules, RuleVars, numbers
 from sushigo.spec.ruleset import Ruleset
 
 TOKEN_NAMES = [t.label.replace("+", "_") for t in Token]
@@ -43,12 +44,17 @@ def _sum(terms: Sequence[z3.ArithRef]) -> z3.ArithRef:
     return functools.reduce(operator.add, terms) if terms else z3.IntVal(0)
 
 
-def scoring_term(scoring: Scoring, n: z3.ArithRef, rules: Ruleset, multiplier: int = 1) -> z3.ArithRef:
+def scoring_term(scoring: Scoring, n: z3.ArithRef, rules: Rules,
+                 multiplier: int | z3.ArithRef = 1) -> z3.ArithRef:
     """The Z3 reading of a card kind's scoring description (:mod:`spec.kinds`) for count ``n``.
 
     The plain reading is the description's ``score`` method; a test proves the two equal
     over every count a deck allows. ``multiplier``: a nigiri on a wasabi (R-NIGIRI).
+    Under a template's :class:`~spec.model.rulevars.RuleVars` each number is its input.
     """
+    if isinstance(rules, RuleVars):
+        return _scoring_vars(scoring, n, rules, multiplier)
+    assert isinstance(multiplier, int)
     if isinstance(scoring, PerCard):
         pts = int(resolve(scoring.points, rules))
         return (pts * multiplier if multiplier != 1 else pts) * n
@@ -61,10 +67,37 @@ def scoring_term(scoring: Scoring, n: z3.ArithRef, rules: Ruleset, multiplier: i
     return z3.IntVal(0)
 
 
+def _scoring_vars(scoring: Scoring, n: z3.ArithRef, rules: RuleVars,
+                  multiplier: int | z3.ArithRef) -> z3.ArithRef:
+    """:func:`scoring_term` with the numbers as a template's inputs (the table's length is its shape)."""
+    if isinstance(scoring, PerCard):
+        pts = rules.param(scoring.points)
+        return (pts * multiplier if not isinstance(multiplier, int) or multiplier != 1 else pts) * n
+    if isinstance(scoring, Sets):
+        return (n / rules.param(scoring.size)) * rules.param(scoring.points)
+    if isinstance(scoring, ByCount):
+        param = scoring.table
+        length = len(resolve(param, rules.shape))
+        key = param if isinstance(param, str) else repr(param)
+        return _table(n, numbers(rules, key, length, lambda r: resolve(param, r)))
+    if isinstance(scoring, Icons):
+        return rules.param(scoring.icons) * n
+    return z3.IntVal(0)
+
+
 def tableau_vars(
-    m: Model, prefix: str, rules: Ruleset, kinds: Sequence[CardKind] = KINDS
+    m: Model, prefix: str, rules: Rules, kinds: Sequence[CardKind] = KINDS
 ) -> list[z3.ArithRef]:
     """Named token counts ``<prefix>_<token>`` (15 in the base game), within the deck's copies (R-DECK)."""
+    if isinstance(rules, RuleVars):
+        # A template: each count at most the copies of each card of its token (as the min below).
+        assert kinds is KINDS, "a template models the base game's kinds"
+        out = []
+        for t in tokens_of(kinds):
+            v = m.int(f"{prefix}_{t.label.replace('+', '_')}", 0)
+            m.add("R-DOMAIN", [v <= rules.copies(c) for c in t.cards], label=f"{prefix} {t.label} copies")
+            out.append(v)
+        return out
     copies = _copies(rules, kinds)
     return [m.int(f"{prefix}_{t.label.replace('+', '_')}", 0, min(copies[c] for c in t.cards))
             for t in tokens_of(kinds)]
@@ -83,16 +116,17 @@ def size_term(counts: Sequence[z3.ArithRef], kinds: Sequence[CardKind] = KINDS) 
     return z3.Sum([counts[i] * len(t.cards) for i, t in enumerate(tokens_of(kinds))])
 
 
-def _table(n: z3.ArithRef, table: Sequence[int]) -> z3.ArithRef:
+def _table(n: z3.ArithRef, table: Sequence[int] | Sequence[z3.ArithRef]) -> z3.ArithRef:
     """table[n] for n >= 0, the last entry holding beyond the table."""
-    expr: z3.ArithRef = z3.IntVal(table[-1])
+    last = table[-1]
+    expr: z3.ArithRef = z3.IntVal(last) if isinstance(last, int) else last
     for k in range(len(table) - 2, -1, -1):
         expr = z3.If(n == k, table[k], expr)
     return expr
 
 
 def dish_terms(
-    m: Model, prefix: str, counts: Sequence[z3.ArithRef], rules: Ruleset, kinds: Sequence[CardKind] = KINDS
+    m: Model, prefix: str, counts: Sequence[z3.ArithRef], rules: Rules, kinds: Sequence[CardKind] = KINDS
 ) -> dict[str, z3.ArithRef]:
     """Named terms ``<prefix>_tempura`` ... ``<prefix>_nigiri``, one per dish category of the kinds.
 
@@ -106,7 +140,10 @@ def dish_terms(
     for i, tok in enumerate(tokens_of(kinds)):
         kind = kinds[tok.cards[-1]]
         if kind.dish:
-            mult = rules.wasabi_multiplier if tok.multiplier else 1
+            mult: int | z3.ArithRef = 1
+            if tok.multiplier:
+                mult = (rules.number("wasabi_multiplier", lambda r: r.wasabi_multiplier)
+                        if isinstance(rules, RuleVars) else rules.wasabi_multiplier)
             parts[kind.category].append(scoring_term(kind.scoring, counts[i], rules, mult))
     for cat in cats:
         m.add(rule[cat], out[cat] == _sum(parts[cat]), prefix)
@@ -119,7 +156,7 @@ def total_term(dishes: dict[str, z3.ArithRef], maki: z3.ArithRef | int) -> z3.Ar
 
 
 def icons_term(
-    counts: Sequence[z3.ArithRef], rules: Ruleset, kinds: Sequence[CardKind] = KINDS
+    counts: Sequence[z3.ArithRef], rules: Rules, kinds: Sequence[CardKind] = KINDS
 ) -> z3.ArithRef:
     """Maki rolls of one tableau: the icons of every :class:`~spec.kinds.Icons` kind."""
     return _sum([scoring_term(k.scoring, counts[i], rules) for i, k in enumerate(kinds)
@@ -135,7 +172,16 @@ def _share(share_of: Callable[[int], int], n: z3.ArithRef, max_n: int) -> z3.Ari
     return expr
 
 
-def maki_terms(m: Model, prefix: str, icons: Sequence[z3.ArithRef], rules: Ruleset) -> list[z3.ArithRef]:
+def _share_vars(rules: RuleVars, key: str, share_of: Callable[[Ruleset, int], int], n: z3.ArithRef,
+                max_n: int) -> z3.ArithRef:
+    """:func:`_share` with each ``share_of(k)`` an input ``rule_<key>_<k>`` (every k: values vary)."""
+    expr: z3.ArithRef = rules.number(f"{key}_1", lambda r: share_of(r, 1))
+    for k in range(max_n, 1, -1):
+        expr = z3.If(n == k, rules.number(f"{key}_{k}", lambda r, k=k: share_of(r, k)), expr)  # type: ignore[misc]
+    return expr
+
+
+def maki_terms(m: Model, prefix: str, icons: Sequence[z3.ArithRef], rules: Rules) -> list[z3.ArithRef]:
     """Maki points per seat, named ``<prefix>_p<i>_maki``, defined by ranking constraints."""
     n = len(icons)
     first = [m.bool(f"{prefix}_p{i}_maki_first") for i in range(n)]
@@ -161,14 +207,22 @@ def maki_terms(m: Model, prefix: str, icons: Sequence[z3.ArithRef], rules: Rules
     m.add("R-MAKI-SECOND", n_second == z3.Sum([z3.If(s, 1, 0) for s in second]), prefix)
     first_share = m.int(f"{prefix}_maki_first_share", None)
     second_share = m.int(f"{prefix}_maki_second_share", None)
-    m.add(
-        "R-MAKI-TIE-FIRST",
-        first_share == z3.If(n_first == 1, rules.maki_first_points,
-                             _share(lambda k: rules.maki_share(True, k), n_first, n)),
-        prefix,
-    )
-    m.add("R-MAKI-TIE-SECOND",
-          second_share == _share(lambda k: rules.maki_share(False, k), n_second, n), prefix)
+    if isinstance(rules, RuleVars):
+        first_pts = rules.number("maki_first_points", lambda r: r.maki_first_points)
+        m.add("R-MAKI-TIE-FIRST", first_share == z3.If(n_first == 1, first_pts, _share_vars(
+            rules, "maki_first_share", lambda r, k: r.maki_share(True, k), n_first, n)), prefix)
+        m.add("R-MAKI-TIE-SECOND", second_share == _share_vars(
+            rules, "maki_second_share", lambda r, k: r.maki_share(False, k), n_second, n), prefix)
+    else:
+        concrete = rules
+        m.add(
+            "R-MAKI-TIE-FIRST",
+            first_share == z3.If(n_first == 1, concrete.maki_first_points,
+                                 _share(lambda k: concrete.maki_share(True, k), n_first, n)),
+            prefix,
+        )
+        m.add("R-MAKI-TIE-SECOND",
+              second_share == _share(lambda k: concrete.maki_share(False, k), n_second, n), prefix)
     out = []
     for i in range(n):
         pts = m.int(f"{prefix}_p{i}_maki", None)
@@ -179,7 +233,7 @@ def maki_terms(m: Model, prefix: str, icons: Sequence[z3.ArithRef], rules: Rules
 
 
 def round_terms(
-    m: Model, prefix: str, tableaux: Sequence[Sequence[z3.ArithRef]], rules: Ruleset,
+    m: Model, prefix: str, tableaux: Sequence[Sequence[z3.ArithRef]], rules: Rules,
     kinds: Sequence[CardKind] = KINDS,
 ) -> list[dict[str, z3.ArithRef]]:
     """Per seat: the category terms and ``total`` (named ``<prefix>_p<i>_total``)."""
@@ -202,9 +256,11 @@ def round_terms(
 
 
 def pudding_terms(
-    m: Model, prefix: str, puddings: Sequence[z3.ArithRef], rules: Ruleset
+    m: Model, prefix: str, puddings: Sequence[z3.ArithRef], rules: Rules
 ) -> list[z3.ArithRef]:
     """Pudding points per seat, named ``<prefix>_p<i>_pudding``."""
+    if isinstance(rules, RuleVars):
+        return _pudding_vars(m, prefix, puddings, rules)
     n = len(puddings)
     hi = m.int(f"{prefix}_pudding_max", None)
     lo = m.int(f"{prefix}_pudding_min", None)
@@ -234,8 +290,37 @@ def pudding_terms(
     return out
 
 
+def _pudding_vars(m: Model, prefix: str, puddings: Sequence[z3.ArithRef],
+                  rules: RuleVars) -> list[z3.ArithRef]:
+    """:func:`pudding_terms` with the shares, the penalty's seats and the all-tied reading as inputs."""
+    n = len(puddings)
+    hi = m.int(f"{prefix}_pudding_max", None)
+    lo = m.int(f"{prefix}_pudding_min", None)
+    m.add("R-PUDDING-MOST", [z3.Or(*[hi == p for p in puddings]), *[p <= hi for p in puddings]], prefix)
+    m.add("R-PUDDING-FEWEST", [z3.Or(*[lo == p for p in puddings]), *[p >= lo for p in puddings]], prefix)
+    n_most = z3.Sum([z3.If(p == hi, 1, 0) for p in puddings])
+    n_fewest = z3.Sum([z3.If(p == lo, 1, 0) for p in puddings])
+    bonus = _share_vars(rules, "pudding_most_share", lambda r, k: r.pudding_most_points // k, n_most, n)
+    # k = 1 is the whole penalty (negative), as penalty_share(1) under either rounding
+    loss = _share_vars(rules, "pudding_fewest_share", lambda r, k: r.penalty_share(k), n_fewest, n)
+    share_lost = m.int(f"{prefix}_pudding_loss", None)
+    m.add("R-PUDDING-SPLIT", share_lost == loss, prefix)
+    penalty = m.bool(f"{prefix}_pudding_penalty")
+    m.add("R-PUDDING-2P", penalty == rules.flag(f"pudding_penalty_{n}_seats",
+                                                lambda r: r.pudding_penalty_applies(n)), prefix)
+    nothing = rules.flag("pudding_all_tied_nothing", lambda r: r.all_tied_score_nothing)
+    all_tied = hi == lo
+    out = []
+    for i, p in enumerate(puddings):
+        pts = m.int(f"{prefix}_p{i}_pudding", None)
+        value = z3.If(p == hi, bonus, 0) + z3.If(z3.And(penalty, p == lo), share_lost, 0)
+        m.add("R-PUDDING-ALL-TIED", pts == z3.If(z3.And(nothing, all_tied), 0, value), f"{prefix}_p{i}")
+        out.append(pts)
+    return out
+
+
 def winner_terms(
-    m: Model, prefix: str, totals: Sequence[z3.ArithRef], puddings: Sequence[z3.ArithRef], rules: Ruleset,
+    m: Model, prefix: str, totals: Sequence[z3.ArithRef], puddings: Sequence[z3.ArithRef], rules: Rules,
     players: int | None = None,
 ) -> list[z3.BoolRef]:
     """``<prefix>_p<i>_wins`` per seat: most points, then most puddings, then ``winner_tie``."""
@@ -248,7 +333,10 @@ def winner_terms(
     out = []
     for i in seats:
         w = m.bool(f"{prefix}_p{i}_wins")
-        if rules.tied_winners_share:
+        if isinstance(rules, RuleVars):
+            share = rules.flag("tied_winners_share", lambda r: r.tied_winners_share)
+            m.add("R-WINNER-TIE", w == z3.And(best[i], z3.Or(share, n_best == 1)), f"{prefix}_p{i}")
+        elif rules.tied_winners_share:
             m.add("R-WINNER-TIE", w == best[i], f"{prefix}_p{i}")
         else:
             m.add("R-WINNER-TIE", w == z3.And(best[i], n_best == 1), f"{prefix}_p{i}")

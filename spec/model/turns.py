@@ -26,8 +26,8 @@ from dataclasses import dataclass, field
 import z3
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.model.core import Model, mk_eq, mk_ge, mk_if, mk_implies, mk_le, mk_sub, mk_sum
+from sushigo.spec.model.rulevars import Rules, RuleVars
 from sushigo.spec.model.scoring import TOKEN_NAMES
-from sushigo.spec.ruleset import Ruleset
 
 CARD_NAMES = [c.label for c in Card]
 _W = int(Token.WASABI)
@@ -73,7 +73,7 @@ def _card_taken(v: list[z3.ArithRef], c: int) -> z3.ArithRef:
 
 
 def seat_turn(
-    m: Model, rules: Ruleset, name: str, h: list[z3.ArithRef], tab: list[z3.ArithRef], chopsticks: bool = True
+    m: Model, rules: Rules, name: str, h: list[z3.ArithRef], tab: list[z3.ArithRef], chopsticks: bool = True
 ) -> tuple[SeatTurn, list[z3.ArithRef], list[z3.ArithRef]]:
     """One seat's turn on hand ``h`` and tableau ``tab``: (the turn, the tableau after, the cards left).
 
@@ -101,13 +101,24 @@ def seat_turn(
     # physical bound lets a wasabi taken first this turn hold the second card.
     a_b_st = mk_sum([a_st, b_st])
     m.add("R-WASABI-ONE", [mk_le(a_st, free), mk_le(a_b_st, mk_sum([free, a[_W]]))], name)
-    if rules.wasabi_same_turn:
+    if isinstance(rules, RuleVars):
+        # A template: each reading is an input, the constraint it adds holds when it is set.
+        same = rules.flag("wasabi_same_turn", lambda r: r.wasabi_same_turn)
+        free_mid = mk_if(same, mk_sum([mk_sub(free, a_st), a[_W]]), mk_sub(free, a_st))
+        if chopsticks:
+            m.add("R-WASABI-SAME-TURN", mk_implies(z3.Not(same), mk_le(a_b_st, free)), name)
+        auto = rules.flag("wasabi_automatic", lambda r: r.wasabi_automatic)
+        a_plain = mk_sum([a[c] for c in _NIGIRI])
+        b_plain = mk_sum([b[c] for c in _NIGIRI])
+        m.add("R-WASABI-PLACE", [mk_implies(z3.And(auto, mk_ge(free, 1)), mk_eq(a_plain, 0)),
+                                 mk_implies(z3.And(auto, mk_ge(free_mid, 1)), mk_eq(b_plain, 0))], name)
+    elif rules.wasabi_same_turn:
         free_mid = mk_sum([mk_sub(free, a_st), a[_W]])
     else:
         free_mid = mk_sub(free, a_st)
         if chopsticks:
             m.add("R-WASABI-SAME-TURN", mk_le(a_b_st, free), name)
-    if rules.wasabi_automatic:
+    if not isinstance(rules, RuleVars) and rules.wasabi_automatic:
         a_plain = mk_sum([a[c] for c in _NIGIRI])
         b_plain = mk_sum([b[c] for c in _NIGIRI])
         m.add("R-WASABI-PLACE", [mk_implies(mk_ge(free, 1), mk_eq(a_plain, 0)),
@@ -124,7 +135,7 @@ def seat_turn(
     return st, new, left
 
 
-def build_round(m: Model, rules: Ruleset, players: int, round_index: int = 0) -> RoundModel:
+def build_round(m: Model, rules: Rules, players: int, round_index: int = 0) -> RoundModel:
     """Add the turn rules of one round for ``players`` players to ``m``.
 
     The dealt hands are ``p{i}_r{r}_t0_hand_{card}`` (bounded by the deck's
@@ -134,27 +145,34 @@ def build_round(m: Model, rules: Ruleset, players: int, round_index: int = 0) ->
     turn into the hand of the controlling player, seat ``t % 2``), and
     ``p2_r{r}_t{t}_pick_{token}`` is the card that player gives it.
     """
-    size = rules.hand_size(players)
-    seats = rules.seats(players)
+    shape = rules.shape if isinstance(rules, RuleVars) else rules  # hand size, seats, dummy: the shape
+    size = shape.hand_size(players)
+    seats = shape.seats(players)
     n = players
     r = round_index
-    offset = rules.pass_offset(r)
     pass_left = m.bool(f"r{r}_pass_left")
     # R-PASS pins the direction; the hand transfer below reads the Boolean, so a
     # record passed the wrong way is blamed on this one constraint.
-    m.add("R-PASS", pass_left if offset == 1 else z3.Not(pass_left), f"r{r}")
+    if isinstance(rules, RuleVars):
+        m.add("R-PASS", pass_left == rules.flag(f"r{r}_pass_left", lambda x: x.pass_offset(r) == 1), f"r{r}")
+    else:
+        m.add("R-PASS", pass_left if rules.pass_offset(r) == 1 else z3.Not(pass_left), f"r{r}")
     rm = RoundModel(r, seats, size, pass_left)
     zero: list[z3.ArithRef] = [z3.IntVal(0)] * len(Token)
     tabs: list[list[z3.ArithRef]] = [list(zero) for _ in range(seats)]
     hands: list[list[z3.ArithRef]] = []
     for i in range(seats):
-        h = [m.int(f"p{i}_r{r}_t0_hand_{cn}", 0, rules.copies(c))
-             for c, cn in zip(Card, CARD_NAMES, strict=True)]
+        if isinstance(rules, RuleVars):
+            h = [m.int(f"p{i}_r{r}_t0_hand_{cn}", 0) for cn in CARD_NAMES]
+            m.add("R-DOMAIN", [mk_le(v, rules.copies(c)) for c, v in enumerate(h)], f"p{i}_r{r} copies")
+        else:
+            h = [m.int(f"p{i}_r{r}_t0_hand_{cn}", 0, rules.copies(c))
+                 for c, cn in zip(Card, CARD_NAMES, strict=True)]
         m.add("R-DEAL", mk_eq(mk_sum(h), size), f"p{i}_r{r}")
         hands.append(h)
     rm.deal = list(hands)
     draws: list[list[z3.ArithRef]] = []
-    if rules.dummy_2p:
+    if shape.dummy_2p:
         d = n  # the dummy's seat
         draws = [[m.int(f"p{d}_r{r}_t{t}_draw_{cn}", 0) for cn in CARD_NAMES] for t in range(size)]
         m.add("R-DUMMY", [mk_eq(mk_sum(dr), 1) for dr in draws], f"p{d}_r{r}")
@@ -165,7 +183,7 @@ def build_round(m: Model, rules: Ruleset, players: int, round_index: int = 0) ->
     for t in range(size):
         row: list[SeatTurn] = []
         lefts: list[list[z3.ArithRef]] = []
-        ctrl = t % 2 if rules.dummy_2p else -1
+        ctrl = t % 2 if shape.dummy_2p else -1
         gift: SeatTurn | None = None
         for i in range(n):
             name = f"p{i}_r{r}_t{t}"
