@@ -99,9 +99,8 @@ def balance_outcome(
     opponent and ruleset, its win share beside the even share (the gap, with its Wilson interval).
     Returns what ``sushigo balance --json`` prints."""
     from sushigo.solver.balance import difference_rows, figures, skill_rows, summary_rows, tally
-    from sushigo.solver.policies import make_policy
     from sushigo.solver.estimates import mean, share
-    from sushigo.solver.policies import resolve_policies
+    from sushigo.solver.policies import make_policy, resolve_policies
     from sushigo.spec.executor import policy_names
     from sushigo.spec.stats import summarise
 
