@@ -183,7 +183,8 @@ def tempura(games: int, first: int, spec: str) -> tuple[Any, Any, int]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--games", type=int, default=2000, help="games per match (default 2000, the issue's)")
-    ap.add_argument("--balance-games", type=int, default=None, help="games per ruleset of part 6 (default --games)")
+    ap.add_argument("--balance-games", type=int, default=None,
+                    help="games per ruleset of part 6 (default --games)")
     ap.add_argument("--seed", type=int, default=0, help="first seed (default 0)")
     ap.add_argument("--jobs", type=int, default=1, help="processes playing games at once (default 1)")
     ap.add_argument("--only", default="1,2,3,4,5,6", help="parts to run, e.g. 1,4 (default all)")
@@ -218,7 +219,8 @@ def main(argv: list[str] | None = None) -> int:
         else:
             exact_seconds += o["mine"]
             rows.append(["3", f"{args.exact} vs OpenSpiel ISMCTS ({o['simulations']} simulations)", "2",
-                         o["games"], _pct(o["share"]), ">= 55%", _median(o["mine"]), _median(o["theirs"]), ""])
+                         o["games"], _pct(o["share"]), ">= 55%", _median(o["mine"]), _median(o["theirs"]),
+                         ""])
     if 4 in parts:
         m = match(args.ismcts, "greedy", 4, n, first, jobs)
         ismcts4 += m["mine"]
