@@ -201,10 +201,15 @@ def main(argv: list[str] | None = None) -> int:
           f"{jobs} job(s); load average " + " ".join(f"{x:.2f}" for x in os.getloadavg()))
     exact_seconds: list[float] = []
     ismcts4: list[float] = []
+
+    def done() -> None:  # each match's row as soon as it is played (a long run shows what it has)
+        print("  " + " | ".join(str(x) for x in rows[-1]), flush=True)
+
     if 1 in parts:
         m = match(args.ismcts, "greedy", 2, n, first, jobs)
         rows.append(["1", f"{args.ismcts} vs greedy", "2", m["games"], _pct(m["share"]), ">= 60%",
                      _median(m["mine"]), _median(m["theirs"]), ""])
+        done()
     if 2 in parts:
         m = match(args.exact, args.ismcts, 2, n, first, jobs)
         exact_seconds += m["mine"]
@@ -213,6 +218,7 @@ def main(argv: list[str] | None = None) -> int:
                      _median(m["mine"]), _median(m["theirs"]),
                      f"solved {c.get('solved', 0)}, before known {c.get('fallen_back', 0)}, "
                      f"out of budget {c.get('out_of_budget', 0)}"])
+        done()
     if 3 in parts:
         target = statistics.median(exact_seconds) if exact_seconds else 0.05
         o = openspiel_match(args.exact, n, first, jobs, target)
@@ -223,11 +229,13 @@ def main(argv: list[str] | None = None) -> int:
             rows.append(["3", f"{args.exact} vs OpenSpiel ISMCTS ({o['simulations']} simulations)", "2",
                          o["games"], _pct(o["share"]), ">= 55%", _median(o["mine"]), _median(o["theirs"]),
                          ""])
+        done()
     if 4 in parts:
         m = match(args.ismcts, "greedy", 4, n, first, jobs)
         ismcts4 += m["mine"]
         rows.append(["4", f"{args.ismcts} vs 3 greedy", "4", m["games"], _pct(m["share"]), ">= 35%",
                      _median(m["mine"]), _median(m["theirs"]), ""])
+        done()
     print()
     print(tabulate(rows, headers=["part", "match", "players", "games", "win share [95%]", "target",
                                   "s/move (tested)", "s/move (other)", "notes"], disable_numparse=True))

@@ -49,8 +49,9 @@ class ExactPolicy:
         self.objective = objective
         self.depth = depth
         self.memories: dict[int, Memory] = {}
-        self.fallback: Any = (IsmctsPolicy(name, iterations, seconds, rollout) if fallback == "ismcts"
-                              else LookaheadPolicy(name))
+        self.fallback: IsmctsPolicy | LookaheadPolicy = (
+            IsmctsPolicy(name, iterations, seconds, rollout) if fallback == "ismcts"
+            else LookaheadPolicy(name))
         self.solved = 0  # moves played from the endgame's equilibrium
         self.fallen_back = 0  # moves before both hands were known, or with more cards than depth
         self.out_of_budget = 0  # moves where the solver said unknown (the fallback played)
@@ -73,7 +74,7 @@ class ExactPolicy:
             self.solved += 1
             self.fallback.memory(view)
             return turn
-        return self.fallback.choose(view, options, rng)  # type: ignore[no-any-return]
+        return self.fallback.choose(view, options, rng)
 
     def _solved(
         self, view: PlayerView, mem: Memory, options: Sequence[Turn], rng: random.Random

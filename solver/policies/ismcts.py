@@ -27,9 +27,10 @@ import time
 from collections.abc import Sequence
 
 from sushigo.solver.policies.knowledge import Memory, determinise, knowledge
+from sushigo.solver.policies.lookahead import LookaheadPolicy
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.game import Change, Options, _options_of, _round_end, pack, seats_of
-from sushigo.spec.policies import PlayerView
+from sushigo.spec.policies import PlayerView, Policy
 from sushigo.spec.scoring import dish_points, winners
 from sushigo.spec.turns import Turn
 
@@ -188,18 +189,16 @@ class IsmctsPolicy:
     not play) and a dummy's card fall back to ``fallback`` and are counted in ``fallbacks``."""
 
     def __init__(self, name: str, iterations: int | None, seconds: float | None, rollout: str,
-                 fallback: object | None = None) -> None:
+                 fallback: Policy | None = None) -> None:
         self.name = name
         self.iterations = iterations
         self.seconds = seconds
         self.rollout = rollout
         self.memories: dict[int, Memory] = {}
-        self.fallbacks = 0
-        self.decisions = 0
+        self.fallbacks = 0  # moves the fallback played (dummy-2p, a dummy's card, a caller's own list)
+        self.decisions = 0  # moves searched
         self.playouts = 0
-        from sushigo.solver.policies.lookahead import LookaheadPolicy
-
-        self.fallback = fallback or LookaheadPolicy("lookahead")
+        self.fallback: Policy = fallback or LookaheadPolicy("lookahead")
 
     def memory(self, view: PlayerView) -> Memory:
         mem = self.memories.get(view.seat)
@@ -214,12 +213,12 @@ class IsmctsPolicy:
             return options[0]
         if view.rules.dummy_2p or view.for_dummy:
             self.fallbacks += 1
-            return self.fallback.choose(view, options, rng)  # type: ignore[attr-defined,no-any-return]
+            return self.fallback.choose(view, options, rng)
         table = seats_of(view.rules, view.players).table
         found = _options_of(table, [pack(view.hand)], [pack(view.tableau)])[0]
         if found.turns != tuple(options):  # not the engine's list (a caller's own): no search
             self.fallbacks += 1
-            return self.fallback.choose(view, options, rng)  # type: ignore[attr-defined,no-any-return]
+            return self.fallback.choose(view, options, rng)
         self.decisions += 1
         return self.search(view, mem, found, options, rng)
 

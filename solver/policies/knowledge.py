@@ -40,6 +40,9 @@ class Memory:
     """The views one seat was shown this game, round by round (reset when a new game starts)."""
 
     def __init__(self) -> None:
+        self._reset()
+
+    def _reset(self) -> None:
         self.round_index = -1
         self.hands: list[tuple[int, ...]] = []  # this round, by turn: the hand held
         self.tableaux: list[tuple[tuple[int, ...], ...]] = []  # this round, by turn
@@ -48,7 +51,7 @@ class Memory:
 
     def see(self, view: PlayerView) -> None:
         if view.round_index == 0 and view.turn == 0:
-            self.__init__()  # type: ignore[misc]  # a new game
+            self._reset()  # a new game
             self.complete = True
         if view.round_index != self.round_index:
             if self.hands and self.round_index >= 0:
