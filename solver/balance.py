@@ -20,14 +20,16 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sushigo.solver.estimates import Estimate, mean, quantile, ratio, spread
+from sushigo.solver.estimates import Estimate, mean, quantile, ratio, share, spread
 from sushigo.spec.attribution import KINDS, card_counts, game_attribution
 from sushigo.spec.cards import Token
-from sushigo.spec.executor import fast_random_games, play_game
+from sushigo.spec.executor import PolicyLike, fast_random_games, play_game, policy_names
+from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import NUMBERS, Effect, Ruleset
 from sushigo.spec.scoring import pudding_points, round_totals, winners
+from sushigo.spec.turns import apply_turn, hand_counts
 
-__all__ = ["QUANTILES", "SCORING_ONLY", "Side", "same_games", "tally"]
+__all__ = ["QUANTILES", "SCORING_ONLY", "SKILL_OPPONENTS", "Side", "same_games", "skill_rows", "tally"]
 
 #: Quantiles of the score spread.
 QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -50,21 +52,45 @@ Tableaux = Sequence[Sequence[Sequence[int]]]  # per round, per seat, token count
 Game = tuple[Tableaux, Sequence[int], Sequence[int], Sequence[int]]  # tableaux, puddings, totals, winners
 
 
-def same_games(a: Ruleset, b: Ruleset, policies: Sequence[str]) -> bool:
+def same_games(a: Ruleset, b: Ruleset, policies: Sequence[PolicyLike]) -> bool:
     """Whether ``a`` and ``b`` play exactly the same games from every seed with ``policies``."""
-    if any(p != "random" for p in policies):
+    if any(p != "random" for p in policy_names(policies)):
         return False  # a greedy player reads scores
     return all(getattr(a, f.name) == getattr(b, f.name)
                for f in dataclasses.fields(Ruleset) if f.name not in SCORING_ONLY)
 
 
+def offers(record: GameRecord) -> tuple[list[int], list[int]]:
+    """Per card kind, the player turns whose hand held the kind, and those that took it: what a
+    pick rate cannot show, since every dealt card ends in a tableau whatever is chosen (the
+    dummy-2p variant is left out: its controller's hand changes mid-turn)."""
+    offered, taken = [0] * len(KINDS), [0] * len(KINDS)
+    players = record.players
+    rules = record.rules
+    for r, rnd in enumerate(record.rounds):
+        hands = [hand_counts(h) for h in rnd.hands[:players]]
+        tabs = [[0] * len(Token) for _ in range(players)]
+        offset = rules.pass_offset(r) % players
+        for step in rnd.turns:
+            for s in range(players):
+                for c, k in enumerate(hands[s]):
+                    if k:
+                        offered[c] += 1
+                for c in {int(p.card) for p in step[s]}:
+                    taken[c] += 1
+                apply_turn(hands[s], tabs[s], step[s], rules)
+            hands = hands[-offset:] + hands[:-offset] if offset else hands
+    return offered, taken
+
+
 def played(
-    players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[str],
-    tick: Callable[[int], None] = lambda _k: None,
+    players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[PolicyLike],
+    tick: Callable[[int], None] = lambda _k: None, offered: list[tuple[list[int], list[int]]] | None = None,
 ) -> Iterator[list[Game]]:
     """Games ``seed .. seed+n-1`` in chunks, each game (tableaux, puddings, totals, winners);
-    ``tick(k)`` after the first k games."""
-    fast = all(p == "random" for p in policies) and not rules.dummy_2p
+    ``tick(k)`` after the first k games. Games played from records (not the batch path of
+    random players) also append their :func:`offers` to ``offered`` when it is given."""
+    fast = all(p == "random" for p in policy_names(policies)) and not rules.dummy_2p
     for start in range(seed, seed + n, _CHUNK):
         count = min(_CHUNK, seed + n - start)
         chunk: list[Game] = []
@@ -75,6 +101,8 @@ def played(
         else:
             for s in range(start, start + count):
                 rec = play_game(players, s, rules, policies)
+                if offered is not None and not rules.dummy_2p:
+                    offered.append(offers(rec))
                 chunk.append(([[t.counts for t in rnd.tableaux] for rnd in rec.rounds], rec.puddings,
                               rec.totals, rec.winners))
         yield chunk
@@ -104,6 +132,7 @@ class Side:
     points: list[list[float]] = field(default_factory=lambda: [[] for _ in KINDS])  # per kind, per game
     cards: list[list[int]] = field(default_factory=lambda: [[] for _ in KINDS])
     _every: list[int] = field(default_factory=list, repr=False)  # cards per game, every kind
+    offered: list[tuple[list[int], list[int]]] = field(default_factory=list)  # per game: offers()
 
     def add(self, tableaux: Tableaux, puddings: Sequence[int], totals: Sequence[int],
             won: Sequence[int]) -> None:
@@ -163,6 +192,12 @@ class Side:
             self._every = [sum(col) for col in zip(*self.cards, strict=True)]
         return ratio(self.cards[k], self._every)
 
+    def taken_when_offered(self, k: int) -> Estimate | None:
+        """The share of player turns whose hand held kind ``k`` that took one (None without records)."""
+        if not self.offered or len(self.offered) != len(self.totals):
+            return None
+        return ratio([t[k] for _, t in self.offered], [o[k] for o, _ in self.offered])
+
     def points_per_card(self, k: int) -> Estimate:
         return ratio(self.points[k], self.cards[k])
 
@@ -172,18 +207,18 @@ class Side:
 
 
 def tally(
-    players: int, seed: int, n: int, a: Ruleset, b: Ruleset, policies: Sequence[str],
+    players: int, seed: int, n: int, a: Ruleset, b: Ruleset, policies: Sequence[PolicyLike],
     tick: Callable[[str, int], None] = lambda _what, _k: None,
 ) -> tuple[Side, Side, bool]:
     """Both sides over games ``seed .. seed+n-1``, and whether they played the same games."""
     side_a, side_b = Side(a, players), Side(b, players)
     shared = same_games(a, b, policies)
-    for chunk in played(players, seed, n, a, policies, lambda k: tick(a.name, k)):
+    for chunk in played(players, seed, n, a, policies, lambda k: tick(a.name, k), side_a.offered):
         side_a.add_many(chunk)
         if shared:
             side_b.add_many([(tab, pud, *rescore(tab, pud, b, players)) for tab, pud, _t, _w in chunk])
     if not shared:
-        for chunk in played(players, seed, n, b, policies, lambda k: tick(b.name, k)):
+        for chunk in played(players, seed, n, b, policies, lambda k: tick(b.name, k), side_b.offered):
             side_b.add_many(chunk)
     return side_a, side_b, shared
 
@@ -198,14 +233,17 @@ class Figures:
     pick_rate: tuple[Estimate, ...]  # per kind
     points_per_card: tuple[Estimate, ...]
     points_per_game: tuple[Estimate, ...]
+    taken_when_offered: tuple[Estimate | None, ...] = ()  # per kind; () when the games kept no turns
 
 
 def figures(side: Side) -> Figures:
     kinds = range(len(KINDS))
+    offered = tuple(side.taken_when_offered(k) for k in kinds)
     return Figures(
         side.score_mean(), side.score_sd(), tuple(side.score_quantiles()),
         tuple(side.pick_rate(k) for k in kinds), tuple(side.points_per_card(k) for k in kinds),
         tuple(side.points_per_game(k) for k in kinds),
+        offered if all(e is not None for e in offered) else (),
     )
 
 
@@ -222,9 +260,19 @@ def summary_rows(side: Side, f: Figures) -> dict[str, Any]:
              "pick_rate": f.pick_rate[k].as_json(),
              "points_per_card": f.points_per_card[k].as_json(),
              "points_per_game": f.points_per_game[k].as_json()}
+            | _offered(f.taken_when_offered, k)
             for k, card in enumerate(KINDS)
         ],
     }
+
+
+def _offered(estimates: Sequence[Estimate | None], k: int) -> dict[str, Any]:
+    """``taken_when_offered`` of kind ``k`` when the games kept their turns (else no field: the
+    batch path of random players reports exactly what it did before)."""
+    if not estimates:
+        return {}
+    est = estimates[k]
+    return {} if est is None else {"taken_when_offered": est.as_json()}
 
 
 def difference_rows(a: Figures, b: Figures) -> dict[str, Any]:
@@ -237,6 +285,47 @@ def difference_rows(a: Figures, b: Figures) -> dict[str, Any]:
              "pick_rate": a.pick_rate[k].minus(b.pick_rate[k]).as_json(),
              "points_per_card": a.points_per_card[k].minus(b.points_per_card[k]).as_json(),
              "points_per_game": a.points_per_game[k].minus(b.points_per_game[k]).as_json()}
+            | _offered([x.minus(y) for x, y in zip(a.taken_when_offered, b.taken_when_offered, strict=True)
+                        if x is not None and y is not None] if a.taken_when_offered and b.taken_when_offered
+                       else [], k)
             for k, card in enumerate(KINDS)
         ],
     }
+
+
+#: The opponents the skill measure plays a strong policy against (issue 30 item 3).
+SKILL_OPPONENTS: tuple[str, ...] = ("random", "greedy")
+
+
+def skill_rows(
+    players: int, seed: int, n: int, rules: Ruleset, strong: str,
+    tick: Callable[[str, int], None] = lambda _what, _k: None,
+) -> dict[str, Any]:
+    """How much the rules reward skill: ``strong`` in one seat (rotated game by game: game ``k``
+    puts it in seat ``k % players``) against ``players - 1`` of each of :data:`SKILL_OPPONENTS`,
+    over games ``seed .. seed+n-1``. Per opponent: the strong policy's win share with its Wilson
+    interval, the even share (1 / players) and the gap between them (the interval shifted by the
+    even share). A gap near 0 says the rules leave the result to the deal."""
+    from sushigo.solver.policies import make_policy
+
+    even = 1 / players
+    rows = []
+    for opponent in SKILL_OPPONENTS:
+        shares: list[float] = []
+        for k, game_seed in enumerate(range(seed, seed + n)):
+            me = k % players
+            policies = [make_policy(strong if s == me else opponent) for s in range(players)]
+            rec = play_game(players, game_seed, rules, policies)
+            shares.append(1 / len(rec.winners) if me in rec.winners else 0.0)
+            tick(f"{rules.name}: {strong} against {opponent}", k + 1)
+        est = share(shares)
+        lo, hi = (est.low, est.high) if est.low is not None and est.high is not None else (None, None)
+        rows.append({
+            "opponent": opponent,
+            "win_share": est.value,
+            "win_share_ci95": None if lo is None else [lo, hi],
+            "even_share": even,
+            "gap": None if est.value is None else est.value - even,
+            "gap_ci95": None if lo is None or hi is None else [lo - even, hi - even],
+        })
+    return {"policy": make_policy(strong).name, "games": n, "against": rows}

@@ -41,8 +41,8 @@ def games_count(text: str) -> int:
 
 
 def register(subparsers: Any) -> None:
-    from sushigo.api.balance import DEFAULT_GAMES, DEFAULT_TIMEOUT
-    from sushigo.spec.policies import POLICIES
+    from sushigo.api.balance import DEFAULT_GAMES, DEFAULT_SKILL_GAMES, DEFAULT_SKILL_POLICY, DEFAULT_TIMEOUT
+    from sushigo.solver.policies import POLICY_NAMES
 
     p = subparsers.add_parser(
         "balance", help=HELP, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -62,7 +62,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--players", type=int, default=None, metavar="N",
                    help="players, 2 to 5 (default 4; 2 under dummy-2p)")
     p.add_argument("--policy", action="extend", nargs="+", default=[], metavar="NAME",
-                   help=f"policy for every player, or one per seat ({', '.join(POLICIES)}; default random)")
+                   help=f"policy for every player, or one per seat ({', '.join(POLICY_NAMES)}; "
+                   "NAME:OPTION=VALUE,... sets options, e.g. ismcts:iterations=1000; default random)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="seed of the first game, 0 or more (default 0)")
     p.add_argument("--timeout", type=budget_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
@@ -72,6 +73,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("--plot", metavar="FILE",
                    help="draw score distributions and points per card (.png or .svg; "
                    "needs pip install 'sushigo-spec[plot]')")
+    p.add_argument("--skill", action="store_true",
+                   help="also measure how much skill the rules reward: --skill-policy in one seat "
+                   "against random and against greedy players (win share beside the even share)")
+    p.add_argument("--skill-policy", default=DEFAULT_SKILL_POLICY, metavar="SPEC",
+                   help=f"the strong policy of --skill (default {DEFAULT_SKILL_POLICY})")
+    p.add_argument("--skill-games", type=games_count, default=DEFAULT_SKILL_GAMES, metavar="N",
+                   help=f"games of --skill per opponent and ruleset (default {DEFAULT_SKILL_GAMES})")
     add_json_arg(p)
     p.set_defaults(func=run)
 
@@ -134,6 +142,12 @@ def print_report(data: dict[str, Any]) -> None:
     ]
     print()
     print_table(kind_rows, ["kind", "pick rate", "(vs)", "points/card", "(vs)", "difference"])
+    if all("taken_when_offered" in k for k in (*a["kinds"], *b["kinds"], *d["kinds"])):
+        offer_rows = [[ka["kind"], _ci(ka["taken_when_offered"], ".3f"), _ci(kb["taken_when_offered"], ".3f"),
+                       _ci(kd["taken_when_offered"], "+.3f")]
+                      for ka, kb, kd in zip(a["kinds"], b["kinds"], d["kinds"], strict=True)]
+        print()
+        print_table(offer_rows, ["kind", "taken when in hand", "(vs)", "difference"])
     for side in (a, b):
         rows = [[f"seat {r['seat']}" if r["win_share"] is not None else "dummy", r["policy"] or "-",
                  f"{r['mean']:.2f}{_short(r['mean_ci95'], '.2f')}",
@@ -145,9 +159,27 @@ def print_report(data: dict[str, Any]) -> None:
                   f"{r['win_share']:.1%}{_short(r['win_share_ci95'], '.1%')}"] for r in side["by_policy"]]
         print()
         print_table(rows, ["", "policy", "mean score", "win share"], title=f"{side['rules']}:")
+    if "skill" in data:
+        _print_skill(data)
     print()
     print("[low, high]: 95% interval (normal approximation over games; win shares: Wilson); difference = "
           f"{a['rules']} - {b['rules']}, paired by seed; a shared win counts 1/k")
+
+
+def _print_skill(data: dict[str, Any]) -> None:
+    """The skill measure: per ruleset and opponent, the strong policy's win share and its gap."""
+    rows = []
+    for key in ("ruleset", "vs"):
+        side = data["skill"][key]
+        for r in side["against"]:
+            rows.append([data[key]["rules"], f"{side['policy']} vs {r['opponent']}",
+                         f"{r['win_share']:.1%}{_short(r['win_share_ci95'], '.1%')}",
+                         f"{r['even_share']:.1%}",
+                         f"{r['gap']:+.1%}{_short(r['gap_ci95'], '+.1%')}"])
+    games = data["skill"]["ruleset"]["games"]
+    print()
+    print_table(rows, ["skill", "one seat against the rest", "win share", "even", "gap"],
+                title=f"skill ({games} seat-rotated games per row):")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -164,7 +196,8 @@ def run(args: argparse.Namespace) -> int:
         out = balance_outcome(
             args.ruleset, vs=args.vs, rule=list(args.rule), rule_vs=list(args.rule_vs), games=args.games,
             players=args.players, policy=list(args.policy), seed=args.seed, maxima=not args.no_maxima,
-            smallest_diff=not args.no_diff, timeout=args.timeout, progress=progress or False)
+            smallest_diff=not args.no_diff, timeout=args.timeout, progress=progress or False,
+            skill=args.skill, skill_policy=args.skill_policy, skill_games=args.skill_games)
     finally:
         if progress is not None:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
