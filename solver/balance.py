@@ -23,7 +23,7 @@ from typing import Any
 from sushigo.solver.estimates import Estimate, mean, quantile, ratio, spread
 from sushigo.spec.attribution import KINDS, card_counts, game_attribution
 from sushigo.spec.cards import Token
-from sushigo.spec.executor import fast_random_games, play_game
+from sushigo.spec.executor import PolicyLike, fast_random_games, play_game, policy_names
 from sushigo.spec.ruleset import NUMBERS, Effect, Ruleset
 from sushigo.spec.scoring import pudding_points, round_totals, winners
 
@@ -50,21 +50,21 @@ Tableaux = Sequence[Sequence[Sequence[int]]]  # per round, per seat, token count
 Game = tuple[Tableaux, Sequence[int], Sequence[int], Sequence[int]]  # tableaux, puddings, totals, winners
 
 
-def same_games(a: Ruleset, b: Ruleset, policies: Sequence[str]) -> bool:
+def same_games(a: Ruleset, b: Ruleset, policies: Sequence[PolicyLike]) -> bool:
     """Whether ``a`` and ``b`` play exactly the same games from every seed with ``policies``."""
-    if any(p != "random" for p in policies):
+    if any(p != "random" for p in policy_names(policies)):
         return False  # a greedy player reads scores
     return all(getattr(a, f.name) == getattr(b, f.name)
                for f in dataclasses.fields(Ruleset) if f.name not in SCORING_ONLY)
 
 
 def played(
-    players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[str],
+    players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[PolicyLike],
     tick: Callable[[int], None] = lambda _k: None,
 ) -> Iterator[list[Game]]:
     """Games ``seed .. seed+n-1`` in chunks, each game (tableaux, puddings, totals, winners);
     ``tick(k)`` after the first k games."""
-    fast = all(p == "random" for p in policies) and not rules.dummy_2p
+    fast = all(p == "random" for p in policy_names(policies)) and not rules.dummy_2p
     for start in range(seed, seed + n, _CHUNK):
         count = min(_CHUNK, seed + n - start)
         chunk: list[Game] = []
@@ -172,7 +172,7 @@ class Side:
 
 
 def tally(
-    players: int, seed: int, n: int, a: Ruleset, b: Ruleset, policies: Sequence[str],
+    players: int, seed: int, n: int, a: Ruleset, b: Ruleset, policies: Sequence[PolicyLike],
     tick: Callable[[str, int], None] = lambda _what, _k: None,
 ) -> tuple[Side, Side, bool]:
     """Both sides over games ``seed .. seed+n-1``, and whether they played the same games."""

@@ -86,6 +86,7 @@ __all__ = [
     "FastGame",
     "GameRecord",
     "GameState",
+    "PolicyLike",
     "ReplayResult",
     "RoundRecord",
     "accounting",
@@ -96,6 +97,7 @@ __all__ = [
     "iter_game",
     "iter_replay",
     "play_game",
+    "policy_names",
     "replay",
     "resolve_policies",
     "seeded_deals",
@@ -333,8 +335,15 @@ def _score_round(table: _Table) -> tuple[tuple[Tableau, ...], tuple[int, ...]]:
 # --------------------------------------------------------------------------- playing
 
 
-def resolve_policies(players: int, policies: Sequence[str] | None) -> tuple[str, ...]:
-    """Policy names per player: none = all random, one = for everyone, else one per player."""
+#: A player as the executor takes it: a policy name (spec.policies.POLICIES) or a policy object.
+#: Objects let a caller bring policies spec does not know (solver.policies.make_policy builds
+#: them from specs such as "ismcts:iterations=1000"); the record keeps each object's ``name``.
+PolicyLike = str | Policy
+
+
+def resolve_policies(players: int, policies: Sequence[PolicyLike] | None) -> tuple[PolicyLike, ...]:
+    """Policies per player: none = all random, one = for everyone, else one per player. Names are
+    checked against spec.policies.POLICIES; objects are taken as they are."""
     names = list(policies) if policies else ["random"]
     if len(names) == 1:
         names = names * players
@@ -343,11 +352,21 @@ def resolve_policies(players: int, policies: Sequence[str] | None) -> tuple[str,
             f"give one policy for everyone or one per player: got {len(names)} for {players} players"
         )
     for name in names:
-        if name not in POLICIES:
+        if isinstance(name, str) and name not in POLICIES:
             near = difflib.get_close_matches(name, list(POLICIES), n=1)
             hint = f"; did you mean {near[0]!r}?" if near else ""
             raise InputError(f"unknown policy {name!r}{hint} (policies: {', '.join(POLICIES)})")
     return tuple(names)
+
+
+def policy_names(policies: Sequence[PolicyLike]) -> tuple[str, ...]:
+    """What a record lists for ``policies``: the names, an object's ``name``."""
+    return tuple(p if isinstance(p, str) else p.name for p in policies)
+
+
+def _instances(policies: Sequence[PolicyLike]) -> list[Policy]:
+    """A fresh object per named policy; objects as given."""
+    return [POLICIES[p]() if isinstance(p, str) else p for p in policies]
 
 
 _check_players = check_players  # the executor's older private name (check_players is in spec.game)
@@ -443,32 +462,33 @@ def _drain(gen: Iterator[GameState]) -> None:
 
 
 def iter_game(
-    players: int, seed: int, rules: Ruleset = OFFICIAL, policies: Sequence[str] | None = None
+    players: int, seed: int, rules: Ruleset = OFFICIAL, policies: Sequence[PolicyLike] | None = None
 ) -> Iterator[GameState]:
     """The states of the game :func:`play_game` plays: after the deal, each turn, each scoring."""
     _check_players(rules, players)
     names = resolve_policies(players, policies)
     deals, prng = _seeded_deal(rules, players, seed)
-    decide = _policy_decider(rules, [POLICIES[n]() for n in names], prng)
+    decide = _policy_decider(rules, _instances(names), prng)
     yield from _game(rules, players, deals, decide, snapshots=True)
 
 
 def play_game(
-    players: int, seed: int, rules: Ruleset = OFFICIAL, policies: Sequence[str] | None = None
+    players: int, seed: int, rules: Ruleset = OFFICIAL, policies: Sequence[PolicyLike] | None = None
 ) -> GameRecord:
-    """A complete game from ``seed``; ``policies``: one name for all, or one per player."""
+    """A complete game from ``seed``; ``policies``: one name or policy object for all, or one per
+    player (an object given for several seats is asked for each of them)."""
     _check_players(rules, players)
     names = resolve_policies(players, policies)
     play = _play_dummy_steps if rules.dummy_2p else _play_steps
-    return _finish(rules, players, seed, names, play(rules, players, seed, names))[0]
+    return _finish(rules, players, seed, policy_names(names), play(rules, players, seed, names))[0]
 
 
-def _play_steps(rules: Ruleset, players: int, seed: int, names: Sequence[str]) -> list[RoundRecord]:
+def _play_steps(rules: Ruleset, players: int, seed: int, names: Sequence[PolicyLike]) -> list[RoundRecord]:
     """The rounds of play_game, driven through the step API (spec.game's in-place face: no
     position is kept)."""
     game = MutableGame.new(players, seed, rules)
     prng = random.Random(game.policy_seed)
-    policies = [POLICIES[n]() for n in names]
+    policies = _instances(names)
     seats = range(players)
     rounds: list[RoundRecord] = []
     turns: list[tuple[Turn, ...]] = []
@@ -490,12 +510,14 @@ def _play_steps(rules: Ruleset, players: int, seed: int, names: Sequence[str]) -
     return rounds
 
 
-def _play_dummy_steps(rules: Ruleset, players: int, seed: int, names: Sequence[str]) -> list[RoundRecord]:
+def _play_dummy_steps(
+    rules: Ruleset, players: int, seed: int, names: Sequence[PolicyLike]
+) -> list[RoundRecord]:
     """The rounds of a dummy-2p play_game, driven through the engine's count-vector face
     (spec.step): the policies are asked in seat order, the controller for the dummy's card
     right after its own turn, each shown the table at the start of the turn."""
     deals, prng = _seeded_deal(rules, players, seed)
-    policies = [POLICIES[n]() for n in names]
+    policies = _instances(names)
     step = steps.new_game(players, rules)
     rounds: list[RoundRecord] = []
     for dealt in deals:

@@ -9,17 +9,17 @@ import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
-from sushigo.spec.executor import fast_random_games, play_game
+from sushigo.spec.executor import PolicyLike, fast_random_games, play_game, policy_names
 from sushigo.spec.ruleset import Ruleset
 
 CHUNK = 500
 
 
 def game_results(
-    players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[str]
+    players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[PolicyLike]
 ) -> Iterator[tuple[tuple[int, ...], tuple[int, ...]]]:
     """(totals, winners) per game, in chunks so progress can be shown."""
-    fast = all(p == "random" for p in policies) and not rules.dummy_2p
+    fast = all(p == "random" for p in policy_names(policies)) and not rules.dummy_2p
     for start in range(seed, seed + n, CHUNK):
         count = min(CHUNK, seed + n - start)
         if fast:
@@ -36,7 +36,7 @@ def summarise(
     seed: int,
     n: int,
     rules: Ruleset,
-    policies: Sequence[str],
+    policies: Sequence[PolicyLike],
     results: Iterable[tuple[tuple[int, ...], tuple[int, ...]]] | None = None,
     on_game: Callable[[int, float], None] | None = None,
 ) -> dict[str, Any]:
@@ -46,6 +46,7 @@ def summarise(
     seats = rules.seats(players)
     if results is None:
         results = game_results(players, seed, n, rules, policies)
+    names = policy_names(policies)
     scores: list[list[int]] = [[] for _ in range(seats)]
     wins = [0.0] * seats
     no_winner = 0
@@ -66,7 +67,7 @@ def summarise(
         seat_rows.append(
             {
                 "seat": s,
-                "policy": policies[s] if s < players else None,
+                "policy": names[s] if s < players else None,
                 "mean": statistics.fmean(xs),
                 "stdev": statistics.pstdev(xs),
                 "min": min(xs),
@@ -75,8 +76,8 @@ def summarise(
             }
         )
     by_policy = []
-    for name in dict.fromkeys(policies):
-        mine = [s for s in range(players) if policies[s] == name]
+    for name in dict.fromkeys(names):
+        mine = [s for s in range(players) if names[s] == name]
         xs = [x for s in mine for x in scores[s]]
         by_policy.append(
             {
@@ -93,7 +94,7 @@ def summarise(
         "first_seed": seed,
         "rules": rules.name,
         "readings": rules.readings(),
-        "policies": list(policies),
+        "policies": list(names),
         "seats": seat_rows,
         "by_policy": by_policy,
         "games_without_winner": no_winner,

@@ -30,6 +30,8 @@ if TYPE_CHECKING:
     from sushigo.api.scoresheet import scoresheet as scoresheet
     from sushigo.api.table import table as table
     from sushigo.api.tableaux import tableaux as tableaux
+    from sushigo.solver.policies import POLICY_NAMES as POLICY_NAMES
+    from sushigo.solver.policies import make_policy as make_policy
     from sushigo.spec.cards import Card as Card
     from sushigo.spec.cards import Token as Token
     from sushigo.spec.errors import InputError as InputError
@@ -79,6 +81,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "Policy": ("sushigo.spec.policies", "Policy"),
     "PlayerView": ("sushigo.spec.policies", "PlayerView"),
     "POLICIES": ("sushigo.spec.policies", "POLICIES"),
+    "make_policy": ("sushigo.solver.policies", "make_policy"),
+    "POLICY_NAMES": ("sushigo.solver.policies", "POLICY_NAMES"),
 }
 
 __all__ = list(_EXPORTS)

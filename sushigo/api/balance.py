@@ -91,7 +91,8 @@ def balance_outcome(
     --json`` prints."""
     from sushigo.solver.balance import difference_rows, figures, summary_rows, tally
     from sushigo.solver.estimates import mean, share
-    from sushigo.spec.executor import resolve_policies
+    from sushigo.solver.policies import resolve_policies
+    from sushigo.spec.executor import policy_names
     from sushigo.spec.stats import summarise
 
     show = terminal_progress if progress is True else progress or _quiet
@@ -138,7 +139,7 @@ def balance_outcome(
         "games": n,
         "players": count,
         "first_seed": seed,
-        "policies": list(policies),
+        "policies": list(policy_names(policies)),
         "same_games": shared,
         "attribution": ATTRIBUTION,
         "intervals": INTERVALS,

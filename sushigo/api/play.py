@@ -16,8 +16,9 @@ from sushigo.api.base import (
     rules_from_options,
     tagged,
 )
+from sushigo.solver.policies import make_policy, resolve_policies
 from sushigo.spec.errors import InputError, check_first_seed
-from sushigo.spec.executor import play_game, resolve_policies
+from sushigo.spec.executor import PolicyLike, play_game, policy_names
 from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.stats import CHUNK, game_results, summarise
@@ -50,7 +51,8 @@ def games_task(doc: dict[str, Any]) -> dict[str, Any]:
     rules = ruleset_from_json(doc["rules"])
     counts: list[dict[int, int]] = [{} for _ in range(rules.seats(doc["players"]))]
     masks = []
-    for totals, winners in game_results(doc["players"], doc["seed"], doc["games"], rules, doc["policies"]):
+    policies = [make_policy(p) for p in doc["policies"]]
+    for totals, winners in game_results(doc["players"], doc["seed"], doc["games"], rules, policies):
         for s, total in enumerate(totals):
             counts[s][total] = counts[s].get(total, 0) + 1
         masks.append(chr(_MASK_BASE + sum(1 << w for w in winners)))
@@ -75,7 +77,7 @@ def _merged(answers: Sequence[dict[str, Any]]) -> Iterator[tuple[tuple[int, ...]
             yield tuple(next(it) for it in totals), tuple(s for s in range(seats) if mask >> s & 1)
 
 
-def _play_tasks(players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[str], where: Any,
+def _play_tasks(players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[PolicyLike], where: Any,
                 progress: bool) -> list[dict[str, Any]]:
     """``n`` games as tasks on ``where`` (:mod:`sushigo.jobs`): a few tasks per worker, whole
     chunks of :data:`CHUNK` games each (every game depends on its own seed only)."""
@@ -84,7 +86,7 @@ def _play_tasks(players: int, seed: int, n: int, rules: Ruleset, policies: Seque
     workers = where.jobs if where.cluster in (None, J.LOCAL) else 8  # a cluster's size is not known here
     per = -(-n // (4 * max(1, workers)))
     per = -(-per // CHUNK) * CHUNK
-    plain = {"players": players, "rules": J.ruleset_json(rules), "policies": list(policies)}
+    plain = {"players": players, "rules": J.ruleset_json(rules), "policies": list(policy_names(policies))}
     tasks = [J.Task(f"games-{s}", {**plain, "seed": s, "games": min(per, seed + n - s)})
              for s in range(seed, seed + n, per)]
     played = [0]
@@ -130,7 +132,8 @@ def play_outcome(
     cluster: str | None = None,
 ) -> Outcome:
     """Play ``games`` games from seeds ``seed``, ``seed+1``, ... with ``players`` players (default 4;
-    2 under dummy-2p) and ``policy`` (one name for every seat, or one per seat; default random).
+    2 under dummy-2p) and ``policy`` (one policy spec ``NAME[:OPTION=VALUE,...]`` or policy object for
+    every seat, or one per seat; default random; docs/policies.md).
     ``record`` writes the game records to this file ('-': standard output). Returns what ``sushigo
     play --json`` prints: one game's record (``"format": "sushigo-record/1"``), or for several
     games the mean and spread of scores and win shares per seat and per policy. ``progress``
@@ -151,6 +154,7 @@ def play_outcome(
         raise InputError(f"--games must be a whole number from 1 to {MAX_GAMES}, got {games}")
     check_first_seed(seed, "--seed")
     policies = resolve_policies(n, as_list(policy))
+    names = policy_names(policies)
     where = runner(jobs, cluster)
     records: list[GameRecord] = []
     if games == 1 or record:
@@ -159,7 +163,7 @@ def play_outcome(
         if record:
             write_records(record, records)
         if games == 1:
-            return Outcome(records[0].to_json(), 0, (ruleset, n, policies, records))
+            return Outcome(records[0].to_json(), 0, (ruleset, n, names, records))
         played = [(r.totals, r.winners) for r in records]
         summary = summarise(n, seed, games, ruleset, policies, played)
     elif where.spread:
@@ -169,7 +173,7 @@ def play_outcome(
         summary = summarise(n, seed, games, ruleset, policies, None, _progress(games) if progress else None)
         if progress:
             print("\r" + " " * 50 + "\r", end="", file=sys.stderr, flush=True)
-    return Outcome(tagged(FORMAT, summary), 0, (ruleset, n, policies, records))
+    return Outcome(tagged(FORMAT, summary), 0, (ruleset, n, names, records))
 
 
 play = public(play_outcome, "play")

@@ -42,7 +42,7 @@ def games_count(text: str) -> int:
 
 def register(subparsers: Any) -> None:
     from sushigo.api.balance import DEFAULT_GAMES, DEFAULT_TIMEOUT
-    from sushigo.spec.policies import POLICIES
+    from sushigo.solver.policies import POLICY_NAMES
 
     p = subparsers.add_parser(
         "balance", help=HELP, epilog=_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -62,7 +62,8 @@ def register(subparsers: Any) -> None:
     p.add_argument("--players", type=int, default=None, metavar="N",
                    help="players, 2 to 5 (default 4; 2 under dummy-2p)")
     p.add_argument("--policy", action="extend", nargs="+", default=[], metavar="NAME",
-                   help=f"policy for every player, or one per seat ({', '.join(POLICIES)}; default random)")
+                   help=f"policy for every player, or one per seat ({', '.join(POLICY_NAMES)}; "
+                   "NAME:OPTION=VALUE,... sets options, e.g. ismcts:iterations=1000; default random)")
     p.add_argument("--seed", type=int, default=0, metavar="S",
                    help="seed of the first game, 0 or more (default 0)")
     p.add_argument("--timeout", type=budget_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",

@@ -26,7 +26,7 @@ _PROGRESS_MIN_GAMES = 500
 
 
 def register(subparsers: Any) -> None:
-    from sushigo.spec.policies import POLICIES
+    from sushigo.solver.policies import POLICY_NAMES
 
     p = subparsers.add_parser(
         "play",
@@ -46,7 +46,8 @@ def register(subparsers: Any) -> None:
         nargs="+",
         default=[],
         metavar="NAME",
-        help=f"policy for every player, or one per seat in order ({', '.join(POLICIES)}; default random)",
+        help=f"policy for every player, or one per seat in order ({', '.join(POLICY_NAMES)}; "
+        "NAME:OPTION=VALUE,... sets options, e.g. ismcts:iterations=1000; default random)",
     )
     p.add_argument("--record", metavar="FILE",
                    help="write the game record as JSON (a list of records with --games > 1); - for stdout")
