@@ -121,9 +121,14 @@ def play(rules: Ruleset, players: int, seed: int, makers: Sequence[Factory]) -> 
     """One game from ``seed``, each seat a fresh policy from its maker (as the executor plays it)."""
     from sushigo.spec.game import MutableGame
 
+    seats = [make() for make in makers]
+    if any(getattr(p, "needs_openspiel", False) for p in seats):
+        from sushigo.solver.ladder_openspiel import play_openspiel
+
+        totals, winners = play_openspiel(rules, players, seed, seats)
+        return GameResult(tuple(totals), tuple(winners))
     game = MutableGame.new(players, seed, rules)
     prng = random.Random(game.policy_seed)
-    seats = [make() for make in makers]
     while not game.over:
         game.step([p.choose(game.observation(s), game.legal_actions(s), prng) for s, p in enumerate(seats)])
     return GameResult(game.scores(), game.winners())

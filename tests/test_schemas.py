@@ -229,6 +229,9 @@ OUTPUT_RUNS: list[tuple[str, ...]] = [
     ("balance", "maki-first-each", "--games", "20", "--no-maxima"),
     ("balance", "wasabi-optional", "--players", "2", "--games", "4", "--policy", "greedy", "--no-maxima",
      "--no-diff"),
+    ("ladder", "--policies", "random,greedy", "--games", "4", "--bootstrap", "20"),
+    ("evaluate", "greedy", "--positions", "3", "--games", "2"),
+    ("evaluate", str(ROOT / "examples" / "policy_adapter.py"), "--positions", "2", "--games", "0"),
 ]
 
 

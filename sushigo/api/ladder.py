@@ -145,6 +145,13 @@ def ladder_outcome(
             scores[i].append(res.totals[s])
             table_shares.setdefault((seating.table, i), []).append(got)
     rated = L.rate(k, comparisons, seed, resamples)
+    # A policy that won (or lost) every comparison has a rating set by the prior alone, and every
+    # resample repeats its record: the interval says nothing then, and the report says so.
+    wins = [[0.0] * k for _ in range(k)]
+    for cs in comparisons:
+        for a, b, x in cs:
+            wins[a][b] += x
+    by_prior = [math.fsum(wins[i]) == 0 or math.fsum(row[i] for row in wins) == 0 for i in range(k)]
     standings = []
     for i, name in enumerate(names):
         est = share(shares[i]).as_json()
@@ -157,6 +164,7 @@ def ladder_outcome(
             "mean_score": round(statistics.fmean(scores[i]), 4),
             "rating": round(rated.ratings[i], 1),
             "rating_ci95": None if ci is None else [round(ci[0], 1), round(ci[1], 1)],
+            "rating_from_prior": by_prior[i],
         })
     standings.sort(key=lambda r: (-r["rating"], names.index(r["policy"])))
     tables = []

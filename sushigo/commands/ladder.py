@@ -62,7 +62,7 @@ def print_report(data: dict[str, Any]) -> None:
     last = data["last_seed"]
     print(f"ladder: {data['rules']}, {data['players']} players, {len(data['tables'])} tables of "
           f"{data['games_per_table']} games ({data['games']} games), deals {data['first_seed']}..{last}")
-    rows = [[r["policy"], _ci(r["rating"], r["rating_ci95"], "+.0f"),
+    rows = [[r["policy"], _ci(r["rating"], r["rating_ci95"], "+.0f") + ("*" if r["rating_from_prior"] else ""),
              _ci(r["win_share"], r["win_share_ci95"], ".1%"), r["games"], f"{r['mean_score']:.2f}"]
             for r in data["standings"]]
     print()
@@ -75,6 +75,9 @@ def print_report(data: dict[str, Any]) -> None:
     print()
     print_table(rows, ["table", "games", "win shares"])
     print()
+    if any(r["rating_from_prior"] for r in data["standings"]):
+        print("*: won or lost every game: the rating rests on the prior (one tied game per pair) and its "
+              "interval says nothing")
     print(f"[low, high]: 95% intervals (ratings: Bradley-Terry, Elo scale, bootstrap of "
           f"{data['rating']['bootstrap']} resamples; win shares: Wilson); a shared win counts 1/k")
 
