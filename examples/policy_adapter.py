@@ -40,7 +40,8 @@ def _place(mine: int, others: list[int], first: float, second: float) -> float:
     return second if mine > 0 else 0.0
 
 
-def _value(cards: list[str], mine: dict[str, int], left: int, rounds_left: int, race: dict[str, list[int]]) -> float:
+def _value(cards: list[str], mine: dict[str, int], left: int, rounds_left: int,
+           race: dict[str, list[int]]) -> float:
     """What taking ``cards`` (in order) adds to a tableau holding ``mine``, ``left`` turns to go;
     ``race`` holds the other seats' maki icons and puddings."""
     have = dict(mine)
@@ -70,7 +71,8 @@ def _value(cards: list[str], mine: dict[str, int], left: int, rounds_left: int, 
             value += _place(icons, race["maki"], 6, 3) - now + (0.3 * ICONS[card] if left > 2 else 0.0)
         elif card == "pudding":
             if rounds_left == 0:  # the pudding race is scored at the end of this round
-                value += _place(puddings + 1, race["puddings"], 6, 0) - _place(puddings, race["puddings"], 6, 0)
+                gain = _place(puddings + 1, race["puddings"], 6, 0) - _place(puddings, race["puddings"], 6, 0)
+                value += gain
             else:
                 value += 1.5
             puddings += 1

@@ -204,7 +204,9 @@ def elo(strengths: Sequence[float]) -> list[float]:
     return [x - m for x in r]
 
 
-def _table(k: int, games: Sequence[Sequence[Comparison]], counts: Sequence[int] | None = None) -> list[list[float]]:
+def _table(k: int, games: Sequence[Sequence[Comparison]],
+           counts: Sequence[int] | None = None) -> list[list[float]]:
+    """``wins[i][j]``: i's wins over j in ``games`` (game g counted ``counts[g]`` times)."""
     wins = [[0.0] * k for _ in range(k)]
     for g, cs in enumerate(games):
         times = 1 if counts is None else counts[g]

@@ -111,11 +111,12 @@ def openspiel_factory(spec: str) -> Callable[[], Policy]:
 def play_openspiel(rules: Ruleset, players: int, seed: int, seats: Sequence[Policy]) -> tuple[Any, Any]:
     """One game through ``python_sushigo`` (turn-based), dealt as the executor deals ``seed``:
     (totals, winners)."""
-    import sushigo.openspiel as sg
-    from sushigo.actions import encode
     from sushigo.spec.executor import _step_view, seeded_deals
     from sushigo.spec.game import MutableGame
     from sushigo.spec.step import options
+
+    import sushigo.openspiel as sg
+    from sushigo.actions import encode
 
     pyspiel = _pyspiel()
     if rules.dummy_2p or sg.rules_from_params(rules.name, "") != rules:

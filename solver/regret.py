@@ -23,6 +23,7 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TypeVar
 
 from sushigo.solver.endgame import Position, random_position, solve_two
 from sushigo.solver.matrixgame import Number
@@ -35,6 +36,7 @@ from sushigo.spec.turns import Turn, apply_turn, legal_turns
 
 __all__ = ["Regret", "Unsolved", "child", "leaf_value", "position", "regret", "seat_swapped", "value", "view"]
 
+T = TypeVar("T")
 _PUD = int(Token.PUDDING)
 #: Search budget of one endgame (states); positions of two to four cards need far fewer.
 MAX_NODES = 2_000_000
@@ -51,11 +53,11 @@ def position(seed: int, k: int, rules: Ruleset) -> Position:
 
 def seat_swapped(pos: Position) -> Position:
     """The same position with the two players' seats exchanged."""
-    def r(xs: tuple[object, ...]) -> tuple[object, ...]:
+    def r(xs: tuple[T, ...]) -> tuple[T, ...]:
         return (xs[1], xs[0])
 
     return dataclasses.replace(pos, hands=r(pos.hands), taken=r(pos.taken), tableaux=r(pos.tableaux),
-                               puddings=r(pos.puddings), scores=r(pos.scores))  # type: ignore[arg-type]
+                               puddings=r(pos.puddings), scores=r(pos.scores))
 
 
 def child(pos: Position, a: Turn, b: Turn) -> Position:

@@ -61,7 +61,7 @@ def _load(target: str) -> Any:
     if target.endswith(".py") or os.sep in target or os.path.isfile(target):
         if not os.path.isfile(target):
             what = "is not a regular file" if os.path.exists(target) else "does not exist"
-            raise LookupError(f"adapter file {target!r} {what}; give a .py file, a module name or a policy name")
+            raise LookupError(f"adapter file {target!r} {what}; give a .py file or a module name")
         name = "_sushigo_policy_adapter_" + os.path.splitext(os.path.basename(target))[0]
         spec = importlib.util.spec_from_file_location(name, target)
         if spec is None or spec.loader is None:

@@ -85,7 +85,8 @@ CASES: list[Case] = [
     ("balance", lambda _p: sushigo.balance("maki-first-each", games=30, maxima=False),
      lambda _p: ["balance", "maki-first-each", "--games", "30", "--no-maxima"]),
     ("ladder", lambda _p: sushigo.ladder("random,greedy", games=6, seed=3, bootstrap=20),
-     lambda _p: ["ladder", "--policies", "random,greedy", "--games", "6", "--seed", "3", "--bootstrap", "20"]),
+     lambda _p: ["ladder", "--policies", "random,greedy", "--games", "6", "--seed", "3",
+                 "--bootstrap", "20"]),
     ("evaluate", lambda _p: sushigo.evaluate("greedy", positions=4, games=2, against=["random"]),
      lambda _p: ["evaluate", "greedy", "--positions", "4", "--games", "2", "--against", "random"]),
 ]

@@ -16,7 +16,8 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
-from sushigo.api.base import MAX_GAMES, Outcome, Rule, in_range, public, rules_from_options, tagged
+from sushigo.api.base import MAX_GAMES, Outcome, Rule, public, rules_from_options, tagged
+from sushigo.api.ladder import whole_number
 from sushigo.spec.errors import InputError, check_first_seed
 
 FORMAT = "sushigo-evaluate-result/1"
@@ -27,15 +28,10 @@ MAX_POSITIONS = 100_000
 #: The name the bot has in a schedule's seats (no policy can be called so).
 SUBJECT = "@bot"
 CHUNK = 20
+POSITIONS = "position k: random_position(seed + k, 2, 2 + k % 3, rules, rounds): the last round"
 REGRET = ("regret of a move: the equilibrium value of the point difference minus the move's value "
           "when the other seat plays its equilibrium strategy and both play exactly afterwards; "
-          "95% interval: normal approximation over positions")
-
-
-def _whole(option: str, value: object, lo: int, hi: int) -> int:
-    if in_range(value, lo - 1, hi, whole=True) and int(value) >= lo:  # type: ignore[call-overload]
-        return int(value)  # type: ignore[call-overload]
-    raise InputError(f"{option} must be a whole number from {lo} to {hi}, got {value!r}")
+          "95% interval: normal approximation over positions, cut at 0")
 
 
 def _seconds(option: str, value: object, lo: float, hi: float) -> float:
@@ -57,7 +53,8 @@ def check_subject(target: str) -> str:
     from sushigo.solver.ladder import _policy_names, policy_factory
 
     if not isinstance(target, str) or not target.strip():
-        raise InputError(f"ADAPTER must be a .py file with choose(observation) or a policy name, got {target!r}")
+        raise InputError("ADAPTER must be a .py file with choose(observation) or a policy name, "
+                         f"got {target!r}")
     if is_adapter_file(target):
         if not os.path.isfile(target):
             what = "is not a regular file" if os.path.exists(target) else "does not exist"
@@ -134,10 +131,14 @@ def _regrets(target: str, kind: str, limits: Any, rules: Any, seed: int, n: int)
             x = float(got.regret)
             values.append(x)
             if worst is None or x > worst["regret"]:
-                worst = {"index": k, "position": pos.to_json(), "move": format_turn(move), "regret": round(x, 4),
+                worst = {"index": k, "position": pos.to_json(), "move": format_turn(move),
+                         "regret": round(x, 4),
                          "value": float(got.value), "move_value": float(got.move_value),
-                         "opponent_mix": [{"pick": format_turn(t), "p": float(p)} for t, p in got.opponent_mix]}
+                         "opponent_mix": [{"pick": format_turn(t), "p": float(p)}
+                                          for t, p in got.opponent_mix]}
     est = mean(values).as_json()
+    if est["ci95"] is not None:  # a regret is never negative: the normal interval is cut at 0
+        est["ci95"][0] = max(est["ci95"][0], 0.0)
     return {
         "positions": n,
         "mean": est["value"],
@@ -174,8 +175,8 @@ def evaluate_outcome(
     from sushigo.solver.ladder import Seating, policy_factory
 
     kind = check_subject(adapter)
-    n = _whole("--positions", positions, 1, MAX_POSITIONS)
-    g = _whole("--games", games, 0, MAX_GAMES)
+    n = whole_number("--positions", positions, 1, MAX_POSITIONS)
+    g = whole_number("--games", games, 0, MAX_GAMES)
     check_first_seed(seed, "--seed")
     opponents = policy_list(list(DEFAULT_AGAINST) if against is None else against)
     for o in opponents:
@@ -187,7 +188,7 @@ def evaluate_outcome(
     from sushigo.adapter import Limits
 
     limits = Limits(call_timeout=_seconds("--call-timeout", call_timeout, 0.01, 3600),
-                    memory_mb=_whole("--memory-limit", memory_limit, 0, 1 << 20))
+                    memory_mb=whole_number("--memory-limit", memory_limit, 0, 1 << 20))
     regret = _regrets(adapter, kind, limits, ruleset, seed, n)
     seatings = [Seating(t, seed + k // 2, (SUBJECT, o) if k % 2 == 0 else (o, SUBJECT))
                 for t, o in enumerate(opponents) for k in range(g)]
@@ -195,17 +196,17 @@ def evaluate_outcome(
     if seatings:
         extra = {"target": adapter, "kind": kind, "call_timeout": limits.call_timeout,
                  "memory_mb": limits.memory_mb}
-        results = play_schedule(ruleset, 2, seatings, jobs, cluster, None, "sushigo.api.evaluate:run_task", extra)
+        results = play_schedule(ruleset, 2, seatings, jobs, cluster, None, f"{__name__}:run_task", extra)
         for t, o in enumerate(opponents):
             mine = [(s, r) for s, r in zip(seatings, results, strict=True) if s.table == t]
             me = [s.seats.index(SUBJECT) for s, _ in mine]
-            got = [1 / len(r.winners) if m in r.winners else 0.0 for m, (_, r) in zip(me, mine, strict=True)]
+            pairs = [(m, r) for m, (_, r) in zip(me, mine, strict=True)]
+            got = [1 / len(r.winners) if m in r.winners else 0.0 for m, r in pairs]
             est = share(got).as_json()
             rows.append({
                 "policy": o, "games": len(mine), "win_share": est["value"], "win_share_ci95": est["ci95"],
-                "mean_score": round(statistics.fmean(r.totals[m] for m, (_, r) in zip(me, mine, strict=True)), 4),
-                "opponent_mean_score": round(statistics.fmean(
-                    r.totals[1 - m] for m, (_, r) in zip(me, mine, strict=True)), 4),
+                "mean_score": round(statistics.fmean(r.totals[m] for m, r in pairs), 4),
+                "opponent_mean_score": round(statistics.fmean(r.totals[1 - m] for m, r in pairs), 4),
             })
     data = tagged(FORMAT, {
         "adapter": adapter,
@@ -213,7 +214,7 @@ def evaluate_outcome(
         "rules": ruleset.describe(),
         "first_seed": seed,
         "limits": limits.as_dict(),
-        "positions_from": "position k: random_position(seed + k, 2, 2 + k % 3, rules, rounds): the last round",
+        "positions_from": POSITIONS,
         "regret_method": REGRET,
         "regret": regret,
         "games_per_policy": g,

@@ -8,7 +8,7 @@ import statistics
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sushigo.api.base import MAX_GAMES, Outcome, Rule, in_range, public, rules_from_options, tagged
+from sushigo.api.base import MAX_GAMES, Outcome, Rule, public, rules_from_options, tagged
 from sushigo.spec.errors import InputError, check_first_seed
 
 FORMAT = "sushigo-ladder-result/1"
@@ -52,16 +52,11 @@ def policy_list(policies: str | Sequence[str] | None) -> list[str]:
     return names
 
 
-def _games(games: object) -> int:
-    if in_range(games, 0, MAX_GAMES, whole=True):
-        return int(games)  # type: ignore[call-overload]
-    raise InputError(f"--games must be a whole number from 1 to {MAX_GAMES}, got {games!r}")
-
-
-def _resamples(value: object) -> int:
-    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 10_000:
+def whole_number(option: str, value: object, lo: int, hi: int) -> int:
+    """A whole number from ``lo`` to ``hi`` (an int, never a bool), or one line naming the option."""
+    if isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi:
         return value
-    raise InputError(f"--bootstrap must be a whole number from 0 to 10000, got {value!r}")
+    raise InputError(f"{option} must be a whole number from {lo} to {hi}, got {value!r}")
 
 
 def play_schedule(rules: Any, players: int, seatings: Sequence[Any], jobs: int | None, cluster: str | None,
@@ -113,9 +108,9 @@ def ladder_outcome(
     from sushigo.spec.game import check_players
 
     names = policy_list(policies)
-    n = _games(games)
+    n = whole_number("--games", games, 1, MAX_GAMES)
     check_first_seed(seed, "--seed")
-    resamples = L.BOOTSTRAP if bootstrap is None else _resamples(bootstrap)
+    resamples = L.BOOTSTRAP if bootstrap is None else whole_number("--bootstrap", bootstrap, 0, 10_000)
     ruleset = rules_from_options(rules, rule)
     if not isinstance(players, int) or isinstance(players, bool):
         raise InputError(f"--players must be a whole number, got {players!r}")
