@@ -20,14 +20,14 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sushigo.solver.estimates import Estimate, mean, quantile, ratio, spread
+from sushigo.solver.estimates import Estimate, mean, quantile, ratio, share, spread
 from sushigo.spec.attribution import KINDS, card_counts, game_attribution
 from sushigo.spec.cards import Token
 from sushigo.spec.executor import PolicyLike, fast_random_games, play_game, policy_names
 from sushigo.spec.ruleset import NUMBERS, Effect, Ruleset
 from sushigo.spec.scoring import pudding_points, round_totals, winners
 
-__all__ = ["QUANTILES", "SCORING_ONLY", "Side", "same_games", "tally"]
+__all__ = ["QUANTILES", "SCORING_ONLY", "SKILL_OPPONENTS", "Side", "same_games", "skill_rows", "tally"]
 
 #: Quantiles of the score spread.
 QUANTILES: tuple[float, ...] = (0.05, 0.25, 0.5, 0.75, 0.95)
@@ -240,3 +240,41 @@ def difference_rows(a: Figures, b: Figures) -> dict[str, Any]:
             for k, card in enumerate(KINDS)
         ],
     }
+
+
+#: The opponents the skill measure plays a strong policy against (issue 30 item 3).
+SKILL_OPPONENTS: tuple[str, ...] = ("random", "greedy")
+
+
+def skill_rows(
+    players: int, seed: int, n: int, rules: Ruleset, strong: str,
+    tick: Callable[[str, int], None] = lambda _what, _k: None,
+) -> dict[str, Any]:
+    """How much the rules reward skill: ``strong`` in one seat (rotated game by game: game ``k``
+    puts it in seat ``k % players``) against ``players - 1`` of each of :data:`SKILL_OPPONENTS`,
+    over games ``seed .. seed+n-1``. Per opponent: the strong policy's win share with its Wilson
+    interval, the even share (1 / players) and the gap between them (the interval shifted by the
+    even share). A gap near 0 says the rules leave the result to the deal."""
+    from sushigo.solver.policies import make_policy
+
+    even = 1 / players
+    rows = []
+    for opponent in SKILL_OPPONENTS:
+        shares: list[float] = []
+        for k, game_seed in enumerate(range(seed, seed + n)):
+            me = k % players
+            policies = [make_policy(strong if s == me else opponent) for s in range(players)]
+            rec = play_game(players, game_seed, rules, policies)
+            shares.append(1 / len(rec.winners) if me in rec.winners else 0.0)
+            tick(f"{rules.name}: {strong} against {opponent}", k + 1)
+        est = share(shares)
+        lo, hi = (est.low, est.high) if est.low is not None and est.high is not None else (None, None)
+        rows.append({
+            "opponent": opponent,
+            "win_share": est.value,
+            "win_share_ci95": None if lo is None else [lo, hi],
+            "even_share": even,
+            "gap": None if est.value is None else est.value - even,
+            "gap_ci95": None if lo is None or hi is None else [lo - even, hi - even],
+        })
+    return {"policy": make_policy(strong).name, "games": n, "against": rows}

@@ -61,7 +61,8 @@ class Policy(Protocol):
 
 
 class RandomPolicy:
-    """Uniform over the legal turns (chopsticks uses included, each distinct outcome once).
+    """Uniform over the legal turns as spec.turns.legal_turns lists them (chopsticks uses
+    included; two listed turns may leave the same tableau and hand, docs/executor.md says which).
 
     Draws one ``rng.random()`` per decision with more than one option, and
     none otherwise; :func:`spec.executor.fast_random_games` relies on exactly that.

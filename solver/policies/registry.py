@@ -51,7 +51,8 @@ class Option:
         return value
 
 
-Factory = Callable[[str, Mapping[str, Value]], Policy]
+#: (canonical spec, every option with its default filled in, the options given) -> the policy.
+Factory = Callable[[str, Mapping[str, Value], Mapping[str, Value]], Policy]
 
 
 @dataclass(frozen=True)
@@ -62,15 +63,62 @@ class _Entry:
 
 
 def _plain(cls: Callable[[], Policy]) -> Factory:
-    def make(_name: str, _opts: Mapping[str, Value]) -> Policy:
+    def make(_name: str, _opts: Mapping[str, Value], _given: Mapping[str, Value]) -> Policy:
         return cls()
 
     return make
 
 
+def _lookahead(name: str, _opts: Mapping[str, Value], _given: Mapping[str, Value]) -> Policy:
+    from sushigo.solver.policies.lookahead import LookaheadPolicy
+
+    return LookaheadPolicy(name)
+
+
+def _budget(opts: Mapping[str, Value], given: Mapping[str, Value]) -> tuple[int | None, float | None]:
+    """(iterations, seconds): a time given alone lifts the default iteration count."""
+    iterations = None if "time" in given and "iterations" not in given else int(opts["iterations"])
+    seconds = float(opts["time"]) if "time" in given else None
+    return iterations, seconds
+
+
+def _ismcts(name: str, opts: Mapping[str, Value], given: Mapping[str, Value]) -> Policy:
+    from sushigo.solver.policies.ismcts import IsmctsPolicy
+
+    iterations, seconds = _budget(opts, given)
+    return IsmctsPolicy(name, iterations, seconds, str(opts["rollout"]))
+
+
+def _exact(name: str, opts: Mapping[str, Value], given: Mapping[str, Value]) -> Policy:
+    from sushigo.solver.policies.exact import ExactPolicy
+
+    iterations, seconds = _budget(opts, given)
+    return ExactPolicy(name, iterations, seconds, str(opts["rollout"]), str(opts["fallback"]),
+                       float(opts["solve_time"]), int(opts["nodes"]), str(opts["objective"]),
+                       int(opts["depth"]))
+
+
+_ITERATIONS = Option("iterations", int, 1000, "playouts per move", low=1)
+_TIME = Option("time", float, 1.0, "CPU seconds per move (with iterations: whichever ends first)",
+               low=0.0, low_open=True)
+_ROLLOUT = Option("rollout", ("greedy", "random"), "greedy", "how playouts choose")
+
 _TABLE: dict[str, _Entry] = {
     "random": _Entry(_plain(RandomPolicy), (), "uniform over the legal turns"),
     "greedy": _Entry(_plain(GreedyPolicy), (), "the most immediate round points"),
+    "lookahead": _Entry(_lookahead, (), "the best tableau, unfinished sets valued by expected completion"),
+    "ismcts": _Entry(_ismcts, (_ITERATIONS, _TIME, _ROLLOUT),
+                     "information-set Monte Carlo tree search to the end of the round"),
+    "exact": _Entry(_exact, (
+        _ITERATIONS, _TIME, _ROLLOUT,
+        Option("fallback", ("ismcts", "lookahead"), "ismcts", "what plays before both hands are known"),
+        Option("depth", int, 10, "the most cards in hand at which the endgame solver is asked", low=1),
+        Option("solve_time", float, 4.0, "CPU seconds the endgame solver may take per move",
+               low=0.0, low_open=True),
+        Option("nodes", int, 200_000, "the endgame solver's node budget per move", low=1),
+        Option("objective", ("game", "round"), "game", "game: puddings and the score so far; round: "
+               "the round's points only"),
+    ), "two players: the endgame's equilibrium once both hands are known"),
 }
 
 
@@ -149,7 +197,7 @@ def make_policy(spec: str) -> Policy:
     assert entry is not None  # parse_spec found it
     options: dict[str, Value] = {o.name: o.default for o in entry.options}
     options.update(given)
-    return entry.factory(canonical, options)
+    return entry.factory(canonical, options, given)
 
 
 def resolve_policies(players: int, specs: Sequence[str | Policy] | None) -> tuple[Policy, ...]:

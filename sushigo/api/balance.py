@@ -27,6 +27,10 @@ from sushigo.spec.ruleset import Ruleset
 FORMAT = "sushigo-balance-result/1"
 DEFAULT_GAMES = 2000
 DEFAULT_TIMEOUT = 20.0  # seconds per solver question (each maximum, the diff)
+#: The strong policy of ``skill`` and its games per opponent (a search per move: far fewer games
+#: than the pick figures take, and its interval says how few).
+DEFAULT_SKILL_POLICY = "ismcts:iterations=200"
+DEFAULT_SKILL_GAMES = 100
 #: What a card kind's points are (docs/designing.md says the same at length).
 ATTRIBUTION = (
     "points per card: a set's points go to its kind (tempura, sashimi, dumpling); a nigiri brings "
@@ -79,6 +83,9 @@ def balance_outcome(
     smallest_diff: bool = True,
     timeout: float = DEFAULT_TIMEOUT,
     progress: bool | Progress = False,
+    skill: bool = False,
+    skill_policy: str = DEFAULT_SKILL_POLICY,
+    skill_games: int = DEFAULT_SKILL_GAMES,
 ) -> Outcome:
     """Ruleset ``ruleset`` (with ``rule`` overrides) beside ``vs`` (with ``rule_vs``): the proved
     round and game maxima of ``players`` players (``maxima``), the smallest situation where the two
@@ -87,11 +94,13 @@ def balance_outcome(
     same seeds for both) with ``policy`` players: per card kind the pick rate and the points per
     card, the score spread and the win shares per seat and per policy, each with its 95% interval.
     ``progress``: True shows one line on standard error for a long run, a function receives
-    each message instead. Returns what ``sushigo balance
-    --json`` prints."""
-    from sushigo.solver.balance import difference_rows, figures, summary_rows, tally
+    each message instead. ``skill`` adds how much the rules reward skill: ``skill_policy`` in one
+    seat (rotated) against random and against greedy players over ``skill_games`` games per
+    opponent and ruleset, its win share beside the even share (the gap, with its Wilson interval).
+    Returns what ``sushigo balance --json`` prints."""
+    from sushigo.solver.balance import difference_rows, figures, skill_rows, summary_rows, tally
     from sushigo.solver.estimates import mean, share
-    from sushigo.solver.policies import resolve_policies
+    from sushigo.solver.policies import make_policy, resolve_policies
     from sushigo.spec.executor import policy_names
     from sushigo.spec.stats import summarise
 
@@ -107,6 +116,9 @@ def balance_outcome(
     for rules in (a, b):
         _check_players(rules, count)
     policies = resolve_policies(count, as_list(policy))
+    if skill:
+        make_policy(skill_policy)  # a bad spec is refused before any game is played
+        strong_games = _games(skill_games)
 
     side_a, side_b, shared = tally(
         count, seed, n, a, b, policies,
@@ -148,6 +160,11 @@ def balance_outcome(
         "difference": difference_rows(fig_a, fig_b),
         "smallest_difference": _smallest(a, b, timeout, show) if smallest_diff else None,
     })
+    if skill:
+        data["skill"] = {
+            "ruleset": skill_rows(count, seed, strong_games, a, skill_policy, lambda w, k: show(f"{w}: {k}")),
+            "vs": skill_rows(count, seed, strong_games, b, skill_policy, lambda w, k: show(f"{w}: {k}")),
+        }
     unknown = any(s["maxima"] and any(m["status"] != "optimal" for m in s["maxima"].values()) for s in sides)
     if data["smallest_difference"] and data["smallest_difference"]["status"] == "unknown":
         unknown = True

@@ -41,7 +41,7 @@ def games_count(text: str) -> int:
 
 
 def register(subparsers: Any) -> None:
-    from sushigo.api.balance import DEFAULT_GAMES, DEFAULT_TIMEOUT
+    from sushigo.api.balance import DEFAULT_GAMES, DEFAULT_SKILL_GAMES, DEFAULT_SKILL_POLICY, DEFAULT_TIMEOUT
     from sushigo.solver.policies import POLICY_NAMES
 
     p = subparsers.add_parser(
@@ -73,6 +73,13 @@ def register(subparsers: Any) -> None:
     p.add_argument("--plot", metavar="FILE",
                    help="draw score distributions and points per card (.png or .svg; "
                    "needs pip install 'sushigo-spec[plot]')")
+    p.add_argument("--skill", action="store_true",
+                   help="also measure how much skill the rules reward: --skill-policy in one seat "
+                   "against random and against greedy players (win share beside the even share)")
+    p.add_argument("--skill-policy", default=DEFAULT_SKILL_POLICY, metavar="SPEC",
+                   help=f"the strong policy of --skill (default {DEFAULT_SKILL_POLICY})")
+    p.add_argument("--skill-games", type=games_count, default=DEFAULT_SKILL_GAMES, metavar="N",
+                   help=f"games of --skill per opponent and ruleset (default {DEFAULT_SKILL_GAMES})")
     add_json_arg(p)
     p.set_defaults(func=run)
 
@@ -146,9 +153,27 @@ def print_report(data: dict[str, Any]) -> None:
                   f"{r['win_share']:.1%}{_short(r['win_share_ci95'], '.1%')}"] for r in side["by_policy"]]
         print()
         print_table(rows, ["", "policy", "mean score", "win share"], title=f"{side['rules']}:")
+    if "skill" in data:
+        _print_skill(data)
     print()
     print("[low, high]: 95% interval (normal approximation over games; win shares: Wilson); difference = "
           f"{a['rules']} - {b['rules']}, paired by seed; a shared win counts 1/k")
+
+
+def _print_skill(data: dict[str, Any]) -> None:
+    """The skill measure: per ruleset and opponent, the strong policy's win share and its gap."""
+    rows = []
+    for key in ("ruleset", "vs"):
+        side = data["skill"][key]
+        for r in side["against"]:
+            rows.append([data[key]["rules"], f"{side['policy']} vs {r['opponent']}",
+                         f"{r['win_share']:.1%}{_short(r['win_share_ci95'], '.1%')}",
+                         f"{r['even_share']:.1%}",
+                         f"{r['gap']:+.1%}{_short(r['gap_ci95'], '+.1%')}"])
+    games = data["skill"]["ruleset"]["games"]
+    print()
+    print_table(rows, ["skill", "one seat against the rest", "win share", "even", "gap"],
+                title=f"skill ({games} seat-rotated games per row):")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -165,7 +190,8 @@ def run(args: argparse.Namespace) -> int:
         out = balance_outcome(
             args.ruleset, vs=args.vs, rule=list(args.rule), rule_vs=list(args.rule_vs), games=args.games,
             players=args.players, policy=list(args.policy), seed=args.seed, maxima=not args.no_maxima,
-            smallest_diff=not args.no_diff, timeout=args.timeout, progress=progress or False)
+            smallest_diff=not args.no_diff, timeout=args.timeout, progress=progress or False,
+            skill=args.skill, skill_policy=args.skill_policy, skill_games=args.skill_games)
     finally:
         if progress is not None:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
