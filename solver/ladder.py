@@ -115,27 +115,59 @@ def schedule(policies: Sequence[str], players: int, games: int, first_seed: int)
 class GameResult:
     totals: tuple[int, ...]
     winners: tuple[int, ...]
+    moves: tuple[int, ...] = ()  # decisions per seat
+    fallbacks: tuple[int, ...] = ()  # per seat: moves its fallback played, out of budget
+
+    def as_json(self) -> list[list[int]]:
+        return [list(self.totals), list(self.winners), list(self.moves), list(self.fallbacks)]
+
+    @classmethod
+    def from_json(cls, doc: list[list[int]]) -> GameResult:
+        return cls(*(tuple(x) for x in doc))
+
+
+class _Counted:
+    """A seat's policy, its decisions counted."""
+
+    def __init__(self, policy: Policy) -> None:
+        self.policy = policy
+        self.name = policy.name
+        self.moves = 0
+
+    def choose(self, view: Any, options: Sequence[Any], rng: random.Random) -> Any:
+        self.moves += 1
+        return self.policy.choose(view, options, rng)
+
+
+def _fallbacks(policy: Policy) -> int:
+    """Moves a policy played by its documented fallback for want of budget (0 if it has none)."""
+    got = getattr(policy, "fallbacks", 0)
+    return got if isinstance(got, int) else 0
 
 
 def play(rules: Ruleset, players: int, seed: int, makers: Sequence[Factory]) -> GameResult:
     """One game from ``seed``, each seat a fresh policy from its maker (as the executor plays it)."""
     from sushigo.spec.game import MutableGame
 
-    seats = [make() for make in makers]
-    if any(getattr(p, "needs_openspiel", False) for p in seats):
+    made = [make() for make in makers]
+    seats = [_Counted(p) for p in made]
+    if any(getattr(p, "needs_openspiel", False) for p in made):
         from sushigo.solver.ladder_openspiel import play_openspiel
 
-        totals, winners = play_openspiel(rules, players, seed, seats)
-        return GameResult(tuple(totals), tuple(winners))
-    game = MutableGame.new(players, seed, rules)
-    prng = random.Random(game.policy_seed)
-    while not game.over:
-        game.step([p.choose(game.observation(s), game.legal_actions(s), prng) for s, p in enumerate(seats)])
-    return GameResult(game.scores(), game.winners())
+        totals, winners = play_openspiel(rules, players, seed, made, seats)
+    else:
+        game = MutableGame.new(players, seed, rules)
+        prng = random.Random(game.policy_seed)
+        while not game.over:
+            game.step([p.choose(game.observation(s), game.legal_actions(s), prng)
+                       for s, p in enumerate(seats)])
+        totals, winners = game.scores(), game.winners()
+    return GameResult(tuple(totals), tuple(winners), tuple(p.moves for p in seats),
+                      tuple(_fallbacks(p) for p in made))
 
 
 def run_task(payload: dict[str, Any]) -> list[list[list[int]]]:
-    """A batch of games on a worker (sushigo.jobs): ``[totals, winners]`` per game, in order."""
+    """A batch of games on a worker (sushigo.jobs): :meth:`GameResult.as_json` per game, in order."""
     from sushigo.jobs import ruleset_from_json
 
     rules = ruleset_from_json(payload["rules"])
@@ -145,8 +177,7 @@ def run_task(payload: dict[str, Any]) -> list[list[list[int]]]:
         for name in seats:
             if name not in makers:
                 makers[name] = policy_factory(name)
-        res = play(rules, payload["players"], seed, [makers[n] for n in seats])
-        out.append([list(res.totals), list(res.winners)])
+        out.append(play(rules, payload["players"], seed, [makers[n] for n in seats]).as_json())
     return out
 
 

@@ -108,9 +108,11 @@ def openspiel_factory(spec: str) -> Callable[[], Policy]:
     return lambda: OpenSpielISMCTS(spec.strip(), options)
 
 
-def play_openspiel(rules: Ruleset, players: int, seed: int, seats: Sequence[Policy]) -> tuple[Any, Any]:
+def play_openspiel(rules: Ruleset, players: int, seed: int, made: Sequence[Policy],
+                   seats: Sequence[Policy] | None = None) -> tuple[Any, Any]:
     """One game through ``python_sushigo`` (turn-based), dealt as the executor deals ``seed``:
-    (totals, winners)."""
+    (totals, winners). ``made`` are the seats' policies, ``seats`` what is asked (by default
+    the same; the ladder's counting wrappers)."""
     from sushigo.spec.executor import _step_view, seeded_deals
     from sushigo.spec.game import MutableGame
     from sushigo.spec.step import options
@@ -127,7 +129,8 @@ def play_openspiel(rules: Ruleset, players: int, seed: int, seats: Sequence[Poli
                                             "turn_based": True})
     cards = [int(c) for rnd in seeded_deals(rules, players, seed) for hand in rnd for c in hand]
     prng = random.Random(MutableGame.new(players, seed, rules).policy_seed)
-    for s, p in enumerate(seats):
+    asked = made if seats is None else seats
+    for s, p in enumerate(made):
         if isinstance(p, OpenSpielISMCTS):
             p.start(game, seed, s)
     state = game.new_initial_state()
@@ -139,10 +142,10 @@ def play_openspiel(rules: Ruleset, players: int, seed: int, seats: Sequence[Poli
             continue
         seat = state.current_player()
         step = state.step
-        policy = seats[seat]
-        if isinstance(policy, OpenSpielISMCTS):
-            policy.state = state
+        bot = made[seat]
+        if isinstance(bot, OpenSpielISMCTS):
+            bot.state = state
         view = _step_view(step, seat, seat, step.hands[seat])
-        state.apply_action(encode(policy.choose(view, options(step, seat), prng)))
+        state.apply_action(encode(asked[seat].choose(view, options(step, seat), prng)))
     score = state.step.score()
     return score.totals, score.winners

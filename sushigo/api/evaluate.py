@@ -108,8 +108,7 @@ def run_task(payload: dict[str, Any]) -> list[list[list[int]]]:
                 if s != SUBJECT and s not in makers:
                     makers[s] = policy_factory(s)
             seat_makers = [functools.partial(bot, at) if s == SUBJECT else makers[s] for s in seats]
-            res = play(rules, 2, seed, seat_makers)
-            out.append([list(res.totals), list(res.winners)])
+            out.append(play(rules, 2, seed, seat_makers).as_json())
     return out
 
 

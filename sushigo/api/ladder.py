@@ -80,7 +80,7 @@ def play_schedule(rules: Any, players: int, seatings: Sequence[Any], jobs: int |
             progress(done[0], len(games))
 
     answers = run(function, tasks, where, arrived)
-    return [GameResult(tuple(t), tuple(w)) for batch in answers for t, w in batch]
+    return [GameResult.from_json(game) for batch in answers for game in batch]
 
 
 def ladder_outcome(
@@ -126,6 +126,7 @@ def ladder_outcome(
     k = len(names)
     shares: list[list[float]] = [[] for _ in range(k)]
     scores: list[list[int]] = [[] for _ in range(k)]
+    moves, fallbacks = [0] * k, [0] * k
     table_shares: dict[tuple[int, int], list[float]] = {}
     comparisons = []
     no_winner: dict[int, int] = {}
@@ -138,6 +139,8 @@ def ladder_outcome(
             got = 1 / len(res.winners) if s in res.winners else 0.0
             shares[i].append(got)
             scores[i].append(res.totals[s])
+            moves[i] += res.moves[s]
+            fallbacks[i] += res.fallbacks[s]
             table_shares.setdefault((seating.table, i), []).append(got)
     rated = L.rate(k, comparisons, seed, resamples)
     # A policy that won (or lost) every comparison has a rating set by the prior alone, and every
@@ -160,6 +163,8 @@ def ladder_outcome(
             "rating": round(rated.ratings[i], 1),
             "rating_ci95": None if ci is None else [round(ci[0], 1), round(ci[1], 1)],
             "rating_from_prior": by_prior[i],
+            "moves": moves[i],
+            "fallback_moves": fallbacks[i],
         })
     standings.sort(key=lambda r: (-r["rating"], names.index(r["policy"])))
     tables = []

@@ -67,6 +67,10 @@ def print_report(data: dict[str, Any]) -> None:
             for r in data["standings"]]
     print()
     print_table(rows, ["policy", "rating", "win share", "games", "mean score"])
+    for r in data["standings"]:
+        if r["fallback_moves"]:
+            print(f"{r['policy']}: out of budget on {r['fallback_moves']} of {r['moves']} moves "
+                  "(its fallback played them)")
     rows = []
     for t in data["tables"]:
         shares = ", ".join(f"{w['policy']} {_ci(w['win_share'], w['win_share_ci95'], '.1%')}"
