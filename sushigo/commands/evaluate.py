@@ -58,7 +58,7 @@ def print_report(data: dict[str, Any]) -> None:
     print()
     print(f"regret against exact play over {r['positions']} endgame positions: mean {r['mean']:.3f} points"
           + (f" [{ci[0]:.3f}, {ci[1]:.3f}]" if ci else "")
-          + f", max {r['max']:g}, exact move on {r['zero_share']:.1%}")
+          + f", max {r['max']:g}; nothing lost on {r['zero_share']:.1%} of them")
     w = r["worst"]
     if w is not None and w["regret"] > 0:
         print(f"worst: position {w['index']} ({', '.join(' '.join(h) for h in w['position']['hands'])}): "

@@ -60,8 +60,9 @@ def _ci(value: float | None, ci: list[float] | None, fmt: str) -> str:
 
 def print_report(data: dict[str, Any]) -> None:
     last = data["last_seed"]
-    print(f"ladder: {data['rules']}, {data['players']} players, {len(data['tables'])} tables of "
-          f"{data['games_per_table']} games ({data['games']} games), deals {data['first_seed']}..{last}")
+    tables = len(data["tables"])
+    print(f"ladder: {data['rules']}, {data['players']} players, {tables} table{'s' * (tables != 1)} of "
+          f"{data['games_per_table']} games ({data['games']} in all), deals {data['first_seed']}..{last}")
     rows = [[r["policy"], _ci(r["rating"], r["rating_ci95"], "+.0f") + "*" * r["rating_from_prior"],
              _ci(r["win_share"], r["win_share_ci95"], ".1%"), r["games"], f"{r['mean_score']:.2f}"]
             for r in data["standings"]]
