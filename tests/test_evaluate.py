@@ -133,6 +133,15 @@ def test_greedy_is_evaluated_the_same_way_in_process_and_through_the_api(
     assert sushigo.evaluate("greedy", positions=5, games=4, against="random") == doc
 
 
+def test_the_same_bytes_with_jobs(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["evaluate", str(ROOT / "examples" / "policy_adapter.py"), "--positions", "3", "--games", "22",
+            "--against", "greedy", "--json"]
+    assert main(argv) == 0
+    one = capsys.readouterr().out
+    assert main([*argv, "--jobs", "2"]) == 0
+    assert capsys.readouterr().out == one
+
+
 @pytest.mark.parametrize(("body", "message"), [
     ("def choose(obs):\n    return ['squid', 'squid', 'squid']\n", "not a turn"),
     ("def choose(obs):\n    return 'pudding' if 'pudding' not in obs['hand'] else 'egg'\n"

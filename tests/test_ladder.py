@@ -9,6 +9,7 @@ import math
 
 import pytest
 from sushigo.solver import ladder as L
+from sushigo.solver.policies import make_policy
 from sushigo.spec.executor import play_game
 from sushigo.spec.policies import GreedyPolicy, RandomPolicy
 from sushigo.spec.ruleset import OFFICIAL
@@ -132,6 +133,30 @@ def test_the_same_bytes_with_jobs(capsys: pytest.CaptureFixture[str]) -> None:
     one = capsys.readouterr().out
     assert main([*argv, "--jobs", "2"]) == 0
     assert capsys.readouterr().out == one
+
+
+def test_a_policy_out_of_budget_is_counted(capsys: pytest.CaptureFixture[str]) -> None:
+    # One state of search: the endgame solver says unknown and exact's fallback plays; the ladder
+    # reports the policy's own counter, the same as the executor's games give.
+    spec = "exact:iterations=10,nodes=1"
+    doc = _ladder(capsys, "--policies", f"greedy,{spec}", "--games", "2", "--bootstrap", "0")
+    [row] = [r for r in doc["standings"] if r["policy"] == spec]  # type: ignore[attr-defined]
+    want = 0
+    for seats in ([GreedyPolicy(), make_policy(spec)], [make_policy(spec), GreedyPolicy()]):
+        play_game(2, 0, OFFICIAL, seats)
+        want += sum(getattr(p, "fallbacks", 0) for p in seats)
+    assert row["moves"] == 2 * 3 * 10  # two games, three rounds of ten turns
+    assert row["fallback_moves"] == want > 0
+    [other] = [r for r in doc["standings"] if r["policy"] == "greedy"]  # type: ignore[attr-defined]
+    assert other["fallback_moves"] == 0
+
+
+def test_three_players_each_table_of_three(capsys: pytest.CaptureFixture[str]) -> None:
+    doc = _ladder(capsys, "--policies", "random,greedy,lookahead", "--players", "3", "--games", "3",
+                  "--bootstrap", "0")
+    assert [t["policies"] for t in doc["tables"]] == [["random", "greedy", "lookahead"]]  # type: ignore[index]
+    shares = [r["win_share"] for r in doc["standings"]]  # type: ignore[attr-defined]
+    assert sum(shares) == pytest.approx(1, abs=1e-3)  # one table: every game's win is split among them
 
 
 def test_the_api_is_the_command(capsys: pytest.CaptureFixture[str]) -> None:
