@@ -11,18 +11,17 @@ shipped ``random``/``greedy`` policies is exactly :func:`spec.executor.play_game
 Winners follow the rules (most points, then puddings, then ``winner_tie``). A win shared by
 ``k`` seats counts ``1/k`` to each; a game without a winner counts 0 to every seat.
 
-Ratings: Bradley-Terry by maximum likelihood (Hunter's MM algorithm, 2004) on pairwise results:
-in each game every winner beats every other seat (weight 1, split ``1/k`` over a shared win's
-winners' ties among themselves: half each way), and a game without a winner is a tie between
-every pair (half a win each way). One virtual tied game between every pair that met keeps a
-policy that never lost finite. Ratings are on the Elo scale, ``400 log10(strength)``, centred
+Ratings: Bradley-Terry by maximum likelihood (Hunter's MM algorithm, 2004) on pairwise results
+(:func:`comparisons`): in each game every winner beats every seat that did not win; winners tie
+among themselves, and a game without a winner is a tie between every pair (a tie is half a win
+each way). One virtual tied game between every pair that met keeps a policy that never lost
+finite. Ratings are on the Elo scale, ``400 log10(strength)``, centred
 on their mean; their 95% intervals are percentile intervals of a bootstrap over games (each
 game's comparisons resampled together), seeded from the ladder's seed.
 """
 
 from __future__ import annotations
 
-import difflib
 import itertools
 import math
 import random
@@ -32,7 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sushigo.spec.errors import InputError
-from sushigo.spec.policies import POLICIES, Policy
+from sushigo.spec.policies import Policy
 from sushigo.spec.ruleset import Ruleset
 
 __all__ = [
@@ -50,14 +49,6 @@ OPENSPIEL_PREFIX = "openspiel-"
 Factory = Callable[[], Policy]
 
 
-def _policy_names() -> list[str]:
-    try:
-        from sushigo.solver.policies import POLICY_NAMES
-    except ImportError:
-        return list(POLICIES)
-    return list(POLICY_NAMES)
-
-
 def policy_factory(spec: str) -> Factory:
     """A maker of fresh ``spec`` policies (``NAME[:OPTION=VALUE,...]``), checked now: an unknown
     name (with the nearest) or a bad option is one :class:`InputError`."""
@@ -67,15 +58,8 @@ def policy_factory(spec: str) -> Factory:
         from sushigo.solver.ladder_openspiel import openspiel_factory
 
         return openspiel_factory(spec)
-    try:
-        from sushigo.solver.policies import make_policy
-    except ImportError:
-        name = spec.strip()
-        if name not in POLICIES:
-            near = difflib.get_close_matches(name.partition(":")[0], list(POLICIES), n=1)
-            hint = f"; did you mean {near[0]!r}?" if near else ""
-            raise InputError(f"unknown policy {spec!r}{hint} (policies: {', '.join(POLICIES)})") from None
-        return POLICIES[name]
+    from sushigo.solver.policies import make_policy
+
     make_policy(spec)  # its errors now, once
     return lambda: make_policy(spec)
 

@@ -50,7 +50,8 @@ def is_adapter_file(target: str) -> bool:
 
 def check_subject(target: str) -> str:
     """``"adapter"`` for a .py file, ``"policy"`` for a built-in policy; one line otherwise."""
-    from sushigo.solver.ladder import _policy_names, policy_factory
+    from sushigo.solver.ladder import OPENSPIEL_PREFIX, policy_factory
+    from sushigo.solver.policies import POLICY_NAMES
 
     if not isinstance(target, str) or not target.strip():
         raise InputError("ADAPTER must be a .py file with choose(observation) or a policy name, "
@@ -62,8 +63,11 @@ def check_subject(target: str) -> str:
                              "or a policy name")
         return "adapter"
     name = target.partition(":")[0]
-    names = _policy_names()
-    if name not in names and not name.startswith("openspiel-"):
+    names = list(POLICY_NAMES)
+    if name.startswith(OPENSPIEL_PREFIX):
+        raise InputError(f"{target!r} plays only in games driven through OpenSpiel, not on endgame "
+                         "positions: give it to --against (or to 'sushigo ladder')")
+    if name not in names:
         near = difflib.get_close_matches(name, names, n=1)
         hint = f"did you mean {near[0]!r}? " if near else ""
         raise InputError(f"{target!r} is neither a .py adapter file nor a policy; {hint}"
