@@ -112,7 +112,7 @@ _TABLE: dict[str, _Entry] = {
     "exact": _Entry(_exact, (
         _ITERATIONS, _TIME, _ROLLOUT,
         Option("fallback", ("ismcts", "lookahead"), "ismcts", "what plays before both hands are known"),
-        Option("depth", int, 10, "the most cards in hand at which the endgame solver is asked", low=1),
+        Option("depth", int, 7, "the most cards in hand at which the endgame solver is asked", low=1),
         Option("solve_time", float, 4.0, "CPU seconds the endgame solver may take per move",
                low=0.0, low_open=True),
         Option("nodes", int, 200_000, "the endgame solver's node budget per move", low=1),
