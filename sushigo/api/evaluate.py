@@ -49,7 +49,8 @@ def is_adapter_file(target: str) -> bool:
 
 
 def check_subject(target: str) -> str:
-    """``"adapter"`` for a .py file, ``"policy"`` for a built-in policy; one line otherwise."""
+    """``"adapter"`` for a .py file or an importable module, ``"policy"`` for a built-in policy
+    (a policy's name wins over a module of that name); one line otherwise."""
     from sushigo.solver.ladder import OPENSPIEL_PREFIX, policy_factory
     from sushigo.solver.policies import POLICY_NAMES
 
@@ -68,12 +69,24 @@ def check_subject(target: str) -> str:
         raise InputError(f"{target!r} plays only in games driven through OpenSpiel, not on endgame "
                          "positions: give it to --against (or to 'sushigo ladder')")
     if name not in names:
+        if _importable(target):
+            return "adapter"
         near = difflib.get_close_matches(name, names, n=1)
-        hint = f"did you mean {near[0]!r}? " if near else ""
-        raise InputError(f"{target!r} is neither a .py adapter file nor a policy; {hint}"
-                         f"(policies: {', '.join(names)})")
+        hint = f"; did you mean {near[0]!r}?" if near else ""
+        raise InputError(f"{target!r} is neither a .py adapter file, an importable module nor a policy"
+                         f"{hint} (policies: {', '.join(names)})")
     policy_factory(target)
     return "policy"
+
+
+def _importable(name: str) -> bool:
+    """Whether ``name`` is a module this interpreter can import (found, not imported here)."""
+    import importlib.util
+
+    try:
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):  # a parent package that is missing, or a relative name
+        return False
 
 
 @contextmanager
