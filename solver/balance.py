@@ -24,8 +24,10 @@ from sushigo.solver.estimates import Estimate, mean, quantile, ratio, share, spr
 from sushigo.spec.attribution import KINDS, card_counts, game_attribution
 from sushigo.spec.cards import Token
 from sushigo.spec.executor import PolicyLike, fast_random_games, play_game, policy_names
+from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import NUMBERS, Effect, Ruleset
 from sushigo.spec.scoring import pudding_points, round_totals, winners
+from sushigo.spec.turns import apply_turn, hand_counts
 
 __all__ = ["QUANTILES", "SCORING_ONLY", "SKILL_OPPONENTS", "Side", "same_games", "skill_rows", "tally"]
 
@@ -58,12 +60,36 @@ def same_games(a: Ruleset, b: Ruleset, policies: Sequence[PolicyLike]) -> bool:
                for f in dataclasses.fields(Ruleset) if f.name not in SCORING_ONLY)
 
 
+def offers(record: GameRecord) -> tuple[list[int], list[int]]:
+    """Per card kind, the player turns whose hand held the kind, and those that took it: what a
+    pick rate cannot show, since every dealt card ends in a tableau whatever is chosen (the
+    dummy-2p variant is left out: its controller's hand changes mid-turn)."""
+    offered, taken = [0] * len(KINDS), [0] * len(KINDS)
+    players = record.players
+    rules = record.rules
+    for r, rnd in enumerate(record.rounds):
+        hands = [hand_counts(h) for h in rnd.hands[:players]]
+        tabs = [[0] * len(Token) for _ in range(players)]
+        offset = rules.pass_offset(r) % players
+        for step in rnd.turns:
+            for s in range(players):
+                for c, k in enumerate(hands[s]):
+                    if k:
+                        offered[c] += 1
+                for c in {int(p.card) for p in step[s]}:
+                    taken[c] += 1
+                apply_turn(hands[s], tabs[s], step[s], rules)
+            hands = hands[-offset:] + hands[:-offset] if offset else hands
+    return offered, taken
+
+
 def played(
     players: int, seed: int, n: int, rules: Ruleset, policies: Sequence[PolicyLike],
-    tick: Callable[[int], None] = lambda _k: None,
+    tick: Callable[[int], None] = lambda _k: None, offered: list[tuple[list[int], list[int]]] | None = None,
 ) -> Iterator[list[Game]]:
     """Games ``seed .. seed+n-1`` in chunks, each game (tableaux, puddings, totals, winners);
-    ``tick(k)`` after the first k games."""
+    ``tick(k)`` after the first k games. Games played from records (not the batch path of
+    random players) also append their :func:`offers` to ``offered`` when it is given."""
     fast = all(p == "random" for p in policy_names(policies)) and not rules.dummy_2p
     for start in range(seed, seed + n, _CHUNK):
         count = min(_CHUNK, seed + n - start)
@@ -75,6 +101,8 @@ def played(
         else:
             for s in range(start, start + count):
                 rec = play_game(players, s, rules, policies)
+                if offered is not None and not rules.dummy_2p:
+                    offered.append(offers(rec))
                 chunk.append(([[t.counts for t in rnd.tableaux] for rnd in rec.rounds], rec.puddings,
                               rec.totals, rec.winners))
         yield chunk
@@ -104,6 +132,7 @@ class Side:
     points: list[list[float]] = field(default_factory=lambda: [[] for _ in KINDS])  # per kind, per game
     cards: list[list[int]] = field(default_factory=lambda: [[] for _ in KINDS])
     _every: list[int] = field(default_factory=list, repr=False)  # cards per game, every kind
+    offered: list[tuple[list[int], list[int]]] = field(default_factory=list)  # per game: offers()
 
     def add(self, tableaux: Tableaux, puddings: Sequence[int], totals: Sequence[int],
             won: Sequence[int]) -> None:
@@ -163,6 +192,12 @@ class Side:
             self._every = [sum(col) for col in zip(*self.cards, strict=True)]
         return ratio(self.cards[k], self._every)
 
+    def taken_when_offered(self, k: int) -> Estimate | None:
+        """The share of player turns whose hand held kind ``k`` that took one (None without records)."""
+        if not self.offered or len(self.offered) != len(self.totals):
+            return None
+        return ratio([t[k] for _, t in self.offered], [o[k] for o, _ in self.offered])
+
     def points_per_card(self, k: int) -> Estimate:
         return ratio(self.points[k], self.cards[k])
 
@@ -178,12 +213,12 @@ def tally(
     """Both sides over games ``seed .. seed+n-1``, and whether they played the same games."""
     side_a, side_b = Side(a, players), Side(b, players)
     shared = same_games(a, b, policies)
-    for chunk in played(players, seed, n, a, policies, lambda k: tick(a.name, k)):
+    for chunk in played(players, seed, n, a, policies, lambda k: tick(a.name, k), side_a.offered):
         side_a.add_many(chunk)
         if shared:
             side_b.add_many([(tab, pud, *rescore(tab, pud, b, players)) for tab, pud, _t, _w in chunk])
     if not shared:
-        for chunk in played(players, seed, n, b, policies, lambda k: tick(b.name, k)):
+        for chunk in played(players, seed, n, b, policies, lambda k: tick(b.name, k), side_b.offered):
             side_b.add_many(chunk)
     return side_a, side_b, shared
 
@@ -198,14 +233,17 @@ class Figures:
     pick_rate: tuple[Estimate, ...]  # per kind
     points_per_card: tuple[Estimate, ...]
     points_per_game: tuple[Estimate, ...]
+    taken_when_offered: tuple[Estimate | None, ...] = ()  # per kind; () when the games kept no turns
 
 
 def figures(side: Side) -> Figures:
     kinds = range(len(KINDS))
+    offered = tuple(side.taken_when_offered(k) for k in kinds)
     return Figures(
         side.score_mean(), side.score_sd(), tuple(side.score_quantiles()),
         tuple(side.pick_rate(k) for k in kinds), tuple(side.points_per_card(k) for k in kinds),
         tuple(side.points_per_game(k) for k in kinds),
+        offered if all(e is not None for e in offered) else (),
     )
 
 
@@ -222,9 +260,19 @@ def summary_rows(side: Side, f: Figures) -> dict[str, Any]:
              "pick_rate": f.pick_rate[k].as_json(),
              "points_per_card": f.points_per_card[k].as_json(),
              "points_per_game": f.points_per_game[k].as_json()}
+            | _offered(f.taken_when_offered, k)
             for k, card in enumerate(KINDS)
         ],
     }
+
+
+def _offered(estimates: Sequence[Estimate | None], k: int) -> dict[str, Any]:
+    """``taken_when_offered`` of kind ``k`` when the games kept their turns (else no field: the
+    batch path of random players reports exactly what it did before)."""
+    if not estimates:
+        return {}
+    est = estimates[k]
+    return {} if est is None else {"taken_when_offered": est.as_json()}
 
 
 def difference_rows(a: Figures, b: Figures) -> dict[str, Any]:
@@ -237,6 +285,9 @@ def difference_rows(a: Figures, b: Figures) -> dict[str, Any]:
              "pick_rate": a.pick_rate[k].minus(b.pick_rate[k]).as_json(),
              "points_per_card": a.points_per_card[k].minus(b.points_per_card[k]).as_json(),
              "points_per_game": a.points_per_game[k].minus(b.points_per_game[k]).as_json()}
+            | _offered([x.minus(y) for x, y in zip(a.taken_when_offered, b.taken_when_offered, strict=True)
+                        if x is not None and y is not None] if a.taken_when_offered and b.taken_when_offered
+                       else [], k)
             for k, card in enumerate(KINDS)
         ],
     }

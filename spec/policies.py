@@ -16,7 +16,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import dish_points, maki_icons, maki_points
@@ -52,6 +52,7 @@ class PlayerView:
         return self.target != self.seat
 
 
+@runtime_checkable  # so a function taking "a spec or a Policy" can tell them apart
 class Policy(Protocol):
     name: str
 

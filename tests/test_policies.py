@@ -200,3 +200,25 @@ def test_random_lists_a_chopsticks_turn_that_repeats_a_single_pick() -> None:
     tab[int(Token.CHOPSTICKS)] = 1
     listed = [str(t) for t in legal_turns(hand, tab, OFFICIAL)]
     assert listed == ["dumpling", "chopsticks", "dumpling chopsticks"]
+
+
+def test_offers_count_the_hands_the_executor_shows() -> None:
+    """solver.balance.offers against spec.executor.iter_replay's hands (the executor's own
+    engine): per kind, the player turns whose hand held it and those that took it."""
+    from sushigo.solver.balance import offers
+    from sushigo.spec.executor import iter_replay
+    from sushigo.spec.record import record_from_json
+
+    record = record_from_json(json.loads(open("examples/record-3p.json", encoding="utf-8").read()))
+    offered, taken = [0] * len(Card), [0] * len(Card)
+    states = [st for st in iter_replay(record) if st.phase in ("dealt", "turn")]
+    for st in states:
+        if st.turn >= len(record.rounds[st.round_index].turns):
+            continue  # the hands after the round's last turn are empty
+        step = record.rounds[st.round_index].turns[st.turn]
+        for s in range(record.players):
+            for c in range(len(Card)):
+                offered[c] += st.hands[s][c] > 0
+                taken[c] += any(int(p.card) == c for p in step[s])
+    assert offers(record) == (offered, taken)
+    assert sum(taken) >= record.players * sum(len(r.turns) for r in record.rounds)

@@ -85,7 +85,7 @@ def tableau_value(
             value += tab[int(_T.WASABI)] * (rules.wasabi_multiplier - 1) * mean * chance
     if tab[int(_T.CHOPSTICKS)] and len(future_hands) >= 2:
         value += 1.0
-    tables = list(view.tableaux)
+    tables: list[Sequence[int]] = list(view.tableaux)
     tables[view.target] = tab
     value += maki_points([maki_icons(t, rules) for t in tables], rules)[view.target]
     weight = 1.0 if view.round_index + 1 == rules.rounds else (view.round_index + 1) / rules.rounds

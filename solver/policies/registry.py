@@ -12,6 +12,7 @@ import difflib
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from sushigo.spec.errors import InputError
 from sushigo.spec.policies import POLICIES, GreedyPolicy, Policy, RandomPolicy
@@ -200,17 +201,33 @@ def make_policy(spec: str) -> Policy:
     return entry.factory(canonical, options, given)
 
 
-def resolve_policies(players: int, specs: Sequence[str | Policy] | None) -> tuple[Policy, ...]:
-    """One policy object per player: none = all random, one spec = for everyone (a fresh object
-    per seat, so a policy's memory and counters are its seat's), else one per player."""
-    given = list(specs) if specs else ["random"]
+def _is_policy(value: object) -> bool:
+    return isinstance(getattr(value, "name", None), str) and callable(getattr(value, "choose", None))
+
+
+def resolve_policies(players: int, specs: object) -> tuple[Policy, ...]:
+    """One policy object per player from ``specs``: None = all random; one spec or policy object
+    = for everyone (a spec makes a fresh object per seat, so a policy's memory and counters are
+    its seat's); else a list, one per player. InputError for anything else."""
+    if specs is None or isinstance(specs, str) or _is_policy(specs):
+        listed: list[object] = [] if specs is None else [specs]
+    elif isinstance(specs, Sequence):
+        listed = list(specs)
+    else:
+        raise InputError(f"policy {specs!r}: give a policy spec such as 'greedy', a policy object, "
+                         "or a list of them, one per player")
+    for item in listed:
+        if not isinstance(item, str) and not _is_policy(item):
+            raise InputError(f"policy {item!r}: give a policy spec such as 'ismcts:iterations=1000' or "
+                             "an object with a name and choose(view, options, rng)")
+    given = listed or ["random"]
     if len(given) == 1:
         given = given * players
     if len(given) != players:
         raise InputError(
             f"give one policy for everyone or one per player: got {len(given)} for {players} players"
         )
-    return tuple(make_policy(p) if isinstance(p, str) else p for p in given)
+    return tuple(make_policy(p) if isinstance(p, str) else cast(Policy, p) for p in given)
 
 
 #: The policy names, in the order --help lists them.

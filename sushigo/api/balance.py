@@ -13,7 +13,6 @@ from sushigo.api.base import (
     MAX_GAMES,
     Outcome,
     Rule,
-    as_list,
     budget_of,
     in_range,
     public,
@@ -22,6 +21,7 @@ from sushigo.api.base import (
 )
 from sushigo.spec.errors import InputError, check_first_seed
 from sushigo.spec.model import budget
+from sushigo.spec.policies import Policy
 from sushigo.spec.ruleset import Ruleset
 
 FORMAT = "sushigo-balance-result/1"
@@ -77,7 +77,7 @@ def balance_outcome(
     rule_vs: Rule = None,
     games: int = DEFAULT_GAMES,
     players: int | None = None,
-    policy: str | Sequence[str] | None = None,
+    policy: str | Sequence[str | Policy] | Policy | None = None,
     seed: int = 0,
     maxima: bool = True,
     smallest_diff: bool = True,
@@ -115,7 +115,7 @@ def balance_outcome(
     count = players if players is not None else (2 if a.dummy_2p or b.dummy_2p else 4)
     for rules in (a, b):
         _check_players(rules, count)
-    policies = resolve_policies(count, as_list(policy))
+    policies = resolve_policies(count, policy)
     if skill:
         make_policy(skill_policy)  # a bad spec is refused before any game is played
         strong_games = _games(skill_games)

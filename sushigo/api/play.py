@@ -11,7 +11,6 @@ from sushigo.api.base import (
     MAX_GAMES,
     Outcome,
     Rule,
-    as_list,
     public,
     rules_from_options,
     tagged,
@@ -19,6 +18,7 @@ from sushigo.api.base import (
 from sushigo.solver.policies import make_policy, resolve_policies
 from sushigo.spec.errors import InputError, check_first_seed
 from sushigo.spec.executor import PolicyLike, play_game, policy_names
+from sushigo.spec.policies import Policy
 from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.stats import CHUNK, game_results, summarise
@@ -123,7 +123,7 @@ def play_outcome(
     players: int | None = None,
     seed: int = 0,
     games: int = 1,
-    policy: str | Sequence[str] | None = None,
+    policy: str | Sequence[str | Policy] | Policy | None = None,
     record: str | None = None,
     rules: str = "official",
     rule: Rule = None,
@@ -153,7 +153,7 @@ def play_outcome(
     if not 1 <= games <= MAX_GAMES:
         raise InputError(f"--games must be a whole number from 1 to {MAX_GAMES}, got {games}")
     check_first_seed(seed, "--seed")
-    policies = resolve_policies(n, as_list(policy))
+    policies = resolve_policies(n, policy)
     names = policy_names(policies)
     where = runner(jobs, cluster)
     records: list[GameRecord] = []

@@ -142,6 +142,12 @@ def print_report(data: dict[str, Any]) -> None:
     ]
     print()
     print_table(kind_rows, ["kind", "pick rate", "(vs)", "points/card", "(vs)", "difference"])
+    if all("taken_when_offered" in k for k in (*a["kinds"], *b["kinds"], *d["kinds"])):
+        offer_rows = [[ka["kind"], _ci(ka["taken_when_offered"], ".3f"), _ci(kb["taken_when_offered"], ".3f"),
+                       _ci(kd["taken_when_offered"], "+.3f")]
+                      for ka, kb, kd in zip(a["kinds"], b["kinds"], d["kinds"], strict=True)]
+        print()
+        print_table(offer_rows, ["kind", "taken when in hand", "(vs)", "difference"])
     for side in (a, b):
         rows = [[f"seat {r['seat']}" if r["win_share"] is not None else "dummy", r["policy"] or "-",
                  f"{r['mean']:.2f}{_short(r['mean_ci95'], '.2f')}",
