@@ -21,6 +21,8 @@ if TYPE_CHECKING:
     from sushigo.api.conform import conform as conform
     from sushigo.api.diff import diff as diff
     from sushigo.api.endgame import endgame as endgame
+    from sushigo.api.evaluate import evaluate as evaluate
+    from sushigo.api.ladder import ladder as ladder
     from sushigo.api.play import play as play
     from sushigo.api.puzzle import puzzle as puzzle
     from sushigo.api.replay import replay as replay
@@ -63,6 +65,8 @@ _EXPORTS: dict[str, tuple[str, str]] = {
     "puzzle": ("sushigo.api.puzzle", "puzzle"),
     "schema": ("sushigo.api.schema", "schema"),
     "balance": ("sushigo.api.balance", "balance"),
+    "ladder": ("sushigo.api.ladder", "ladder"),
+    "evaluate": ("sushigo.api.evaluate", "evaluate"),
     # bad input, whatever the command
     "InputError": ("sushigo.spec.errors", "InputError"),
     # rules as values

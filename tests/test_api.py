@@ -84,6 +84,11 @@ CASES: list[Case] = [
      lambda _p: ["puzzle", "--show", "2", "--solution"]),
     ("balance", lambda _p: sushigo.balance("maki-first-each", games=30, maxima=False),
      lambda _p: ["balance", "maki-first-each", "--games", "30", "--no-maxima"]),
+    ("ladder", lambda _p: sushigo.ladder("random,greedy", games=6, seed=3, bootstrap=20),
+     lambda _p: ["ladder", "--policies", "random,greedy", "--games", "6", "--seed", "3",
+                 "--bootstrap", "20"]),
+    ("evaluate", lambda _p: sushigo.evaluate("greedy", positions=4, games=2, against=["random"]),
+     lambda _p: ["evaluate", "greedy", "--positions", "4", "--games", "2", "--against", "random"]),
 ]
 
 
@@ -142,7 +147,8 @@ def test_every_command_with_json_has_a_function() -> None:
     with_json = {name for name, p in sub.choices.items()  # type: ignore[attr-defined]
                  if any("--json" in a.option_strings for a in p._actions)}
     assert with_json == {"score", "play", "replay", "best", "tableaux", "table", "scoresheet", "diff",
-                         "check", "conform", "endgame", "puzzle", "rules", "schema", "balance"}
+                         "check", "conform", "endgame", "puzzle", "rules", "schema", "balance", "ladder",
+                         "evaluate"}
     assert {c[0].split("-")[0] for c in [*CASES, *FRESH]} == with_json
     assert all(callable(getattr(sushigo, name)) for name in with_json)
 
