@@ -20,7 +20,9 @@ from sushigo.common import (
     budget_seconds,
     print_json,
     print_table,
+    whole_number,
 )
+from sushigo.limits import MAX_EXAMPLES
 
 ORDER = 80
 HELP = "cross-check the executor against the Z3 model (Hypothesis), or run the mutants"
@@ -46,8 +48,9 @@ def register(subparsers: Any) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--examples", type=int, default=None, metavar="N",
-                        help="cases per property family over all rulesets (default: the profile's)")
+    parser.add_argument("--examples", type=whole_number(1, MAX_EXAMPLES), default=None, metavar="N",
+                        help="cases per property family over all rulesets (default: the profile's; "
+                        f"at most {MAX_EXAMPLES})")
     parser.add_argument("--profile", choices=sorted(PROFILES), default="default",
                         help="budget: quick 300, default 2000, long 20000 cases per property")
     parser.add_argument("--seed", type=int, default=None, metavar="S",
