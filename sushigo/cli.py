@@ -21,6 +21,7 @@ chose to stop reading."""
 from __future__ import annotations
 
 import argparse
+import codecs
 import errno
 import importlib
 import io
@@ -356,15 +357,32 @@ def _main(argv: Sequence[str] | None) -> int:
 
 def _escape_what_cannot_be_encoded() -> None:
     """Standard output and error write what their encoding cannot carry as backslash escapes
-    (``PYTHONIOENCODING=ascii`` and a player named José: ``Jos\\xe9``), never a crash; where
-    Python chose ``surrogateescape`` (the C locale) it is kept, so undecodable bytes go back out
-    as they came in. JSON is ASCII (``json.dumps`` escapes), so its bytes never change."""
+    (``PYTHONIOENCODING=ascii`` and a player named José: ``Jos\\xe9``), never a crash. Where
+    Python chose ``surrogateescape`` (the C locale), undecodable bytes of the command line still
+    go back out as they came in, and only the rest is escaped. JSON is ASCII (``json.dumps``
+    escapes), so its bytes never change."""
     for stream in (getattr(sys.stdout, "_stream", None), getattr(sys.stderr, "_stream", None)):
-        if isinstance(stream, io.TextIOWrapper) and stream.errors == "strict":
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "surrogateescape"):
+            handler = "backslashreplace" if stream.errors == "strict" else _ESCAPE_BUT_SURROGATES
             try:
-                stream.reconfigure(errors="backslashreplace")
+                stream.reconfigure(errors=handler)
             except (OSError, ValueError):
                 pass
+
+
+def _escape_but_surrogates(exc: UnicodeError) -> tuple[str | bytes, int]:
+    """The codec error handler of a ``surrogateescape`` stream: the bytes a surrogate stands for,
+    a backslash escape for any other character the encoding cannot carry."""
+    if isinstance(exc, UnicodeEncodeError):
+        part = exc.object[exc.start:exc.end]
+        if all(0xDC80 <= ord(c) <= 0xDCFF for c in part):
+            return bytes(ord(c) - 0xDC00 for c in part), exc.end
+        return "".join(ascii(c)[1:-1] for c in part), exc.end
+    raise exc
+
+
+_ESCAPE_BUT_SURROGATES = "sushigo-escape"
+codecs.register_error(_ESCAPE_BUT_SURROGATES, _escape_but_surrogates)
 
 
 #: Errors of a write that did not reach its file or device: the output is lost, not the program.

@@ -180,14 +180,14 @@ def test_parse_whole_reads_what_it_should(text: str, low: int, high: int, value:
 @pytest.mark.parametrize("text", ["11", "-1", HUGE, "-" + HUGE, "", " ", "x", "1.5", "1e3", "1_0", "\u0663",
                                   "0x10", "--1", "2**70"])
 def test_parse_whole_refuses_the_rest_with_a_notation_error(text: str) -> None:
-    with pytest.raises(NotationError, match="^n "):
+    with pytest.raises(NotationError, match=r"^n "):
         parse_whole(text, "n", 0, 10)
 
 
 def test_check_whole_holds_library_values_to_the_bounds() -> None:
     assert check_whole(3, "--jobs", 1, 4) == 3
     for bad in (0, 5, True, 3.0, "3", None, 10**30):
-        with pytest.raises(InputError, match="^--jobs must be a whole number from 1 to 4"):
+        with pytest.raises(InputError, match=r"^--jobs must be a whole number from 1 to 4"):
             check_whole(bad, "--jobs", 1, 4)
 
 
@@ -196,7 +196,7 @@ def test_tableau_parse_refuses_non_text_and_overlong_counts_with_the_notation_er
     # naming Python's integer-string limit.
     with pytest.raises(NotationError, match="a tableau is text"):
         Tableau.parse(None)  # type: ignore[arg-type]
-    with pytest.raises(NotationError, match="count of squid in tableau .* out of range"):
+    with pytest.raises(NotationError, match=r"count of squid in tableau .* out of range"):
         parse_tableau("squid*" + HUGE)
     with pytest.raises(NotationError, match="out of range"):
         parse_tableau(f"{MAX_COUNT + 1}*egg")
@@ -284,8 +284,10 @@ def test_play_record_on_a_full_disk_keeps_the_good_file(tmp_path: Path) -> None:
 SHEET = {"players": ["Jos\u00e9", "\u001b[2J\u001b[31mRED"], "rounds": [[12, 3]]}
 
 
-@pytest.mark.parametrize("argv", [("table", "--scores", "9,0", "--names", "Jos\u00e9,Zo\u00eb", "--limit", "1"),
-                                  ("scoresheet", "{sheet}")], ids=["table", "scoresheet"])
+@pytest.mark.parametrize("argv", [
+    ("table", "--scores", "9,0", "--names", "Jos\u00e9,Zo\u00eb", "--limit", "1"),
+    ("scoresheet", "{sheet}"),
+], ids=["table", "scoresheet"])
 def test_any_encoding_prints_without_a_crash(argv: tuple[str, ...], tmp_path: Path) -> None:
     # Was: UnicodeEncodeError, a traceback and exit 1.
     sheet = tmp_path / "sheet.json"
@@ -299,7 +301,8 @@ def test_any_encoding_prints_without_a_crash(argv: tuple[str, ...], tmp_path: Pa
     assert run_sushigo(*words, "--json", env=env).stdout == plain.stdout  # JSON: the same bytes
 
 
-def test_control_characters_from_users_are_escaped(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_control_characters_from_users_are_escaped(tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
     # Was: the escape sequences printed raw (a player's name cleared the screen).
     sheet = tmp_path / "sheet.json"
     sheet.write_text(json.dumps(SHEET), encoding="utf-8")
