@@ -286,3 +286,28 @@ def test_conform_without_a_memory_limit_matches_its_schema(
     doc = json.loads(capsys.readouterr().out)
     assert code == 0 and doc["budget"]["memory_mb"] == 0
     jsonschema.validate(doc, load_schema("conform-result"))
+
+
+# --- the hostile world (issue 32; tools/fuzz_cli.py --class world) ---------------------------------
+
+C_LOCALE = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+
+
+def test_the_c_locale_escapes_a_name_from_a_file(tmp_path: Path) -> None:
+    # Found by tools/fuzz_cli.py --seed 3 --class world on the first fix: under the C locale
+    # Python's streams use surrogateescape, which escapes nothing else; a scoresheet player named
+    # José (from JSON) was a UnicodeEncodeError, now Jos\xe9.
+    sheet = tmp_path / "sheet.json"
+    sheet.write_text(json.dumps({"players": ["Jos\u00e9", "B"], "rounds": [[12, 3]]}), encoding="utf-8")
+    res = run_sushigo("scoresheet", str(sheet), capture_output=True, env={**os.environ, **C_LOCALE})
+    assert res.returncode == 0, res.stderr
+    assert b"Jos\\xe9" in res.stdout
+
+
+def test_the_c_locale_gives_the_command_line_s_bytes_back() -> None:
+    # The name's UTF-8 bytes arrive undecodable under the C locale and must go out as they came.
+    res = subprocess.run([os.fsencode(sys.executable), b"-m", b"sushigo", b"table", b"--scores", b"9,0",
+                          b"--names", "Zo\u00eb,B".encode(), b"--limit", b"1"], capture_output=True,
+                         env={**os.environ, **C_LOCALE}, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "Zo\u00eb".encode() in res.stdout
