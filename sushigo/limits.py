@@ -19,6 +19,9 @@ MAX_EXAMPLES = 100_000
 #: The most worker processes ``--jobs`` starts: each is a Python process of about 100 MB, so more
 #: than this exhausts a large machine's memory before it saves any time.
 MAX_JOBS = 256
+#: The most tables or tableaux one ``table``/``tableaux`` run counts or lists (``--limit``): each
+#: is a Z3 call, so a million is hours of work; "N or more" is the answer past it.
+MAX_LIMIT = 1_000_000
 
 
 def in_range(value: object, low: float, high: float, whole: bool = False) -> bool:

@@ -66,9 +66,11 @@ def test_the_oracle_flags_each_fault(code: int | None, out: str, err: str, fault
     (fuzz.Case("score", "cwd", ("score",), cwd="deleted"), 1, "",
      "sushigo score: error: cannot write the output: No such file or directory; free space on the device\n",
      "a deleted working directory"),
-    (fuzz.Case("conform", "engine exits-every-call", ("conform", "x.py")), 0, "", "", "a broken engine conforms"),
+    (fuzz.Case("conform", "engine exits-every-call", ("conform", "x.py")), 0, "", "",
+     "a broken engine conforms"),
     (fuzz.Case("table", "encoding ascii names", ("table",)), 0, "\x1b[2J", "", "raw control character"),
-    (fuzz.Case("score", "stream", ("score",)), 70, "", "sushigo score: internal error: x\n", "internal error"),
+    (fuzz.Case("score", "stream", ("score",)), 70, "", "sushigo score: internal error: x\n",
+     "internal error"),
 ], ids=["stdout-closed", "stdout-full", "stderr-full", "cwd-deleted", "engine", "control", "crash"])
 def test_the_oracle_flags_each_fault_of_a_hostile_world(case: object, code: int, out: str, err: str,
                                                        fault: str) -> None:
@@ -95,7 +97,8 @@ WORLD = [
               env=(("PYTHONIOENCODING", "ascii"),)),
     fuzz.Case("score", "stream stdout-closed", ("score", "egg", "egg"), stdout="closed"),
     fuzz.Case("score", "stream stderr-full bad", ("score", "egg", "--x"), stderr="full", expect=2),
-    fuzz.Case("score", "cwd deleted relative", ("score", "--rules", "mine.toml", "egg", "egg"), cwd="deleted"),
+    fuzz.Case("score", "cwd deleted relative", ("score", "--rules", "mine.toml", "egg", "egg"),
+              cwd="deleted"),
     fuzz.Case("play", "disk record", ("play", "--players", "3", "--record", "{K}/good.json"), disk=True),
     fuzz.Case("score", "stream stdout-disk", ("score", "egg", "egg", "--json"), stdout="disk", disk=True),
 ]
