@@ -4,18 +4,28 @@ Every try is one :class:`Case`: the arguments, the files it reads (written into 
 directory), what standard input and standard output are (a pipe, closed, ``/dev/full``).
 The cases come from input classes (a wrong JSON type at every position of every document the
 schemas describe, hostile bytes and special files, TOML rules files, ``--rule`` overrides,
-every numeric option, contradicting options, hostile output) and are drawn with a seed, so a
-campaign replays exactly. A run is flagged when:
+every numeric option, contradicting options, hostile output) and a hostile world (issue 32:
+digit strings around every limit in every numeric place and notation count, encodings and
+control characters in names, standard output and error closed or full, a deleted working
+directory, a full disk, broken engines for conform), and are drawn with a seed, so a campaign
+replays exactly. A run is flagged when:
 
-- standard error holds a traceback, or the exit code is not 0, 1 or 2;
+- standard error holds a traceback, or the exit code is not 0, 1 or 2 (70 is a crash);
 - it runs past the time limit (every case gives the command a small budget);
 - ``--json`` output (exit 0 or 1) is not JSON, has no first key "format", or does not match
   the schema its format names;
-- exit 2 is not one line ``sushigo CMD: error: ...`` naming the command.
+- exit 2 is not one line ``sushigo CMD: error: ...`` naming the command;
+- it exits 0 after its output was lost (standard output closed, full, or on a full disk), a bad
+  option does not exit 2 when standard error is full or closed, a deleted working directory is
+  reported as a full device, a failed write damaged the good file that was there or left a
+  temporary file, text output carries a raw control character, or a broken engine conforms.
 
-A campaign (``--cases 0``: every case of every class)::
+The full disk is a 64 KiB tmpfs, filled, where the machine lets this process mount one (root);
+elsewhere a file-size limit (RLIMIT_FSIZE, 4 KiB) stands in for it.
 
-    python tools/fuzz_cli.py --seed 1 --cases 2000 [--command score] [--jobs 2]
+A campaign (``--cases 0``: every case of every class; ``--class world``: the hostile world only)::
+
+    python tools/fuzz_cli.py --seed 1 --cases 2000 [--command score] [--class world] [--jobs 2]
 
 ``tests/test_fuzz_subprocess.py`` runs a seeded sample of the same cases on every test run.
 """
