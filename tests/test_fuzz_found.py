@@ -311,3 +311,15 @@ def test_the_c_locale_gives_the_command_line_s_bytes_back() -> None:
                          env={**os.environ, **C_LOCALE}, timeout=120)
     assert res.returncode == 0, res.stderr
     assert "Zo\u00eb".encode() in res.stdout
+
+
+@pytest.mark.parametrize("key", ["9" * 5000, '"\u00b2"'], ids=["5000-digits", "superscript-two"])
+def test_a_hand_sizes_key_that_is_no_count(key: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # Found while bounding every number (issue 32): str.isdigit() passed both keys, then int()
+    # raised ValueError (the integer-string limit; '²' is a digit to isdigit, not to int): a
+    # traceback, now exit 2.
+    path = tmp_path / "sizes.toml"
+    path.write_text(f'extends = "official"\n[hand_sizes]\n{key} = 3\n', encoding="utf-8")
+    line = refusal(capsys, "score", "--rules", str(path), "egg", "egg")
+    assert "must be a table of player count = cards" in line

@@ -433,6 +433,9 @@ HOSTILE_TOML: tuple[tuple[str, bytes], ...] = (
     ("long-string", b'extends = "' + b"x" * 100_000 + b'"\n'),
     ("format-wrong", b'format = 3\nextends = "official"\n'),
     ("name-key", b'name = "mine"\n'),
+    ("hand-sizes-huge-key", b'extends = "official"\n[hand_sizes]\n' + b"9" * 5000 + b" = 3\n"),
+    ("hand-sizes-superscript-key", b'extends = "official"\n[hand_sizes]\n"\xc2\xb2" = 3\n'),
+    ("name-escape", b'extends = "official"\nname = "\\u001b[2J\\u202e"\n'),
     ("source-key", b"source = 3\n"),
 )
 
