@@ -49,10 +49,19 @@ def check_whole(value: object, what: str, low: int = 0, high: int = MAX_COUNT) -
     """``value`` if it is an int (not a bool) from ``low`` to ``high``; else an InputError naming
     ``what``: the library's counts held to the bounds the command line's are."""
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        shown = f"a number of {len(str(value))} digits" if isinstance(value, int) and abs(value) > 10**40 \
-            else repr(value)
-        raise InputError(f"{what} must be a whole number from {low} to {high}, got {shown}")
+        raise InputError(f"{what} must be a whole number from {low} to {high}, got {_shown(value)}")
     return value
+
+
+def _shown(value: object) -> str:
+    """``repr(value)``, but a huge int by its size: printing one of more than 4,300 digits raises
+    ValueError (Python's integer-string limit), and an error line is no place for 400 digits."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**40:
+        return f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits"
+    try:
+        return repr(value)
+    except ValueError:  # a container holding such an int
+        return f"a {type(value).__name__}"
 
 
 def _out_of_range(what: str, text: str, low: int, high: int) -> int:

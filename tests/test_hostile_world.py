@@ -318,3 +318,18 @@ def test_control_characters_from_users_are_escaped(tmp_path: Path,
     assert main(["scoresheet", str(sheet), "--json"]) == 0
     out = capsys.readouterr().out  # JSON: escaped by json.dumps alone, the text unchanged
     assert "\\u001b[2J\\u001b[31mRED" in out and json.loads(out)["witness"]
+
+
+@pytest.mark.parametrize(("name", "kwargs", "param"), [
+    ("play", {"players": 2, "games": 10**5000}, "games"),
+    ("table", {"scores": [10**5000, 0], "limit": 1}, "scores"),
+    ("tableaux", {"cards": 3, "score": 6, "maki_points": 10**5000}, "maki_points"),
+    ("rules", {"players": 10**5000}, "players"),
+    ("scoresheet", {"input": {"players": ["A", "B"], "rounds": [[10**5000, 1]]}}, "input"),
+])
+def test_a_number_too_long_to_print_is_bad_input_in_the_library(name: str, kwargs: dict[str, object],
+                                                                param: str) -> None:
+    # Was: ValueError from Python's integer-string limit while the error message about the number
+    # was formatted (str() of an int of more than 4,300 digits raises).
+    with pytest.raises(InputError, match=f"sushigo.{name}: {param} holds a whole number of more than 4000"):
+        getattr(sushigo, name)(**kwargs)
