@@ -220,13 +220,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     quietly; an output that cannot be written is one line naming its cause, exit 1; an internal
     error one line naming the traceback's file, exit 70."""
     saved = sys.stdout, sys.stderr
-    sys.stderr = _Diagnostics(sys.stderr)
+    # Descriptor 2 closed (2>&-): print(file=None) would write to standard output, and
+    # sys.stderr.isatty() would raise; the diagnostics go nowhere instead.
+    nowhere = open(os.devnull, "w", encoding="utf-8") if sys.stderr is None else None
+    sys.stderr = _Diagnostics(sys.stderr if nowhere is None else nowhere)
     if sys.stdout is not None:
         sys.stdout = _Output(sys.stdout)
     try:
         code = _main(argv)
     finally:
         sys.stdout, sys.stderr = saved
+        if nowhere is not None:
+            nowhere.close()
     _forget_caught_interrupts()
     return code
 
@@ -262,8 +267,8 @@ class _Output:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        written: int = self._stream.write(printable(text))
-        return written
+        self._stream.write(printable(text))
+        return len(text)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._stream, name)
@@ -282,20 +287,16 @@ class _Diagnostics:
         self._stream = stream
 
     def write(self, text: str) -> int:
-        if self._stream is None:  # descriptor 2 closed: print() would fall back to stdout
-            return len(text)
         try:
-            shown = _CLEAR_LINE.join(part.translate(_DIAGNOSTIC_ESCAPES) for part in text.split(_CLEAR_LINE))
-            written: int = self._stream.write(shown)
-            return written
+            self._stream.write(_CLEAR_LINE.join(part.translate(_DIAGNOSTIC_ESCAPES)
+                                                for part in text.split(_CLEAR_LINE)))
         except (OSError, ValueError):
             self._lost()
-            return len(text)
+        return len(text)
 
     def flush(self) -> None:
         try:
-            if self._stream is not None:
-                self._stream.flush()
+            self._stream.flush()
         except (OSError, ValueError):
             self._lost()
 

@@ -129,6 +129,18 @@ def test_a_full_standard_error_keeps_exit_0_of_an_answer() -> None:
     assert res.returncode == 0 and json.loads(res.stdout)["format"] == "sushigo-score-result/1"
 
 
+def _closed_stderr() -> None:
+    os.close(2)
+
+
+def test_a_closed_standard_error_keeps_errors_off_standard_output() -> None:
+    # Was: print(file=sys.stderr) with sys.stderr None writes to standard output: the error line
+    # landed in the output a pipeline reads.
+    res = subprocess.run([sys.executable, "-m", "sushigo", "score", "egg", "squidd", "--json"],
+                         stdout=subprocess.PIPE, preexec_fn=_closed_stderr, timeout=60)
+    assert res.returncode == 2 and res.stdout == b""
+
+
 def test_a_deleted_working_directory_is_named(tmp_path: Path) -> None:
     # Was: "cannot write the output: No such file or directory; free space on the device", exit 1.
     gone = tmp_path / "gone"
