@@ -372,14 +372,26 @@ def _escape_what_cannot_be_encoded() -> None:
 
 
 def _escape_but_surrogates(exc: UnicodeError) -> tuple[str | bytes, int]:
-    """The codec error handler of a ``surrogateescape`` stream: the bytes a surrogate stands for,
-    a backslash escape for any other character the encoding cannot carry."""
-    if isinstance(exc, UnicodeEncodeError):
-        part = exc.object[exc.start:exc.end]
-        if all(0xDC80 <= ord(c) <= 0xDCFF for c in part):
-            return bytes(ord(c) - 0xDC00 for c in part), exc.end
-        return "".join(ascii(c)[1:-1] for c in part), exc.end
-    raise exc
+    """The codec error handler of a ``surrogateescape`` stream: the bytes a run of surrogates
+    stands for, but a control character those bytes spell in UTF-8 (a name holding U+202E
+    typed in a UTF-8 terminal under the C locale) as its escape; any other character the
+    encoding cannot carry as its backslash escape."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = bytearray()
+    for c in exc.object[exc.start:exc.end]:
+        if 0xDC80 <= ord(c) <= 0xDCFF:
+            out.append(ord(c) - 0xDC00)
+        else:
+            out += ascii(c)[1:-1].encode("ascii")
+    spelt = bytes(out).decode("utf-8", "surrogateescape")  # what a UTF-8 terminal would show
+    shown = bytearray()
+    for c in spelt:
+        if ord(c) in _ESCAPES:
+            shown += _ESCAPES[ord(c)].encode("ascii")
+        else:
+            shown += c.encode("utf-8", "surrogateescape")
+    return bytes(shown), exc.end
 
 
 _ESCAPE_BUT_SURROGATES = "sushigo-escape"

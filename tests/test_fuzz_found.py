@@ -323,3 +323,15 @@ def test_a_hand_sizes_key_that_is_no_count(key: str, tmp_path: Path,
     path.write_text(f'extends = "official"\n[hand_sizes]\n{key} = 3\n', encoding="utf-8")
     line = refusal(capsys, "score", "--rules", str(path), "egg", "egg")
     assert "must be a table of player count = cards" in line
+
+
+def test_the_c_locale_escapes_a_control_character_given_on_the_command_line() -> None:
+    # Found by tools/fuzz_cli.py --seed 32 (table, encoding C names): the bytes of U+202E and of
+    # U+009B went back out as they came (surrogateescape), so a UTF-8 terminal reordered the
+    # line or read a control sequence; now they print as their escapes.
+    res = subprocess.run([os.fsencode(sys.executable), b"-m", b"sushigo", b"table", b"--scores", b"9,0",
+                          b"--names", "\u202eevil,caf\u00e9\u009b31m".encode(), b"--limit", b"1"],
+                         capture_output=True, env={**os.environ, **C_LOCALE}, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "\u202e".encode() not in res.stdout and "\u009b".encode() not in res.stdout
+    assert b"\\u202eevil" in res.stdout and "caf\u00e9\\x9b31m".encode() in res.stdout
