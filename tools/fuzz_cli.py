@@ -1281,6 +1281,14 @@ class _FullDisk:
         self.mounted = _can_mount() and subprocess.run(
             ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(path)], capture_output=True,
             check=False).returncode == 0
+        try:
+            self._fill()
+        except BaseException:  # never leave a mount behind
+            self.close()
+            raise
+
+    def _fill(self) -> None:
+        path = self.path
         for name, data in GOOD.items():
             (path / name).write_bytes(data)
         if self.mounted:
