@@ -32,6 +32,7 @@ from sushigo.solver.endgame import (
 )
 from sushigo.solver.endgame.state import BudgetExceeded
 from sushigo.spec.errors import InputError, RulesError
+from sushigo.spec.files import write_atomic
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.turns import format_turn
 
@@ -181,7 +182,7 @@ def main(argv: list[str] | None = None) -> None:
                      "kept when solver.puzzles.judge accepts",
         "puzzles": [p.to_json() for p in puzzles],
     }
-    DATA.write_text(json.dumps(doc, indent=1) + "\n", encoding="utf-8")
+    write_atomic(DATA, json.dumps(doc, indent=1) + "\n")
     print(f"wrote {len(puzzles)} puzzles to {DATA}")
 
 

@@ -28,6 +28,7 @@ from sushigo.spec.model import budget
 from sushigo.spec.model.budget import Budget
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, round_terms, size_term, tableau_vars
+from sushigo.spec.numbers import parse_whole
 from sushigo.spec.record import rules_fields
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.tableau import Tableau, tableau_from_json
@@ -380,7 +381,7 @@ def parse_player_item(text: str, what: str) -> tuple[int, str]:
     head, sep, rest = text.partition(":")
     if not sep or not head.strip().isdigit():
         raise InputError(f"{what} {text!r} must look like PLAYER:VALUE with PLAYER a number from 1")
-    return int(head), rest.strip()
+    return parse_whole(head, f"{what} {text!r}: player", 1), rest.strip()
 
 
 def query_from_options(rules: Ruleset, scores: Sequence[int], names: Sequence[str], has: Sequence[str],
@@ -394,10 +395,10 @@ def query_from_options(rules: Ruleset, scores: Sequence[int], names: Sequence[st
         name, sep, n = rest.partition("=")
         if not sep or not n.strip().isdigit():
             raise InputError(f"--count {item!r} must look like PLAYER:NAME=N, e.g. 1:squid=2")
-        known.append({"player": p, "counts": {name.strip(): int(n)}})
+        known.append({"player": p, "counts": {name.strip(): parse_whole(n, f"--count {item!r}: count")}})
     for item in icons:
         p, rest = parse_player_item(item, "--icons")
         if not rest.isdigit():
             raise InputError(f"--icons {item!r} must look like PLAYER:N, e.g. 2:5")
-        known.append({"player": p, "icons": int(rest)})
+        known.append({"player": p, "icons": parse_whole(rest, f"--icons {item!r}: icons")})
     return parse_query({"scores": list(scores), "names": list(names), "known": known}, rules)

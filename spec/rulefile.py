@@ -27,7 +27,8 @@ from collections.abc import Mapping
 from typing import Any, assert_never
 
 from sushigo.spec.cards import Card
-from sushigo.spec.errors import InputError, RulesError
+from sushigo.spec.errors import InputError, NotationError, RulesError
+from sushigo.spec.numbers import parse_whole
 from sushigo.spec.ruleset import (
     NUMBER_BY_NAME,
     PARAMETER_BY_NAME,
@@ -174,6 +175,16 @@ def _near(word: str, choices: Any) -> str:
     return f"; did you mean {near[0]!r}?" if near else ""
 
 
+def _is_count(key: object) -> bool:
+    """Whether a table's key is a whole number (a player count), by :func:`parse_whole` (a key
+    of 5,000 digits or ``"²"`` passed ``str.isdigit`` and then broke ``int``)."""
+    try:
+        parse_whole(str(key), "")
+    except NotationError:
+        return False
+    return True
+
+
 def _is_int(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -197,7 +208,7 @@ def _number(key: str, shape: str, value: object, where: str) -> Any:
         return value
     if shape == _TABLE:
         if not isinstance(value, Mapping) or not all(
-            str(k).isdigit() and _is_int(v) for k, v in value.items()
+            _is_count(k) and _is_int(v) for k, v in value.items()
         ):
             raise _bad(where, key, value, f"{shape}, e.g. {key} = {{ 2 = 10, 3 = 9 }}")
         return value
@@ -257,7 +268,7 @@ def _changes(data: Mapping[str, Any], base: Ruleset, where: str) -> dict[str, An
             shape = NUMBERS[key][0]
             got = _number(key, shape, value, where)
             if shape == _TABLE:
-                sizes = dict(getattr(base, key)) | {int(n): size for n, size in got.items()}
+                sizes = dict(getattr(base, key)) | {parse_whole(n, key): size for n, size in got.items()}
                 got = tuple(sorted(sizes.items()))
             changes[key] = got
         elif key in PARAMETER_BY_NAME:

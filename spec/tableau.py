@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 from sushigo.spec.cards import MAKI, Card, Token, parse_token
 from sushigo.spec.errors import InputError, NotationError
+from sushigo.spec.numbers import parse_whole
 
 N_TOKENS = len(Token)
 EMPTY = "-"
@@ -86,7 +87,10 @@ _COUNT_RE = re.compile(r"^(?:(\d+)\*)?([A-Za-z0-9+]+?)(?:\*(\d+))?$")
 
 
 def parse_tableau(text: str) -> Tableau:
-    """Parse the tableau notation (see module docstring)."""
+    """Parse the tableau notation (see module docstring); counts from 0 to
+    :data:`spec.numbers.MAX_COUNT`."""
+    if not isinstance(text, str):
+        raise NotationError(f"a tableau is text like 'tempura*2 squid', got {text!r}")
     stripped = text.strip()
     if stripped in ("", EMPTY):
         return Tableau((0,) * N_TOKENS)
@@ -100,7 +104,7 @@ def parse_tableau(text: str) -> Tableau:
                 f"bad token {part!r} in tableau {text!r}: expected NAME, NAME*N or N*NAME"
             )
         token = parse_token(m.group(2))
-        n = int(m.group(1) or m.group(3) or 1)
+        n = parse_whole(m.group(1) or m.group(3) or "1", f"count of {token.label} in tableau")
         counts[int(token)] += n
     return Tableau(tuple(counts))
 

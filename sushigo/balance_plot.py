@@ -11,6 +11,7 @@ from collections import Counter
 from typing import Any
 
 from sushigo.spec.errors import InputError
+from sushigo.spec.files import replacing
 
 SUFFIXES = (".png", ".svg")
 INSTALL = "pip install 'sushigo-spec[plot]'"
@@ -70,5 +71,7 @@ def draw(data: dict[str, Any], detail: Any, path: str) -> None:
     right.set_title("what each card kind brought")
     right.legend(loc="lower right")
     fig.tight_layout()
-    fig.savefig(path, metadata={"Software": None} if path.lower().endswith(".png") else {"Date": None})
+    kind = os.path.splitext(path)[1].lower()[1:]
+    with replacing(path) as fh:  # a failed write leaves any picture that was there as it was
+        fig.savefig(fh, format=kind, metadata={"Software": None} if kind == "png" else {"Date": None})
     plt.close(fig)

@@ -1,14 +1,30 @@
-"""``sushigo``: parse the command line, call the library, print. Exit codes: 0 answered,
-1 a check failed or the answer is "no", 2 bad input, 130 (143) stopped by SIGINT (SIGTERM).
+"""``sushigo``: parse the command line, call the library, print.
+
+Exit codes (``sushigo --help`` lists them, docs/exit-codes.md explains each):
+
+* 0: answered (and the whole answer written);
+* 1: a check failed or the answer is "no" (or "unknown"), or the output could not be written
+  (a closed or full standard output, a full disk): never 0 when the answer was lost;
+* 2: bad input (one line naming the problem and the fix); it stays 2 when even that line cannot
+  be written (a full or closed standard error);
+* 70: an internal error, a fault of sushigo and not of the input (sysexits' EX_SOFTWARE): one
+  line naming the command, the error and the file holding the traceback (``sushigo --debug
+  CMD ...`` prints it instead); never read as "no";
+* 130 (143): stopped by SIGINT (SIGTERM).
 
 A stop reaches the work in progress, Z3 calls on any thread included
 (:func:`sushigo.spec.model.budget.stop_on_signals`); a command that can report what it had
-found prints it, and the exit code still says the run was stopped, never that it answered."""
+found prints it, and the exit code still says the run was stopped, never that it answered.
+A closed pipe (``sushigo ... | head``) ends quietly with exit 0, as Unix filters do: the reader
+chose to stop reading."""
 
 from __future__ import annotations
 
 import argparse
+import codecs
+import errno
 import importlib
+import io
 import os
 import signal
 import sys
@@ -21,7 +37,15 @@ from sushigo.spec.errors import SushiGoError, Unsettled
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_UNKNOWN = EXIT_NO  # "unknown" is not an answer: exit 1, like a "no"
+EXIT_LOST_OUTPUT = EXIT_NO  # the answer did not reach its reader: never 0
+EXIT_INTERNAL = 70  # sysexits' EX_SOFTWARE: a fault of ours, neither an answer nor bad input
 EXIT_SIGNAL_BASE = 128  # the shell's convention: 130 for SIGINT, 143 for SIGTERM
+
+#: ``sushigo --help``'s closing lines.
+EXIT_CODES = """\
+exit codes: 0 answered; 1 a check failed, the answer is no or unknown, or the output could not
+be written; 2 bad input; 70 internal error (a fault of sushigo: the line names the file holding
+the traceback; --debug prints it); 130/143 stopped by SIGINT/SIGTERM (docs/exit-codes.md)"""
 
 
 #: A word of an error line longer than this (a pasted document, a 400-digit number, a path)
@@ -99,8 +123,12 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser = _Parser(
         prog="sushigo",
         description="The rules of Sushi Go! stated formally, and questions answered about them.",
+        epilog=EXIT_CODES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action=_VersionAction, help="print the installed version and exit")
+    parser.add_argument("--debug", action="store_true",
+                        help="on an internal error (exit 70), print the traceback (before COMMAND)")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     if only is not None and only in command_names():
         command_modules([only])[0].register(subparsers)
@@ -161,11 +189,20 @@ def _run(args: argparse.Namespace) -> int:
         code: int = args.func(args)
         return code
     except Unsettled as exc:  # the budget ran out where the command has no "unknown" answer of its own
-        print(f"sushigo {args.command}: unknown: {one_line(str(exc))}", file=sys.stderr)
+        _say(f"sushigo {args.command}: unknown: {one_line(str(exc))}")
         return EXIT_UNKNOWN
     except SushiGoError as exc:
-        print(f"sushigo {args.command}: error: {one_line(str(exc))}", file=sys.stderr)
+        _say(f"sushigo {args.command}: error: {one_line(str(exc))}")
         return EXIT_BAD_INPUT
+
+
+def _say(line: str) -> None:
+    """``line`` on standard error, if it can be written: a full or closed standard error loses
+    the line, never the exit code it explains (exit 2 stays 2; see :class:`_Diagnostics`)."""
+    try:
+        print(line, file=sys.stderr, flush=True)
+    except (OSError, ValueError):
+        pass
 
 
 def _drop_stdout() -> None:
@@ -179,10 +216,100 @@ def _drop_stdout() -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one command. A closed pipe ends quietly; a failed write (a full device) is one line, exit 1."""
-    code = _main(argv)
+    """Run one command; the exit code as the module docstring lists them. A closed pipe ends
+    quietly; an output that cannot be written is one line naming its cause, exit 1; an internal
+    error one line naming the traceback's file, exit 70."""
+    saved = sys.stdout, sys.stderr
+    # Descriptor 2 closed (2>&-): print(file=None) would write to standard output, and
+    # sys.stderr.isatty() would raise; the diagnostics go nowhere instead.
+    nowhere = open(os.devnull, "w", encoding="utf-8") if sys.stderr is None else None
+    sys.stderr = _Diagnostics(sys.stderr if nowhere is None else nowhere)
+    if sys.stdout is not None:
+        sys.stdout = _Output(sys.stdout)
+    try:
+        code = _main(argv)
+    finally:
+        sys.stdout, sys.stderr = saved
+        if nowhere is not None:
+            nowhere.close()
     _forget_caught_interrupts()
     return code
+
+
+def _escapes() -> dict[int, str]:
+    """What a terminal would act on instead of showing: the C0 controls but tab and newline,
+    DEL, the C1 controls, and the bidirectional overrides (text that reorders what follows it);
+    each becomes its Python escape (``\\x1b``, ``\\u202e``)."""
+    codes = [*range(0x00, 0x09), *range(0x0B, 0x20), *range(0x7F, 0xA0),
+             *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+    return {c: ascii(chr(c))[1:-1] for c in codes}
+
+
+_ESCAPES = _escapes()
+#: The controls the progress lines on standard error use on purpose: back to the line's start, and
+#: clear to its end (``\r\033[K``); kept there, escaped on standard output.
+_CLEAR_LINE = "\033[K"
+_DIAGNOSTIC_ESCAPES = {c: e for c, e in _ESCAPES.items() if c != ord("\r")}
+
+
+def printable(text: str) -> str:
+    """``text`` with every control character and escape sequence shown as its escape: a player
+    named ``\\x1b[2J`` prints as that, and clears no screen."""
+    return text.translate(_ESCAPES)
+
+
+class _Output:
+    """Standard output for one run: text with its control characters escaped (:func:`printable`;
+    names and rules files come from users). JSON has none (``json.dumps`` escapes them), so its
+    bytes are unchanged. Everything else is the stream's own."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(printable(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+class _Diagnostics:
+    """Standard error for one run: a write that fails (a full device, a closed descriptor) is
+    dropped, never raised, so a lost diagnostic cannot change the exit code it explains (a full
+    standard error turned exit 2 into 1); after one, descriptor 2 points at /dev/null so that
+    the interpreter's last flush cannot fail again (which would end the process with 120).
+    Control characters are escaped (:func:`printable`) but for the carriage return and line
+    clearing of the progress lines. Everything else is the stream's own (``isatty``, ``fileno``,
+    ``encoding``)."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            self._stream.write(_CLEAR_LINE.join(part.translate(_DIAGNOSTIC_ESCAPES)
+                                                for part in text.split(_CLEAR_LINE)))
+        except (OSError, ValueError):
+            self._lost()
+        return len(text)
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except (OSError, ValueError):
+            self._lost()
+
+    def _lost(self) -> None:
+        try:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, self._stream.fileno())
+            os.close(devnull)
+        except (OSError, ValueError, AttributeError, io.UnsupportedOperation):
+            pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
 
 
 def _forget_caught_interrupts() -> None:
@@ -198,32 +325,160 @@ def _forget_caught_interrupts() -> None:
 
 
 def _main(argv: Sequence[str] | None) -> int:
+    _escape_what_cannot_be_encoded()
+    if sys.stdout is None:  # descriptor 1 closed (>&-): nothing written could reach anyone
+        _say(f"{_prog(argv)}: error: cannot write the output: standard output is closed; "
+             "give it somewhere to write (>/dev/null to discard it)")
+        return EXIT_LOST_OUTPUT
+    code: int | None = None
     try:
         try:
             code = _dispatch(argv)
         finally:
-            if sys.stdout is not None:
-                sys.stdout.flush()
+            sys.stdout.flush()
         return code
     except BrokenPipeError:
+        # The reader stopped reading (| head): what it wanted it has; quiet, as Unix filters end.
         _drop_stdout()
-        return EXIT_OK
+        return EXIT_OK if code is None else code
     except OSError as exc:
-        _drop_stdout()
-        print(f"{_prog(argv)}: error: cannot write the output: {exc.strerror or exc}; "
-              "free space on the device or write the output elsewhere", file=sys.stderr)
-        return EXIT_NO
+        return _os_error(argv, exc, code)
     except KeyboardInterrupt:
         _quiet_stop_traces()
         return _interrupted()
-    except Exception:
+    except Exception as exc:
         if _stopped_by() is None:
-            raise
+            return _crashed(argv, exc)
         _quiet_stop_traces()
         # A stop that lands while Python converts the arguments of a call into Z3's C library
         # reaches here wrapped (ctypes.ArgumentError: "argument 1: KeyboardInterrupt"): after a
         # stop, whatever breaks is the stop's doing, and the run did not finish.
         return _interrupted()
+
+
+def _escape_what_cannot_be_encoded() -> None:
+    """Standard output and error write what their encoding cannot carry as backslash escapes
+    (``PYTHONIOENCODING=ascii`` and a player named José: ``Jos\\xe9``), never a crash. Where
+    Python chose ``surrogateescape`` (the C locale), undecodable bytes of the command line still
+    go back out as they came in, and only the rest is escaped. JSON is ASCII (``json.dumps``
+    escapes), so its bytes never change."""
+    for stream in (getattr(sys.stdout, "_stream", None), getattr(sys.stderr, "_stream", None)):
+        if isinstance(stream, io.TextIOWrapper) and stream.errors in ("strict", "surrogateescape"):
+            handler = "backslashreplace" if stream.errors == "strict" else _ESCAPE_BUT_SURROGATES
+            try:
+                stream.reconfigure(errors=handler)
+            except (OSError, ValueError):
+                pass
+
+
+def _escape_but_surrogates(exc: UnicodeError) -> tuple[str | bytes, int]:
+    """The codec error handler of a ``surrogateescape`` stream: the bytes a run of surrogates
+    stands for, but a control character those bytes spell in UTF-8 (a name holding U+202E
+    typed in a UTF-8 terminal under the C locale) as its escape; any other character the
+    encoding cannot carry as its backslash escape."""
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    out = bytearray()
+    for c in exc.object[exc.start:exc.end]:
+        if 0xDC80 <= ord(c) <= 0xDCFF:
+            out.append(ord(c) - 0xDC00)
+        else:
+            out += ascii(c)[1:-1].encode("ascii")
+    spelt = bytes(out).decode("utf-8", "surrogateescape")  # what a UTF-8 terminal would show
+    shown = bytearray()
+    for c in spelt:
+        if ord(c) in _ESCAPES:
+            shown += _ESCAPES[ord(c)].encode("ascii")
+        else:
+            shown += c.encode("utf-8", "surrogateescape")
+    return bytes(shown), exc.end
+
+
+_ESCAPE_BUT_SURROGATES = "sushigo-escape"
+codecs.register_error(_ESCAPE_BUT_SURROGATES, _escape_but_surrogates)
+
+
+#: Errors of a write that did not reach its file or device: the output is lost, not the program.
+_WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO, errno.EBADF, errno.EPIPE,
+                           errno.ECONNRESET, errno.ESHUTDOWN, errno.EROFS})
+
+
+def _os_error(argv: Sequence[str] | None, exc: OSError, code: int | None) -> int:
+    """An OSError that reached main: a lost output (one line naming the cause; exit 1, or the
+    command's own code if it was not 0), a working directory that no longer exists (exit 2), or
+    anything else an internal error (exit 70)."""
+    if not _cwd_exists():
+        _say(f"{_prog(argv)}: error: the working directory no longer exists (it was deleted): "
+             f"{exc.strerror or exc}; run the command from a directory that exists")
+        return EXIT_BAD_INPUT
+    if exc.errno not in _WRITE_ERRORS and _stream_ok(sys.stdout):
+        return _crashed(argv, exc)
+    _drop_stdout()
+    cause = exc.strerror or str(exc)
+    name = errno.errorcode.get(exc.errno or 0)
+    fix = {errno.ENOSPC: "free space on the device or write the output elsewhere",
+           errno.EDQUOT: "free space on the device or write the output elsewhere",
+           errno.EBADF: "give standard output somewhere to write (>/dev/null to discard it)",
+           errno.EROFS: "write the output elsewhere"}.get(exc.errno or 0, "write the output elsewhere")
+    shown = cause if exc.errno == errno.ENOSPC else f"{cause} ({name})" if name else cause
+    _say(f"{_prog(argv)}: error: cannot write the output: {shown}; {fix}")
+    return EXIT_LOST_OUTPUT if code in (None, EXIT_OK) else code
+
+
+def _cwd_exists() -> bool:
+    try:
+        os.stat(os.getcwd())
+    except OSError:
+        return False
+    return True
+
+
+def _stream_ok(stream: Any) -> bool:
+    """Whether ``stream`` still takes writes (its buffer flushes)."""
+    try:
+        stream.flush()
+    except (OSError, ValueError):
+        return False
+    return True
+
+
+def _crashed(argv: Sequence[str] | None, exc: BaseException) -> int:
+    """An exception no command meant: one line naming the command, the error and where its
+    traceback is (``--debug``: printed here instead), exit 70. Never exit 1, which says "no"."""
+    import traceback
+
+    text = "".join(traceback.format_exception(exc))
+    prog = _prog(argv)
+    error = one_line(f"{type(exc).__name__}: {exc}")
+    if _debug(argv):
+        _say(text.rstrip("\n"))
+        where = "traceback above"
+    else:
+        where = _save_traceback(prog, argv, text)
+    _say(f"{prog}: internal error: {error} ({where}; a fault of sushigo, not of the input: "
+         "please report it)")
+    return EXIT_INTERNAL
+
+
+def _debug(argv: Sequence[str] | None) -> bool:
+    """``--debug`` before the command (or SUSHIGO_DEBUG=1 in the environment)."""
+    words, command = _words(argv)
+    before = words[:words.index(command)] if command in words else words
+    return "--debug" in before or os.environ.get("SUSHIGO_DEBUG", "") not in ("", "0")
+
+
+def _save_traceback(prog: str, argv: Sequence[str] | None, text: str) -> str:
+    """The traceback written to a new file in the temporary directory: where it is, said so."""
+    import tempfile
+
+    words = list(sys.argv[1:] if argv is None else argv)
+    try:
+        fd, path = tempfile.mkstemp(prefix="sushigo-crash-", suffix=".txt")
+        with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as fh:
+            fh.write(f"{prog}, arguments {words!r}\n{text}")
+    except (OSError, ValueError) as exc:
+        return f"the traceback could not be saved ({exc}): run 'sushigo --debug ...' to print it"
+    return f"traceback in {path}"
 
 
 def _quiet_stop_traces() -> None:
@@ -252,5 +507,5 @@ def _interrupted() -> int:
 
     signum = budget.stopped_by() or signal.SIGINT
     budget.request_stop(signum)
-    print("interrupted", file=sys.stderr)
+    _say("interrupted")
     return EXIT_SIGNAL_BASE + signum

@@ -8,8 +8,8 @@ import math
 from collections.abc import Callable
 from typing import Any
 
-from sushigo.limits import MAX_BUDGET_COUNT, MAX_BUDGET_SECONDS, in_range
-from sushigo.spec.errors import InputError
+from sushigo.limits import MAX_BUDGET_COUNT, MAX_BUDGET_SECONDS, MAX_JOBS, in_range
+from sushigo.spec.errors import InputError, NotationError
 
 
 def add_rules_args(parser: argparse.ArgumentParser, default: str | None = "official") -> None:
@@ -38,7 +38,8 @@ def add_json_arg(parser: argparse.ArgumentParser) -> None:
 def add_jobs_args(parser: argparse.ArgumentParser,
                   jobs_help: str = "local worker processes (default 1)") -> None:
     """``--jobs N`` and ``--cluster ADDRESS``: where the batch work runs (:mod:`sushigo.jobs`)."""
-    parser.add_argument("--jobs", type=positive_int, default=None, metavar="N", help=jobs_help)
+    parser.add_argument("--jobs", type=jobs_count, default=None, metavar="N",
+                        help=f"{jobs_help}; at most {MAX_JOBS}")
     parser.add_argument("--cluster", default=None, metavar="ADDRESS",
                         help="run the work on the Dask scheduler at ADDRESS (tcp://HOST:8786), or "
                         "'local' to start a local Dask cluster (--jobs workers); needs "
@@ -90,15 +91,24 @@ def add_budget_args(parser: argparse.ArgumentParser) -> None:
                         help="Z3 resource units each call may spend (machine-independent)")
 
 
-def positive_int(text: str) -> int:
-    """argparse type of a count of at least 1 (workers, players)."""
-    try:
-        value = int(text)
-    except ValueError:
-        value = 0
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number of at least 1")
-    return value
+def whole_number(low: int, high: int) -> Callable[[str], int]:
+    """argparse type of a whole number from ``low`` to ``high``, read by
+    :func:`sushigo.spec.numbers.parse_whole` (ASCII digits, measured before converted)."""
+
+    def whole(text: str) -> int:
+        from sushigo.spec.numbers import parse_whole
+
+        try:
+            return parse_whole(text, "", low, high)
+        except NotationError as exc:
+            raise argparse.ArgumentTypeError(str(exc).strip()) from exc
+
+    whole.__name__ = f"whole number from {low} to {high}"
+    return whole
+
+
+#: argparse type of ``--jobs``: 1 to :data:`sushigo.limits.MAX_JOBS` worker processes.
+jobs_count = whole_number(1, MAX_JOBS)
 
 
 def print_json(value: Any) -> None:

@@ -30,8 +30,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
+from sushigo.limits import MAX_JOBS
 from sushigo.spec import errors
 from sushigo.spec.errors import InputError
+from sushigo.spec.numbers import check_whole
 
 #: What ``--cluster`` says when the extra is not installed.
 INSTALL_HINT = "pip install 'sushigo-spec[dask]'"
@@ -80,8 +82,8 @@ class Runner:
 def runner(jobs: int | None = None, cluster: str | None = None, default_jobs: int = 0) -> Runner:
     """The runner of ``--jobs`` / ``--cluster``; ``--jobs`` with a scheduler's address is refused
     (that cluster's workers do the work), with ``--cluster local`` it counts the local workers."""
-    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
-        raise InputError(f"--jobs must be a whole number of at least 1, got {jobs!r}")
+    if jobs is not None:
+        check_whole(jobs, "--jobs", 1, MAX_JOBS)
     if cluster is None:
         return Runner(jobs if jobs is not None else default_jobs)
     address = cluster.strip()

@@ -13,6 +13,15 @@ MAX_BUDGET_SECONDS = 1_000_000
 MAX_BUDGET_COUNT = 2**32 - 1
 #: The most games one run plays (play, balance): hours of work; beyond, a run never ends.
 MAX_GAMES = 10_000_000
+#: The most cases per property family ``check`` runs (``--examples``; five times the ``long``
+#: profile's 20,000, a day's work on two cores): beyond, a run never ends.
+MAX_EXAMPLES = 100_000
+#: The most worker processes ``--jobs`` starts: each is a Python process of about 100 MB, so more
+#: than this exhausts a large machine's memory before it saves any time.
+MAX_JOBS = 256
+#: The most tables or tableaux one ``table``/``tableaux`` run counts or lists (``--limit``): each
+#: is a Z3 call, so a million is hours of work; "N or more" is the answer past it.
+MAX_LIMIT = 1_000_000
 
 
 def in_range(value: object, low: float, high: float, whole: bool = False) -> bool:

@@ -286,3 +286,52 @@ def test_conform_without_a_memory_limit_matches_its_schema(
     doc = json.loads(capsys.readouterr().out)
     assert code == 0 and doc["budget"]["memory_mb"] == 0
     jsonschema.validate(doc, load_schema("conform-result"))
+
+
+# --- the hostile world (issue 32; tools/fuzz_cli.py --class world) ---------------------------------
+
+C_LOCALE = {"LC_ALL": "C", "LANG": "C", "PYTHONUTF8": "0", "PYTHONCOERCECLOCALE": "0"}
+
+
+def test_the_c_locale_escapes_a_name_from_a_file(tmp_path: Path) -> None:
+    # Found by tools/fuzz_cli.py --seed 3 --class world on the first fix: under the C locale
+    # Python's streams use surrogateescape, which escapes nothing else; a scoresheet player named
+    # José (from JSON) was a UnicodeEncodeError, now Jos\xe9.
+    sheet = tmp_path / "sheet.json"
+    sheet.write_text(json.dumps({"players": ["Jos\u00e9", "B"], "rounds": [[12, 3]]}), encoding="utf-8")
+    res = run_sushigo("scoresheet", str(sheet), capture_output=True, env={**os.environ, **C_LOCALE})
+    assert res.returncode == 0, res.stderr
+    assert b"Jos\\xe9" in res.stdout
+
+
+def test_the_c_locale_gives_the_command_line_s_bytes_back() -> None:
+    # The name's UTF-8 bytes arrive undecodable under the C locale and must go out as they came.
+    res = subprocess.run([os.fsencode(sys.executable), b"-m", b"sushigo", b"table", b"--scores", b"9,0",
+                          b"--names", "Zo\u00eb,B".encode(), b"--limit", b"1"], capture_output=True,
+                         env={**os.environ, **C_LOCALE}, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "Zo\u00eb".encode() in res.stdout
+
+
+@pytest.mark.parametrize("key", ["9" * 5000, '"\u00b2"'], ids=["5000-digits", "superscript-two"])
+def test_a_hand_sizes_key_that_is_no_count(key: str, tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    # Found while bounding every number (issue 32): str.isdigit() passed both keys, then int()
+    # raised ValueError (the integer-string limit; '²' is a digit to isdigit, not to int): a
+    # traceback, now exit 2.
+    path = tmp_path / "sizes.toml"
+    path.write_text(f'extends = "official"\n[hand_sizes]\n{key} = 3\n', encoding="utf-8")
+    line = refusal(capsys, "score", "--rules", str(path), "egg", "egg")
+    assert "must be a table of player count = cards" in line
+
+
+def test_the_c_locale_escapes_a_control_character_given_on_the_command_line() -> None:
+    # Found by tools/fuzz_cli.py --seed 32 (table, encoding C names): the bytes of U+202E and of
+    # U+009B went back out as they came (surrogateescape), so a UTF-8 terminal reordered the
+    # line or read a control sequence; now they print as their escapes.
+    res = subprocess.run([os.fsencode(sys.executable), b"-m", b"sushigo", b"table", b"--scores", b"9,0",
+                          b"--names", "\u202eevil,caf\u00e9\u009b31m".encode(), b"--limit", b"1"],
+                         capture_output=True, env={**os.environ, **C_LOCALE}, timeout=120)
+    assert res.returncode == 0, res.stderr
+    assert "\u202e".encode() not in res.stdout and "\u009b".encode() not in res.stdout
+    assert b"\\u202eevil" in res.stdout and "caf\u00e9\\x9b31m".encode() in res.stdout

@@ -59,6 +59,57 @@ def test_the_oracle_flags_each_fault(code: int | None, out: str, err: str, fault
     assert any(fault in f for f in found), found
 
 
+@pytest.mark.parametrize(("case", "code", "out", "err", "fault"), [
+    (fuzz.Case("score", "stream", ("score", "egg"), stdout="closed"), 0, "", "", "exit 0 after lost output"),
+    (fuzz.Case("score", "stream", ("score", "egg"), stdout="full"), 0, "", "", "exit 0 after lost output"),
+    (fuzz.Case("score", "stream", ("score", "--x"), stderr="full", expect=2), 1, "", "", "not 2"),
+    (fuzz.Case("score", "cwd", ("score",), cwd="deleted"), 1, "",
+     "sushigo score: error: cannot write the output: No such file or directory; free space on the device\n",
+     "a deleted working directory"),
+    (fuzz.Case("conform", "engine exits-every-call", ("conform", "x.py")), 0, "", "",
+     "a broken engine conforms"),
+    (fuzz.Case("table", "encoding ascii names", ("table",)), 0, "\x1b[2J", "", "raw control character"),
+    (fuzz.Case("score", "stream", ("score",)), 70, "", "sushigo score: internal error: x\n",
+     "internal error"),
+], ids=["stdout-closed", "stdout-full", "stderr-full", "cwd-deleted", "engine", "control", "crash"])
+def test_the_oracle_flags_each_fault_of_a_hostile_world(case: object, code: int, out: str, err: str,
+                                                       fault: str) -> None:
+    found = fuzz.judge(case, code, 0.1, out, err)
+    assert any(fault in f for f in found), found
+
+
+def test_a_full_disk_is_seen(tmp_path: Path) -> None:
+    disk = fuzz._FullDisk(tmp_path / "disk")
+    try:
+        assert disk.faults(2) == []
+        (disk.path / "good.json").write_bytes(b"{")
+        assert any("good.json damaged" in f for f in disk.faults(2))
+        assert any("exit 0 after a write to a full disk" in f for f in disk.faults(0))
+    finally:
+        disk.close()
+
+
+#: One case of each class of the hostile world, on quick commands.
+WORLD = [
+    fuzz.Case("score", "digits notation", ("score", "squid*" + "9" * 5000, "egg", "--json")),
+    fuzz.Case("table", "encoding ascii names", ("table", "--scores", "9,0", "--names", "Jos\u00e9,\x1b[2J",
+                                                 "--limit", "1", "--timeout", "5"),
+              env=(("PYTHONIOENCODING", "ascii"),)),
+    fuzz.Case("score", "stream stdout-closed", ("score", "egg", "egg"), stdout="closed"),
+    fuzz.Case("score", "stream stderr-full bad", ("score", "egg", "--x"), stderr="full", expect=2),
+    fuzz.Case("score", "cwd deleted relative", ("score", "--rules", "mine.toml", "egg", "egg"),
+              cwd="deleted"),
+    fuzz.Case("play", "disk record", ("play", "--players", "3", "--record", "{K}/good.json"), disk=True),
+    fuzz.Case("score", "stream stdout-disk", ("score", "egg", "egg", "--json"), stdout="disk", disk=True),
+]
+
+
+@pytest.mark.parametrize("case", WORLD, ids=[c.kind for c in WORLD])
+def test_no_fault_in_a_hostile_world(case: object) -> None:
+    result = fuzz.run_case(case)
+    assert not result.faults, (result.faults, result.code, result.stderr[-300:])
+
+
 def test_the_oracle_passes_a_good_run() -> None:
     import sushigo
 

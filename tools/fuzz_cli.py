@@ -4,18 +4,28 @@ Every try is one :class:`Case`: the arguments, the files it reads (written into 
 directory), what standard input and standard output are (a pipe, closed, ``/dev/full``).
 The cases come from input classes (a wrong JSON type at every position of every document the
 schemas describe, hostile bytes and special files, TOML rules files, ``--rule`` overrides,
-every numeric option, contradicting options, hostile output) and are drawn with a seed, so a
-campaign replays exactly. A run is flagged when:
+every numeric option, contradicting options, hostile output) and a hostile world (issue 32:
+digit strings around every limit in every numeric place and notation count, encodings and
+control characters in names, standard output and error closed or full, a deleted working
+directory, a full disk, broken engines for conform), and are drawn with a seed, so a campaign
+replays exactly. A run is flagged when:
 
-- standard error holds a traceback, or the exit code is not 0, 1 or 2;
+- standard error holds a traceback, or the exit code is not 0, 1 or 2 (70 is a crash);
 - it runs past the time limit (every case gives the command a small budget);
 - ``--json`` output (exit 0 or 1) is not JSON, has no first key "format", or does not match
   the schema its format names;
-- exit 2 is not one line ``sushigo CMD: error: ...`` naming the command.
+- exit 2 is not one line ``sushigo CMD: error: ...`` naming the command;
+- it exits 0 after its output was lost (standard output closed, full, or on a full disk), a bad
+  option does not exit 2 when standard error is full or closed, a deleted working directory is
+  reported as a full device, a failed write damaged the good file that was there or left a
+  temporary file, text output carries a raw control character, or a broken engine conforms.
 
-A campaign (``--cases 0``: every case of every class)::
+The full disk is a 64 KiB tmpfs, filled, where the machine lets this process mount one (root);
+elsewhere a file-size limit (RLIMIT_FSIZE, 4 KiB) stands in for it.
 
-    python tools/fuzz_cli.py --seed 1 --cases 2000 [--command score] [--jobs 2]
+A campaign (``--cases 0``: every case of every class; ``--class world``: the hostile world only)::
+
+    python tools/fuzz_cli.py --seed 1 --cases 2000 [--command score] [--class world] [--jobs 2]
 
 ``tests/test_fuzz_subprocess.py`` runs a seeded sample of the same cases on every test run.
 """
@@ -223,13 +233,21 @@ class Case:
     files: tuple[tuple[str, bytes], ...] = ()
     special: str = ""  # one of SPECIAL: what {F} is instead of a file
     stdin: bytes | None = None  # None: /dev/null; b"<closed>": closed
-    stdout: str = "pipe"  # pipe | closed | full
+    stdout: str = "pipe"  # pipe | closed | full | disk (a file on a full disk)
+    stderr: str = "pipe"  # pipe | closed | full
+    env: tuple[tuple[str, str], ...] = ()  # set in the command's environment
+    cwd: str = "case"  # case | deleted (the working directory removed before the command starts)
+    disk: bool = False  # {K} is a directory on a full disk holding good.json and good.png
+    expect: int | None = None  # the exit code the case must end with (a bad option: 2)
 
     def label(self) -> str:
         extra = f" [{self.special}]" if self.special else ""
         out = "" if self.stdout == "pipe" else f" >{self.stdout}"
+        err = "" if self.stderr == "pipe" else f" 2>{self.stderr}"
+        env = "".join(f"{k}={v} " for k, v in self.env)
+        where = " (cwd deleted)" if self.cwd == "deleted" else " (disk full)" if self.disk else ""
         shown = " ".join(a if len(a) < 60 else a[:57] + "..." for a in self.argv)
-        return f"{self.kind}: sushigo {shown}{extra}{out}"
+        return f"{self.kind}: {env}sushigo {shown}{extra}{out}{err}{where}"
 
 
 @dataclass
@@ -415,6 +433,9 @@ HOSTILE_TOML: tuple[tuple[str, bytes], ...] = (
     ("long-string", b'extends = "' + b"x" * 100_000 + b'"\n'),
     ("format-wrong", b'format = 3\nextends = "official"\n'),
     ("name-key", b'name = "mine"\n'),
+    ("hand-sizes-huge-key", b'extends = "official"\n[hand_sizes]\n' + b"9" * 5000 + b" = 3\n"),
+    ("hand-sizes-superscript-key", b'extends = "official"\n[hand_sizes]\n"\xc2\xb2" = 3\n'),
+    ("name-escape", b'extends = "official"\nname = "\\u001b[2J\\u202e"\n'),
     ("source-key", b"source = 3\n"),
 )
 
@@ -866,6 +887,142 @@ def contradiction_cases() -> Iterator[Case]:
         yield Case(command, "combination", argv)
 
 
+# --- a hostile world (issue 32): numbers, encodings, streams, a deleted cwd, a full disk ---------
+
+#: Digit strings around every limit: 64-bit, float range, Python's 4,300-digit integer-string
+#: limit, and far past it (leading zeros and signs too).
+DIGITS = (
+    "9" * 19,
+    "9" * 20,
+    "1" + "0" * 308,
+    "9" * 4300,
+    "9" * 4301,
+    "0" * 5000 + "1",
+    "-" + "9" * 5000,
+    "+" + "9" * 30,
+    "9" * 100_000,
+)
+
+#: Where notation reads a count or a number (``{N}``: the digit string).
+NOTATION: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("score", ("score", "squid*{N}", "egg", "--json")),
+    ("score", ("score", "{N}*squid", "egg")),
+    ("tableaux", ("tableaux", "--cards", "3", "--score", "6", "--must", "squid*{N}", "--timeout", "3")),
+    ("table", ("table", "--scores", "9,0", "--has", "1:squid*{N}", "--limit", "1", "--timeout", "5")),
+    ("table", ("table", "--scores", "9,0", "--count", "1:squid={N}", "--limit", "1", "--timeout", "5")),
+    ("table", ("table", "--scores", "9,0", "--count", "{N}:squid=1", "--limit", "1", "--timeout", "5")),
+    ("table", ("table", "--scores", "9,0", "--icons", "1:{N}", "--limit", "1", "--timeout", "5")),
+    ("table", ("table", "--scores", "{N},0", "--limit", "1", "--timeout", "5")),
+    ("best", ("best", "{E}/record-2p.json", "--round", "{N}", "--seat", "0", "--timeout", "3")),
+    ("best", ("best", "{E}/record-2p.json", "--round", "1", "--seat", "{N}", "--timeout", "3")),
+    ("endgame", ("endgame", "{E}/position.json", "--round", "{N}", "--max-nodes", "2000",
+                 "--time-limit", "3")),
+    ("puzzle", ("puzzle", "--show", "{N}")),
+    ("rules", ("rules", "--players", "{N}")),
+    ("check", ("check", "--examples", "{N}", "--only", "no-such-property")),
+    ("play", ("play", "--players", "2", "--games", "{N}")),
+    ("balance", ("balance", "french", "--games", "{N}", "--no-maxima", "--no-diff")),
+    ("conform", ("conform", "{E}/conform_adapter.py", "--examples", "{N}", "--time-limit", "10")),
+)
+
+#: Names no terminal should act on, and names an encoding cannot carry.
+NAMES = (
+    "Jos\u00e9,Zo\u00eb",
+    "\u2603,\U0001f363",
+    "\x1b[2J\x1b[31mRED,\x1b]0;owned\x07",
+    "\u202eevil,\x08\x08\x08",
+    "caf\u00e9\r,\x9b31m",
+)
+ENCODINGS = (
+    (("PYTHONIOENCODING", "ascii"),),
+    (("PYTHONIOENCODING", "latin-1"),),
+    (("PYTHONIOENCODING", "cp1252"),),
+    (("LC_ALL", "C"), ("LANG", "C"), ("PYTHONUTF8", "0"), ("PYTHONCOERCECLOCALE", "0")),
+    (("PYTHONIOENCODING", "utf-8"),),
+)
+#: Raw characters a text output must never carry (escaped as \x1b, \x07, \u202e ...).
+RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+#: An engine for conform that fails one way (only the CLI's exit code is judged here; how
+#: conform treats an adversary is its own campaign, checks/conform). ``broken``: it must not conform.
+ENGINES: tuple[tuple[str, bool, str], ...] = (
+    ("exit-at-import", True, "import sys\nsys.exit(0)\n"),
+    ("raise-at-import", True, "raise RuntimeError('engine broken')\n"),
+    ("syntax-error", True, "def score_round(:\n"),
+    ("not-callable", True, "score_round = 3\n"),
+    ("no-entry-point", True, "x = 1\n"),
+    ("exits-every-call", True, "import os\ndef score_round(t):\n    os._exit(3)\n"),
+    ("raises-every-call", True, "def score_round(t):\n    raise ValueError('no')\n"),
+    ("returns-text", True, "def score_round(t):\n    return 'x'\n"),
+    ("returns-huge", True, "def score_round(t):\n    return [10**5000] * len(t)\n"),
+    ("returns-nan", True, "def score_round(t):\n    return [float('nan')] * len(t)\n"),
+    ("wrong-length", True, "def score_round(t):\n    return [0]\n"),
+    ("prints-on-call", True, "def score_round(t):\n    print('hello')\n    return [0] * len(t)\n"),
+    ("control-chars", True, "def score_round(t):\n    raise ValueError('\\x1b[2J\\u202e')\n"),
+)
+
+
+def world_cases(command: str) -> Iterator[Case]:
+    """The hostile world around ``command``: digit strings in every numeric place, encodings and
+    control characters, closed and full streams, a deleted working directory, a full disk."""
+    base = BASE[command]
+    json_flag = () if command in NO_JSON else ("--json",)
+    for option in numeric_options().get(command, []):
+        kept = _without(base, option)
+        for digits in DIGITS:
+            yield Case(command, f"digits {option} {len(digits)}", (*kept, option, digits, *json_flag))
+    for name, argv in NOTATION:
+        if name == command:
+            for digits in DIGITS:
+                yield Case(command, f"digits notation {len(digits)}",
+                           tuple(a.replace("{N}", digits) for a in argv))
+    for env in ENCODINGS:
+        shown = ",".join(v for _, v in env[:1])
+        yield Case(command, f"encoding {shown} base", base, env=env)
+        if command == "table":
+            for names in NAMES:
+                yield Case(command, f"encoding {shown} names", (*base, "--names", names), env=env)
+                yield Case(command, f"encoding {shown} names", (*base, "--names", names, "--json"), env=env)
+        if command == "scoresheet":
+            for names in NAMES:
+                sheet = json.dumps({"players": names.split(","), "rounds": [[12, 3]]}).encode()
+                for extra in ((), ("--json",)):
+                    argv = ("scoresheet", "{D}/sheet.json", "--timeout", "5", *extra)
+                    yield Case(command, f"encoding {shown} names", argv, files=(("sheet.json", sheet),),
+                               env=env)
+        if command in RULES_USERS:
+            for names in NAMES:
+                text = f'extends = "official"\nname = {json.dumps(names)}\n'.encode()
+                argv = tuple("{D}/named.toml" if a == "{R}" else a for a in RULES_USERS[command])
+                yield Case(command, f"encoding {shown} rules-name", tuple(a for a in argv if a != "--json"),
+                           files=(("named.toml", text),), env=env)
+    bad = (*base, "--no-such-option")
+    yield Case(command, "stream stderr-full bad", bad, stderr="full", expect=2)
+    yield Case(command, "stream stderr-closed bad", bad, stderr="closed", expect=2)
+    yield Case(command, "stream stderr-full", (*base, *json_flag), stderr="full")
+    yield Case(command, "stream stderr-closed", (*base, *json_flag), stderr="closed")
+    yield Case(command, "stream stdout-closed", base, stdout="closed")
+    yield Case(command, "stream stdout-closed help", (command, "--help"), stdout="closed")
+    yield Case(command, "stream stdout-full help", (command, "--help"), stdout="full")
+    yield Case(command, "stream both-full", (*base, *json_flag), stdout="full", stderr="full")
+    yield Case(command, "stream stdout-disk", (*base, *json_flag), stdout="disk", disk=True)
+    yield Case(command, "cwd deleted", base, cwd="deleted")
+    yield Case(command, "cwd deleted relative", (*base, "--rules", "mine.toml") if command in RULES_USERS
+               else base, cwd="deleted")
+    if command == "play":
+        for games in ("1", "3"):
+            yield Case(command, "disk record", ("play", "--players", "3", "--games", games, "--record",
+                                                "{K}/good.json"), disk=True)
+        yield Case(command, "disk record", ("play", "--players", "2", "--record", "{K}/new.json"), disk=True)
+    if command == "balance":
+        yield Case(command, "disk plot", ("balance", "french", "--games", "3", "--no-maxima", "--no-diff",
+                                          "--plot", "{K}/good.png"), disk=True)
+    if command == "conform":
+        for name, _, text in ENGINES:
+            argv = ("conform", "{D}/engine.py", "--examples", "3", "--time-limit", "20", "--json")
+            yield Case(command, f"engine {name}", argv, files=(("engine.py", text.encode()),))
+
+
 @functools.cache
 def all_cases() -> dict[str, list[Case]]:
     """Every case of every class, by command, in a fixed order."""
@@ -878,7 +1035,13 @@ def all_cases() -> dict[str, list[Case]]:
         by_command[command].extend(option_cases(command, options))
     for case in contradiction_cases():
         by_command[case.command].append(case)
+    for command in COMMANDS:
+        by_command[command].extend(world_cases(command))
     return by_command
+
+
+#: The input classes of the hostile world (the first word of a case's kind).
+WORLD = ("digits", "encoding", "stream", "cwd", "disk", "engine")
 
 
 def _interleave(rng: random.Random, groups: dict[str, list[Any]]) -> list[Any]:
@@ -901,7 +1064,13 @@ def _grouped(cases: list[Case], word: int) -> dict[str, list[Case]]:
     return groups
 
 
-def sample(seed: int, per_command: int, commands: list[str] | None = None) -> list[Case]:
+def classes_of(names: list[str]) -> set[str]:
+    """The input classes ``names`` name ('world': every class of :data:`WORLD`)."""
+    return {c for name in names for c in (WORLD if name == "world" else (name,))}
+
+
+def sample(seed: int, per_command: int, commands: list[str] | None = None,
+           classes: set[str] | None = None) -> list[Case]:
     """``per_command`` cases of each command (0: all), drawn with ``seed``: the input classes
     (the kind's first word: a document slot, rules-file, rule, option, ...) take turns, and
     within a class its forms (the second word: the wrong value, the option) take turns, so a
@@ -909,14 +1078,15 @@ def sample(seed: int, per_command: int, commands: list[str] | None = None) -> li
     same order."""
     rng = random.Random(seed)
     chosen: list[Case] = []
-    for command, cases in all_cases().items():
+    for command, every in all_cases().items():
         if commands and command not in commands:
             continue
+        cases = [c for c in every if not classes or c.kind.split()[0] in classes]
         if per_command <= 0 or per_command >= len(cases):
             chosen.extend(cases)
             continue
-        classes = {name: _interleave(rng, _grouped(group, 1)) for name, group in _grouped(cases, 0).items()}
-        chosen.extend(_interleave_prefix(rng, classes, per_command))
+        by_class = {name: _interleave(rng, _grouped(group, 1)) for name, group in _grouped(cases, 0).items()}
+        chosen.extend(_interleave_prefix(rng, by_class, per_command))
     return chosen
 
 
@@ -978,8 +1148,21 @@ def judge(case: Case, code: int | None, seconds: float, out: str, err: str) -> l
     if "Traceback" in err:
         faults.append("traceback")
     if code not in (0, 1, 2):
-        faults.append(f"exit code {code}")
+        faults.append(f"exit code {code}" + (" (an internal error)" if code == 70 else ""))
+    if code == 0 and case.stdout in ("closed", "full"):
+        faults.append("exit 0 after lost output")
+    if case.expect is not None and code != case.expect:
+        faults.append(f"exit {code}, not {case.expect}, with the error line lost")
+    if case.cwd == "deleted" and "free space" in err:
+        faults.append("a deleted working directory reported as a full device")
+    if case.kind.startswith("engine ") and code == 0 and any(
+            case.kind == f"engine {name}" and broken for name, broken, _ in ENGINES):
+        faults.append("a broken engine conforms (exit 0)")
+    if case.kind.startswith("encoding") and "--json" not in case.argv and RAW_CONTROLS.search(out):
+        faults.append(f"raw control character in text output: {RAW_CONTROLS.search(out)[0]!r}")  # type: ignore[index]
     lines = [line for line in err.splitlines() if line.strip()]
+    if case.stderr != "pipe":
+        return faults  # nothing to read on standard error
     if code == 2:
         if len(lines) != 1:
             faults.append(f"exit 2 with {len(lines)} lines on stderr")
@@ -1036,7 +1219,9 @@ def _run_case(case: Case, time_limit: float) -> Result:
             (where / name).write_bytes(data)
         (where / "sub").mkdir(exist_ok=True)
         names["{F}"] = _make_special(case.special, where) if case.special else str(where / "doc.json")
-        argv = [_fill(a, names) for a in case.argv]
+        disk = _FullDisk(where / "disk") if case.disk else None
+        if disk is not None:
+            names["{K}"] = str(disk.path)
         # No PYTHONPATH of the checkout: its sushigo/ folder is not the installed package (spec/,
         # solver/ and checks/ install inside it), and CI runs the installed wheel.
         env = dict(
@@ -1044,8 +1229,15 @@ def _run_case(case: Case, time_limit: float) -> Result:
             HOME=str(where),
             COLUMNS="100",
         )
-        code, seconds, out, err = _spawn(case, argv, where, env, time_limit)
-        return Result(case, code, seconds, out, err, judge(case, code, seconds, out, err))
+        env.update(case.env)
+        argv = [_fill(a, names) for a in case.argv]
+        try:
+            code, seconds, out, err = _spawn(case, argv, where, env, time_limit, disk)
+            faults = judge(case, code, seconds, out, err) + (disk.faults(code) if disk else [])
+        finally:
+            if disk is not None:
+                disk.close()
+        return Result(case, code, seconds, out, err, faults)
     finally:
         for path in where.rglob("*"):
             if not path.is_symlink():
@@ -1056,8 +1248,88 @@ def _run_case(case: Case, time_limit: float) -> Result:
         shutil.rmtree(where, ignore_errors=True)
 
 
+#: A good record and picture on the full disk: a failed write must leave them byte for byte.
+GOOD = {"good.json": (EXAMPLES / "record-2p.json").read_bytes(),
+        "good.png": b"\x89PNG\r\n\x1a\n" + b"\0" * 3000}
+
+
+@functools.cache
+def _can_mount() -> bool:
+    """Whether this process may mount a small tmpfs (root on Linux, no container forbidding it)."""
+    probe = Path(tempfile.mkdtemp(prefix="sushigo-fuzz-mount-"))
+    try:
+        done = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(probe)],
+                              capture_output=True, check=False)
+        if done.returncode != 0:
+            return False
+        subprocess.run(["umount", str(probe)], capture_output=True, check=False)
+        return True
+    except OSError:
+        return False
+    finally:
+        shutil.rmtree(probe, ignore_errors=True)
+
+
+class _FullDisk:
+    """A directory on a full disk holding :data:`GOOD`: a 64 KiB tmpfs filled up where the machine
+    lets it be mounted, else a plain directory and a file-size limit on the command (RLIMIT_FSIZE:
+    a write past 4 KiB fails with EFBIG, as one on a full disk fails with ENOSPC)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        path.mkdir()
+        self.mounted = _can_mount() and subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(path)], capture_output=True,
+            check=False).returncode == 0
+        try:
+            self._fill()
+        except BaseException:  # never leave a mount behind
+            self.close()
+            raise
+
+    def _fill(self) -> None:
+        path = self.path
+        for name, data in GOOD.items():
+            (path / name).write_bytes(data)
+        if self.mounted:
+            fd = os.open(path / "filler", os.O_WRONLY | os.O_CREAT, 0o600)
+            try:
+                while os.write(fd, b"\0" * 1024):
+                    pass
+            except OSError:  # full: the point
+                pass
+            finally:
+                os.close(fd)
+
+    def limit(self) -> None:
+        """In the command's process (preexec): the file-size limit when there is no full tmpfs."""
+        if not self.mounted:
+            import resource
+
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    def faults(self, code: int | None) -> list[str]:
+        found = [f"{name} damaged by a failed write" for name, data in GOOD.items()
+                 if (self.path / name).read_bytes() != data]
+        litter = sorted(p.name for p in self.path.iterdir() if p.name not in (*GOOD, "filler", "out.txt"))
+        if litter:
+            found.append(f"left behind on the full disk: {', '.join(litter)}")
+        out = self.path / "out.txt"
+        # Under the file-size limit an output shorter than the limit is written whole: no loss.
+        lost = self.mounted or not out.exists() or out.stat().st_size >= 4096
+        if code == 0 and lost:
+            found.append("exit 0 after a write to a full disk")
+        return found
+
+    def close(self) -> None:
+        if self.mounted:
+            subprocess.run(["umount", "-l", str(self.path)], capture_output=True, check=False)
+
+
 def _spawn(
-    case: Case, argv: list[str], where: Path, env: dict[str, str], time_limit: float
+    case: Case, argv: list[str], where: Path, env: dict[str, str], time_limit: float,
+    disk: _FullDisk | None = None,
 ) -> tuple[int | None, float, str, str]:
     command = [sys.executable, "-m", "sushigo", *argv]
     stdin: Any = subprocess.DEVNULL
@@ -1070,11 +1342,23 @@ def _spawn(
         closing.append("<&-")
     if case.stdout == "closed":
         closing.append(">&-")
-    if closing:  # the shell closes the descriptor, then becomes the command
-        command = ["/bin/sh", "-c", f'exec "$@" {" ".join(closing)}', "sh", *command]
+    if case.stderr == "closed":
+        closing.append("2>&-")
+    enter = ""
+    if case.cwd == "deleted":  # the shell enters the directory and removes it, then runs the command
+        gone = where / "gone"
+        gone.mkdir()
+        enter = f'cd "{gone}" && rmdir "{gone}" && '
+    if closing or enter:  # the shell closes the descriptor, then becomes the command
+        command = ["/bin/sh", "-c", f'{enter}exec "$@" {" ".join(closing)}', "sh", *command]
     stdout: Any = subprocess.PIPE
     if case.stdout == "full":
         stdout = open("/dev/full", "wb")  # closed below
+    elif case.stdout == "disk" and disk is not None:
+        stdout = open(disk.path / "out.txt", "wb")  # closed below
+    stderr: Any = subprocess.PIPE
+    if case.stderr == "full":
+        stderr = open("/dev/full", "wb")  # closed below
     start = time.monotonic()
     proc = subprocess.Popen(
         command,
@@ -1082,8 +1366,9 @@ def _spawn(
         env=env,
         stdin=stdin,
         stdout=stdout,
-        stderr=subprocess.PIPE,
+        stderr=stderr,
         start_new_session=True,
+        preexec_fn=None if disk is None else disk.limit,
     )
     try:
         data = case.stdin if stdin is subprocess.PIPE else None
@@ -1094,7 +1379,7 @@ def _spawn(
         out, err = proc.communicate()
         code = None
     finally:
-        for handle in (stdin, stdout):
+        for handle in (stdin, stdout, stderr):
             if hasattr(handle, "close"):
                 handle.close()
     seconds = time.monotonic() - start
@@ -1129,8 +1414,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=1, help="runs at a time (default 1)")
     parser.add_argument("--time-limit", type=float, default=TIME_LIMIT, help="seconds before a run is a hang")
     parser.add_argument("--list", action="store_true", help="list the cases, run nothing")
+    parser.add_argument("--class", dest="classes", action="append", default=[],
+                        help="only cases of this input class (the kind's first word: digits, encoding, "
+                        "stream, cwd, disk, engine, option, rule, ...; 'world' for the six of a hostile "
+                        "world; repeatable)")
     args = parser.parse_args(argv)
-    cases = sample(args.seed, args.cases, args.command)
+    cases = sample(args.seed, args.cases, args.command, classes_of(args.classes))
     if args.list:
         for case in cases:
             print(case.label())

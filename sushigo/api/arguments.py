@@ -34,6 +34,9 @@ def check_arguments(run: Callable[..., Any], name: str, args: tuple[Any, ...],
     annotation refuses (a call that does not fit the signature raises TypeError as usual)."""
     signature, hints = _hints(run)
     for param, value in signature.bind(*args, **kwargs).arguments.items():
+        if _overlong(value):
+            raise InputError(f"sushigo.{name}: {param} holds a whole number of more than {MAX_DIGITS} "
+                             "digits; no count, score, budget or seed is that long")
         hint = hints.get(param)
         if hint is None or param in RULESET_PARAMETERS \
                 or signature.parameters[param].kind is inspect.Parameter.VAR_KEYWORD:
@@ -43,6 +46,25 @@ def check_arguments(run: Callable[..., Any], name: str, args: tuple[Any, ...],
             if len(shown) > _SHOWN:
                 shown = shown[: _SHOWN - 3] + "..."
             raise InputError(f"sushigo.{name}: {param} must be {describe(hint)}, got {shown}")
+
+
+#: Past this many digits an int is refused before anything formats it: Python's integer-string
+#: limit (4,300 digits) makes ``str()``, ``repr()`` and every f-string of one raise ValueError, so
+#: an error message about such a number was itself a crash.
+MAX_DIGITS = 4000
+_MAX_BITS = int(MAX_DIGITS / 0.30103)
+
+
+def _overlong(value: object, depth: int = 0) -> bool:
+    """Whether ``value`` is, or holds (in lists, tuples and dicts a few levels deep), an int too
+    long to print."""
+    if isinstance(value, int):
+        return value.bit_length() > _MAX_BITS
+    if depth < 4 and isinstance(value, list | tuple):
+        return any(_overlong(v, depth + 1) for v in value)
+    if depth < 4 and isinstance(value, dict):
+        return any(_overlong(v, depth + 1) for v in value.values())
+    return False
 
 
 @functools.cache

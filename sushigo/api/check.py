@@ -13,8 +13,10 @@ from typing import ParamSpec
 
 from sushigo.api.base import Outcome, Rule, as_list, budget_of, override_texts, public, tagged
 from sushigo.jobs import Runner, runner
+from sushigo.limits import MAX_EXAMPLES
 from sushigo.spec.answer import Verdict, with_outcome
 from sushigo.spec.errors import InputError
+from sushigo.spec.numbers import check_whole
 
 FORMAT = "sushigo-check-result/1"
 P = ParamSpec("P")
@@ -82,9 +84,7 @@ def check_outcome(
 
     if profile not in PROFILES:
         raise InputError(f"--profile {profile!r}: choose one of {', '.join(sorted(PROFILES))}")
-    cases = examples if examples is not None else R.PROFILES[profile]
-    if cases < 1:
-        raise InputError(f"--examples must be at least 1, got {cases}")
+    cases = R.PROFILES[profile] if examples is None else check_whole(examples, "--examples", 1, MAX_EXAMPLES)
     if rules is not None and ruleset is not None and rules != ruleset:
         raise InputError(f"--rules {rules!r} and --ruleset {ruleset!r} contradict: give one")
     name = rules if rules is not None else ruleset

@@ -18,6 +18,7 @@ from sushigo.api.base import (
 from sushigo.solver.policies import make_policy, resolve_policies
 from sushigo.spec.errors import InputError, check_first_seed
 from sushigo.spec.executor import PolicyLike, play_game, policy_names
+from sushigo.spec.files import write_atomic
 from sushigo.spec.policies import Policy
 from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import Ruleset
@@ -110,8 +111,7 @@ def write_records(path: str, records: list[GameRecord]) -> None:
         sys.stdout.write(text)
         return
     try:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+        write_atomic(path, text)  # a failed write leaves any file that was there as it was
     except OSError as exc:
         raise InputError(f"cannot write record to {path!r}: {exc.strerror}") from exc
     except ValueError as exc:  # a NUL in the name: no command line holds one, a library call can

@@ -8,7 +8,9 @@ from typing import TypeVar
 
 from sushigo.api.base import Document, Outcome, Rule, as_list, load_input, public, rules_from_options, tagged
 from sushigo.common import budget_count, budget_seconds
+from sushigo.limits import MAX_LIMIT
 from sushigo.spec.errors import InputError
+from sushigo.spec.numbers import check_whole
 
 T = TypeVar("T")
 
@@ -40,8 +42,7 @@ def table_outcome(
     from sushigo.progress import terminal_progress
     from sushigo.solver.table import RunBudget, answer_json, parse_query, query_from_options, solve
 
-    if limit < 1:
-        raise InputError(f"--limit must be 1 or more, got {limit}")
+    check_whole(limit, "--limit", 1, MAX_LIMIT)
     run = RunBudget(None if timeout is None else _checked(budget_seconds, "--timeout", timeout),
                     None if rlimit is None else _checked(budget_count, "--rlimit", rlimit))
     if input is not None:

@@ -6,8 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, solver_budget, tagged
+from sushigo.limits import MAX_LIMIT
 from sushigo.spec.answer import Verdict, with_outcome
 from sushigo.spec.errors import InputError
+from sushigo.spec.numbers import check_whole
 
 FORMAT = "sushigo-tableaux-result/1"
 
@@ -44,8 +46,8 @@ def tableaux_outcome(
 
     ruleset = rules_from_options(rules, rule)
     filters = T.parse_filters(as_list(must), as_list(without))
-    if limit is not None and limit < 0:
-        raise InputError(f"--limit must be 0 or more, got {limit}")
+    if limit is not None:
+        check_whole(limit, "--limit", 0, MAX_LIMIT)
     if not 0 <= cards <= ruleset.deck_size():
         raise InputError(
             f"--cards {cards}: a tableau holds 0 to {ruleset.deck_size()} cards (the whole deck); "

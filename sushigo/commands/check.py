@@ -21,6 +21,7 @@ from sushigo.common import (
     print_json,
     print_table,
 )
+from sushigo.limits import MAX_EXAMPLES
 
 ORDER = 80
 HELP = "cross-check the executor against the Z3 model (Hypothesis), or run the mutants"
@@ -46,8 +47,10 @@ def register(subparsers: Any) -> None:
         epilog=_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    # Bounded by sushigo.check itself, so the line is the library's (tests/test_api.py holds them equal).
     parser.add_argument("--examples", type=int, default=None, metavar="N",
-                        help="cases per property family over all rulesets (default: the profile's)")
+                        help="cases per property family over all rulesets (default: the profile's; "
+                        f"at most {MAX_EXAMPLES})")
     parser.add_argument("--profile", choices=sorted(PROFILES), default="default",
                         help="budget: quick 300, default 2000, long 20000 cases per property")
     parser.add_argument("--seed", type=int, default=None, metavar="S",

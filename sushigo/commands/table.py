@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import argparse
 
-from sushigo.common import add_json_arg, add_rules_args, budget_count, budget_seconds, print_json, print_table
+from sushigo.common import (
+    add_json_arg,
+    add_rules_args,
+    budget_count,
+    budget_seconds,
+    print_json,
+    print_table,
+    whole_number,
+)
+from sushigo.limits import MAX_LIMIT
 
 ORDER = 55
 HELP = "tables of tableaux that give every player's round score"
@@ -30,8 +39,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--input", metavar="FILE",
                    help='JSON instead of the options: {"rules": ..., "scores": [...], "names": [...], '
                         '"known": [{"player": 1, "has": "...", "counts": {"squid": 2}, "icons": 5}]}')
-    p.add_argument("--limit", type=int, default=20, metavar="N",
-                   help="count tables up to N (default 20); beyond, report 'N or more'")
+    p.add_argument("--limit", type=whole_number(1, MAX_LIMIT), default=20, metavar="N",
+                   help=f"count tables up to N (default 20, at most {MAX_LIMIT}); beyond, report 'N or more'")
     p.add_argument("--timeout", type=budget_seconds, default=None, metavar="SECONDS",
                    help="wall-clock budget of the whole run (default: none); past it the answer is "
                         "'unknown' with the tables counted so far, marked incomplete")

@@ -6,7 +6,15 @@ import argparse
 from itertools import groupby
 from typing import TYPE_CHECKING
 
-from sushigo.common import add_budget_args, add_json_arg, add_rules_args, print_json, print_table
+from sushigo.common import (
+    add_budget_args,
+    add_json_arg,
+    add_rules_args,
+    print_json,
+    print_table,
+    whole_number,
+)
+from sushigo.limits import MAX_LIMIT
 
 if TYPE_CHECKING:
     from sushigo.solver.tableaux import Enumeration, TokenFact
@@ -30,7 +38,8 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--count", action="store_true", help="print only the number of tableaux")
     p.add_argument("--all-scores", action="store_true",
                    help="with --count: the number of tableaux for every score (a table of score, count)")
-    p.add_argument("--limit", type=int, default=None, metavar="N", help="print at most N tableaux")
+    p.add_argument("--limit", type=whole_number(0, MAX_LIMIT), default=None, metavar="N",
+                   help=f"print at most N tableaux (at most {MAX_LIMIT})")
     p.add_argument("--must", action="append", default=[], metavar="TABLEAU",
                    help="keep tableaux holding at least these tokens, e.g. 'sashimi*3' (repeatable)")
     p.add_argument("--without", action="append", default=[], metavar="NAME",
