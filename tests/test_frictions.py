@@ -48,3 +48,97 @@ def test_a_misspelt_option_names_the_nearest(capsys: pytest.CaptureFixture[str],
 def test_nothing_near_names_nothing(capsys: pytest.CaptureFixture[str]) -> None:
     assert "did you mean" not in refused(capsys, "zzzzzz")
     assert "did you mean" not in refused(capsys, "play", "--qqqqqqqq")
+
+
+# ------------------------------------------------------------ Game.hand / Game.tableau print in the notation
+
+
+def test_the_step_api_hand_and_tableau_print_in_the_notation() -> None:
+    from collections import Counter
+
+    from sushigo.spec.cards import Card
+    from sushigo.spec.game import Game
+    from sushigo.spec.tableau import HandCounts, Tableau, TableauCounts
+
+    game = Game.new(4, 7)
+    hand = game.hand(0)
+    # Independent of the formatter: the dealt cards counted by name, in Card order.
+    dealt = Counter(c.label for c in game.dealt(0)[0])
+    want = " ".join(name if dealt[name] == 1 else f"{name}*{dealt[name]}" for name in
+                    (c.label for c in Card) if dealt[name])
+    assert str(hand) == want
+    assert repr(hand) == f"HandCounts.parse({want!r})" and eval(repr(hand)) == hand
+    # still the tuple of counts it was: equal, hashed and indexed as one
+    assert hand == tuple(dealt[c.label] for c in Card) and hash(hand) == hash(tuple(hand))
+    assert hand[Card.TEMPURA] == dealt["tempura"]
+
+    turn = game.legal_actions(0)[0]
+    after = game.apply([turn] + [game.legal_actions(s)[0] for s in range(1, 4)])
+    tableau = after.tableau(0)
+    assert str(tableau) == str(Tableau(tuple(tableau))) != "-"
+    assert eval(repr(tableau)) == tableau and isinstance(tableau.tableau(), Tableau)
+    assert str(Game.new(2, 1).tableau(1)) == "-"
+    assert isinstance(tableau, TableauCounts) and isinstance(hand, HandCounts)
+
+
+# ------------------------------------------------------------------ PettingZoo render_mode="human"
+
+
+def test_pettingzoo_render_test_passes_in_every_mode() -> None:
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import render_test
+
+    from sushigo import pettingzoo as pz
+
+    assert "human" in pz.SushiGoParallelEnv.metadata["render_modes"]
+    render_test(lambda render_mode=None: pz.env(players=3, render_mode=render_mode))
+
+
+def test_pettingzoo_render_shows_each_seats_hand(capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("pettingzoo")
+    from collections import Counter
+
+    from sushigo.spec.cards import Card
+    from sushigo.spec.game import Game
+
+    from sushigo import pettingzoo as pz
+
+    # reset(seed=S) deals the hands of 'sushigo play --seed S': the step API's first deal.
+    dealt = Counter(c.label for c in Game.new(3, 11).dealt(0)[2])
+    want = " ".join(n if dealt[n] == 1 else f"{n}*{dealt[n]}" for n in (c.label for c in Card) if dealt[n])
+    ansi = pz.parallel_env(players=3, render_mode="ansi")
+    ansi.reset(seed=11)
+    text = ansi.render()
+    assert text is not None and f"player_2: hand {want} | tableau -" in text.splitlines()
+    human = pz.parallel_env(players=3, render_mode="human")
+    human.reset(seed=11)
+    assert human.render() is None
+    assert capsys.readouterr().out == text + "\n"
+
+
+# ------------------------------------------------------------------ help(sushigo.score) says what it returns
+
+
+def test_the_public_functions_annotate_what_they_return() -> None:
+    import inspect
+    import pydoc
+
+    import sushigo
+    from sushigo.api.base import DOCUMENT, DOCUMENTS
+
+    functions = [n for n in sushigo.__all__ if n[0].islower() and callable(getattr(sushigo, n))]
+    assert "score" in functions and "check" in functions
+    for name in functions:
+        returns = inspect.signature(getattr(sushigo, name)).return_annotation
+        assert "Outcome" not in str(returns), name
+    assert inspect.signature(sushigo.score).return_annotation == DOCUMENT == "dict[str, Any]"
+    assert inspect.signature(sushigo.replay).return_annotation == DOCUMENTS  # a list for many records
+    assert inspect.signature(sushigo.ruleset).return_annotation == "Ruleset"
+    assert "-> 'dict[str, Any]'" in pydoc.render_doc(sushigo.score)
+    # and they do return that: a dict, a list where the annotation says one may come
+    assert isinstance(sushigo.score(["tempura*2", "sashimi"]), dict)
+    assert isinstance(sushigo.rules(), dict) and isinstance(sushigo.schema(), dict)
+    assert isinstance(sushigo.puzzle(list=True), list)
+    assert inspect.signature(sushigo.puzzle).return_annotation == DOCUMENTS
+    # the parameters are the command's own, as before
+    assert list(inspect.signature(sushigo.score).parameters) == ["input", "rules", "rule"]
