@@ -142,3 +142,72 @@ def test_the_public_functions_annotate_what_they_return() -> None:
     assert inspect.signature(sushigo.puzzle).return_annotation == DOCUMENTS
     # the parameters are the command's own, as before
     assert list(inspect.signature(sushigo.score).parameters) == ["input", "rules", "rule"]
+
+
+# ------------------------------------------------------------------ check says what it established
+
+
+def _outcomes() -> tuple[list[object], object]:
+    from sushigo.checks.runner import Failure, Options, Outcome
+    from sushigo.spec.ruleset import RULESETS
+
+    opts = Options(examples=40, rulesets=[RULESETS["official"], RULESETS["dutch"]])
+    outs = [
+        Outcome("round-scores", "scoring", "", rulesets=2, examples=51),
+        Outcome("winners", "scoring", "", rulesets=2, examples=44, unknown=3),
+        Outcome("pudding-scores", "scoring", "", rulesets=2, examples=7, status="FAIL",
+                failure=Failure("pudding-scores", "dutch", "puddings [0, 0, 0, 0] (4 players)",
+                                "[0, 0, 0, 0]", "[-1, -1, -1, -1]", "Z3 model", "executor",
+                                ("R-PUDDING-MOST",), "")),
+        Outcome("solver-best", "solver", "", status="skipped", note="z3 not available"),
+        Outcome("turn-machine", "executor", "", status="incomplete", note="interrupted before it finished"),
+    ]
+    return outs, opts  # type: ignore[return-value]
+
+
+def test_check_statement_names_rules_rulesets_cases_and_disagreements() -> None:
+    from sushigo.checks.summary import statement
+
+    outs, opts = _outcomes()
+    text = "\n".join(statement(outs, opts))  # type: ignore[arg-type]
+    flat = " ".join(text.split())
+    assert flat.startswith("Held against each other under 2 rulesets (official, dutch): ")
+    # the scoring rules by id and by name, with the cases counted
+    assert ("- 51 rounds of 2 to 5 players: the same tempura, sashimi, dumpling, nigiri and maki points "
+            "and round total for every player from the executor and the Z3 model (R-TEMPURA, R-SASHIMI, "
+            "R-DUMPLING, R-NIGIRI, R-MAKI-FIRST, R-MAKI-SECOND, R-ROUND-TOTAL)") in flat
+    # a reading the check exercises is named with it (winner_tie's rule id, from PARAMETERS)
+    assert "ties broken by most puddings) from the executor and the Z3 model (R-WINNER, R-WINNER-TIE)" in flat
+    assert "- DISAGREE: pudding-scores under dutch: the two sides differ on a case of R-PUDDING" in flat
+    assert "- not checked: solver-best (z3 not available)" in flat
+    assert "- NOT FINISHED: turn-machine (" in flat
+    assert "A disagreement in 1 of 5 checks (pudding-scores)" in flat
+    assert "3 cases were left unknown within the solver's budget and not compared." in flat
+    assert "Every case agreed" not in flat
+    assert all(len(line) <= 100 for line in text.splitlines())
+    assert all(not line.endswith("-") for line in text.splitlines())  # no rule id broken at a hyphen
+
+
+def test_every_check_has_a_statement_of_catalogued_rules() -> None:
+    from sushigo.checks import runner as R
+    from sushigo.checks.summary import ESTABLISHED, rule_ids
+    from sushigo.spec.model.catalogue import RULE_CATALOGUE
+
+    names = R.task_names(R.Options())
+    assert sorted(names) == sorted(ESTABLISHED)
+    for name in names:
+        assert rule_ids(name) and set(rule_ids(name)) <= set(RULE_CATALOGUE), name
+
+
+def test_check_prints_the_statement_and_the_table_on_request(capsys: pytest.CaptureFixture[str]) -> None:
+    argv = ["check", "--only", "pudding-scores", "--examples", "12", "--ruleset", "french", "--no-edge",
+            "--jobs", "1"]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("Held against each other under 1 ruleset (french):\n- ")
+    assert "end-of-game pudding counts: the same pudding points" in out and "Every case agreed" in out
+    assert "time (s)" not in out and "-------" not in out  # the table is behind --table
+    assert main([*argv, "--table"]) == 0
+    table = capsys.readouterr().out
+    assert table.startswith("property        family    rulesets    examples    time (s)    result\n")
+    assert table.split("\n\n", 1)[1].startswith("Held against each other under 1 ruleset (french):")
