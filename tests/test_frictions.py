@@ -211,3 +211,61 @@ def test_check_prints_the_statement_and_the_table_on_request(capsys: pytest.Capt
     table = capsys.readouterr().out
     assert table.startswith("property        family    rulesets    examples    time (s)    result\n")
     assert table.split("\n\n", 1)[1].startswith("Held against each other under 1 ruleset (french):")
+
+
+# ------------------------------------------------------------------ rule texts carry the ruleset's numbers
+
+
+def test_rule_statements_carry_the_rulesets_own_numbers() -> None:
+    from sushigo.spec.model.catalogue import RULE_CATALOGUE, rule_statement
+    from sushigo.spec.ruleset import OFFICIAL
+
+    # The rulebook's numbers (RULES.md): a pair of tempura 5, three sashimi 10, wasabi triples.
+    assert RULE_CATALOGUE["R-TEMPURA"] == "Each pair of tempura scores 5; a single tempura scores nothing."
+    assert RULE_CATALOGUE["R-SASHIMI"] == "Each set of three sashimi scores 10; fewer score nothing."
+    assert RULE_CATALOGUE["R-DUMPLING"] == "Dumplings score 1, 3, 6, 10, 15 for 1, 2, 3, 4, 5 or more."
+    assert RULE_CATALOGUE["R-NIGIRI"] == "Egg 1, salmon 2, squid 3; a nigiri on a wasabi scores triple."
+    other = OFFICIAL.replace(name="other", tempura_points=6, sashimi_set=4, sashimi_points=12,
+                             dumpling_points=(0, 1, 3, 6, 10, 15, 21), nigiri_points=(2, 3, 4),
+                             wasabi_multiplier=2, maki_first_points=8, maki_second_points=4,
+                             pudding_most_points=7, pudding_fewest_penalty=5, rounds=2)
+    said = {rid: rule_statement(rid, other) for rid in RULE_CATALOGUE}
+    assert said["R-TEMPURA"] == "Each pair of tempura scores 6; a single tempura scores nothing."
+    assert said["R-SASHIMI"] == "Each set of four sashimi scores 12; fewer score nothing."
+    assert said["R-DUMPLING"] == "Dumplings score 1, 3, 6, 10, 15, 21 for 1, 2, 3, 4, 5, 6 or more."
+    assert said["R-NIGIRI"] == "Egg 2, salmon 3, squid 4; a nigiri on a wasabi scores double."
+    assert "scores 8" in said["R-MAKI-FIRST"] and "scores 4" in said["R-MAKI-SECOND"]
+    assert "gains 7" in rule_statement("R-PUDDING-MOST", other)
+    assert "loses 5" in rule_statement("R-PUDDING-FEWEST", other)
+    assert rule_statement("R-ROUNDS", other) == "A game has two rounds."
+
+
+def test_diff_shows_each_sides_rule_text_in_its_numbers(capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    toml = Path(__file__).resolve().parent.parent / "examples" / "tempura6.toml"
+    assert main(["diff", "official", str(toml)]) == 0
+    out = capsys.readouterr().out
+    # official: a pair scores 5 (the rulebook); tempura6.toml: tempura_points = 6
+    tail = "; a single tempura scores nothing.\n"
+    assert "  R-TEMPURA under official: Each pair of tempura scores 5" + tail in out
+    assert "  R-TEMPURA under tempura6: Each pair of tempura scores 6" + tail in out
+    assert "R-TEMPURA: Each pair of tempura scores 5" not in out
+
+
+def test_scoresheet_words_and_rules_catalogue_carry_the_rulesets_numbers(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from pathlib import Path
+
+    from sushigo.solver.scoresheet.explain import rule_words
+    from sushigo.spec.ruleset import OFFICIAL
+
+    assert rule_words("R-NIGIRI", OFFICIAL) == "nigiri score egg/salmon/squid points, tripled on a wasabi"
+    assert rule_words("R-NIGIRI", OFFICIAL.replace(wasabi_multiplier=2)).endswith("doubled on a wasabi")
+    assert rule_words("R-SASHIMI", OFFICIAL.replace(sashimi_set=4)) == "sashimi scores only per set of four"
+    toml = Path(__file__).resolve().parent.parent / "examples" / "tempura6.toml"
+    assert main(["rules", str(toml), "--catalogue", "--json"]) == 0
+    import json
+
+    rows = {r["id"]: r["statement"] for r in json.loads(capsys.readouterr().out)["catalogue"]["rules"]}
+    assert rows["R-TEMPURA"] == "Each pair of tempura scores 6; a single tempura scores nothing."
