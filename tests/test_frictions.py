@@ -269,3 +269,58 @@ def test_scoresheet_words_and_rules_catalogue_carry_the_rulesets_numbers(
 
     rows = {r["id"]: r["statement"] for r in json.loads(capsys.readouterr().out)["catalogue"]["rules"]}
     assert rows["R-TEMPURA"] == "Each pair of tempura scores 6; a single tempura scores nothing."
+
+
+# ------------------------------------------------------- balance --plot: policies, win shares, legend order
+
+
+def test_why_pudding_brings_zero_per_card() -> None:
+    from itertools import product
+
+    from sushigo.spec.ruleset import OFFICIAL
+    from sushigo.spec.scoring import pudding_points
+
+    from sushigo.balance_plot import pudding_note
+
+    # The reason, checked on its own: at 3 and 4 players every pudding count gives the table a
+    # net of 0 (most +6, fewest -6, both shared; RULES.md), at 5 a 4-way tie rounds a share.
+    for players in (3, 4):
+        assert {sum(pudding_points(c, OFFICIAL)) for c in product(range(6), repeat=players)} == {0}
+    assert {sum(pudding_points(c, OFFICIAL)) for c in product(range(5), repeat=5)} == {-2, 0, 2}
+    assert sum(pudding_points((3, 1), OFFICIAL)) == 6  # two players: the penalty is not paid
+    note = pudding_note(OFFICIAL, 4)
+    assert note is not None and "both 6" in note and "cancel" in note and "0 points per card" in note
+    assert "tie and a share is rounded" not in note
+    five = pudding_note(OFFICIAL, 5)
+    assert five is not None and "games where 4 or more players tie and a share is rounded" in five
+    assert pudding_note(OFFICIAL, 2) is None
+    assert pudding_note(OFFICIAL.replace(pudding_fewest_penalty=3), 4) is None
+
+
+def test_balance_plot_names_the_policies_shows_win_shares_and_orders_the_legend(
+        tmp_path: object, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+    from matplotlib.container import BarContainer
+
+    figures: list[object] = []
+    monkeypatch.setattr(plt, "close", figures.append)  # keep the figure to look at it
+    target = f"{tmp_path}/b.png"
+    assert main(["balance", "official", "--vs", "maki-first-each", "--games", "40", "--no-maxima",
+                 "--no-diff", "--players", "3", "--policy", "greedy", "random", "random",
+                 "--plot", target]) == 0
+    out = capsys.readouterr().out
+    assert "pudding: at 3 players the most-pudding bonus and the fewest-pudding penalty are both 6" \
+        in " ".join(out.split())
+    [fig] = figures
+    title = fig._suptitle.get_text()  # type: ignore[attr-defined]
+    assert "policies: greedy, random x2" in title and "40 games of 3 players" in title
+    axes = fig.axes  # type: ignore[attr-defined]
+    assert [ax.get_title() for ax in axes] == ["score distribution", "what each card kind brought", "who won"]
+    for ax in axes[1:]:
+        first, second = [c for c in ax.containers if isinstance(c, BarContainer)]
+        # the first ruleset's bar is the upper one (smaller y on the inverted axis), as in the legend
+        assert all(a.get_y() < b.get_y() for a, b in zip(first, second, strict=True))
+        assert [t.get_text() for t in ax.get_legend().get_texts()] == ["official", "maki-first-each"]
+    assert [t.get_text() for t in axes[2].get_yticklabels()] == ["seat 0: greedy", "seat 1: random",
+                                                                  "seat 2: random"]
