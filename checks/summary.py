@@ -143,8 +143,7 @@ def statement(outs: Sequence[Outcome], opts: Options) -> list[str]:
         verdict = (f"Interrupted: {len(unfinished)} of {len(outs)} checks did not finish "
                    f"({', '.join(unfinished)}); no disagreement was found in the cases compared.")
     else:
-        verdict = ("Every case agreed: the executor, the Z3 model and the solvers read these rules "
-                   "alike.")
+        verdict = "Every case agreed: the two sides of each check above read its rules alike."
     if unknown:
         verdict += f" {unknown} cases were left unknown within the solver's budget and not compared."
     lines += ["", *textwrap.wrap(verdict, WIDTH)]
