@@ -144,15 +144,18 @@ def simple_table(rows: list[list[Any]], headers: list[str]) -> str | None:
     then costs no import of tabulate, which reads its own version with importlib.metadata, most
     of 'sushigo score''s start-up (benchmarks/bench_startup.py). None for any other table.
     ``tests/test_startup.py`` holds the two layouts equal."""
-    head = [_plain(h) for h in headers]
-    body = [[_plain(v) for v in row] for row in rows]
-    if any(len(row) != len(head) for row in body) or not head:
+    cells: list[list[str]] = []
+    for row in [headers, *rows]:
+        texts = [_plain(v) for v in row]
+        if len(texts) != len(headers) or any(t is None for t in texts):
+            return None
+        cells.append([t for t in texts if t is not None])
+    if not headers:
         return None
-    if any(c is None for row in [head, *body] for c in row):
-        return None
+    head, body = cells[0], cells[1:]
     # a column is as wide as its widest cell, and its header and two spaces more
-    widths = [max([len(str(h)) + 2, *(len(str(row[i])) for row in body)]) for i, h in enumerate(head)]
-    lines = ["  ".join(str(c).ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+    widths = [max([len(h) + 2, *(len(row[i]) for row in body)]) for i, h in enumerate(head)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
              for row in [head, ["-" * w for w in widths], *body]]
     return "\n".join(lines)
 

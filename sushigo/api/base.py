@@ -123,7 +123,7 @@ def public(run: Callable[P, Outcome], name: str, returns: str = DOCUMENT) -> Cal
     shown.__kwdefaults__ = run.__kwdefaults__
     shown.__annotations__ = {**run.__annotations__, "return": returns}
     shown.__doc__, shown.__module__, shown.__qualname__ = run.__doc__, run.__module__, name
-    call.__wrapped__ = shown  # type: ignore[attr-defined]
+    call.__wrapped__ = shown
     call.__annotations__ = shown.__annotations__
     return call
 
