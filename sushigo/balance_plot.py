@@ -85,7 +85,7 @@ def draw(data: dict[str, Any], detail: Any, path: str) -> None:
     _bars(right, labels, shares, names, colours, 100.0)
     right.axvline(100 / len(seats), color="grey", linewidth=0.8, linestyle="--")
     highest = max((x for side in shares for est in side for x in (est["ci95"] or [est["value"]])), default=0)
-    right.set_xlim(0, max(highest * 100, 100 / len(seats)) * 1.7)  # room for the legend
+    right.set_xlim(0, max(highest * 100, 100 / len(seats)) * 1.9)  # room for the legend
     right.set_xlabel("share of the wins, % (95% interval; dashed: an even share)")
     right.set_title("who won")
     players = ", ".join(f"{p} x{n}" if n > 1 else p for p, n in Counter(data["policies"]).items())
