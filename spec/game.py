@@ -41,6 +41,7 @@ from sushigo.spec.errors import IllegalMoveError, InputError, RulesError
 from sushigo.spec.policies import PlayerView
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import pudding_points, round_totals, winners
+from sushigo.spec.tableau import HandCounts, TableauCounts
 from sushigo.spec.turns import Pick, Turn, apply_turn, legal_turns
 
 __all__ = [
@@ -714,15 +715,15 @@ class _Position:
     def _seat(self, seat: int) -> int:
         return seat_index(seat, self._setup.seats.players)
 
-    def hand(self, seat: int) -> tuple[int, ...]:
-        """The hand ``seat`` holds now: 12 counts by Card."""
+    def hand(self, seat: int) -> HandCounts:
+        """The hand ``seat`` holds now: 12 counts by Card, a tuple that prints in the notation."""
         seat = self._seat(seat)
-        return tuple(unpack(self._hands[seat], N_CARDS))
+        return HandCounts(unpack(self._hands[seat], N_CARDS))
 
-    def tableau(self, seat: int) -> tuple[int, ...]:
-        """``seat``'s tableau this round: 15 counts by Token."""
+    def tableau(self, seat: int) -> TableauCounts:
+        """``seat``'s tableau this round: 15 counts by Token, a tuple that prints in the notation."""
         seat = self._seat(seat)
-        return tuple(unpack(self._tabs[seat], N_TOKENS))
+        return TableauCounts(unpack(self._tabs[seat], N_TOKENS))
 
     def legal_actions(self, seat: int) -> tuple[Turn, ...]:
         """The legal turns of ``seat``, in :func:`spec.turns.legal_turns` order (empty once over).

@@ -110,14 +110,63 @@ def parse_tableau(text: str) -> Tableau:
 
 
 def format_tableau(tableau: Tableau) -> str:
-    parts = []
-    for t in Token:
-        n = tableau.counts[int(t)]
-        if n == 1:
-            parts.append(t.label)
-        elif n > 1:
-            parts.append(f"{t.label}*{n}")
+    return _notation(tableau.counts, _TOKEN_LABELS)
+
+
+_TOKEN_LABELS = tuple(t.label for t in Token)
+_CARD_LABELS = tuple(c.label for c in Card)
+
+
+def _notation(counts: Iterable[int], labels: tuple[str, ...]) -> str:
+    """The canonical text of ``counts`` by label: ``name`` once, ``name*N`` for more; ``-`` for none."""
+    parts = [labels[k] if n == 1 else f"{labels[k]}*{n}" for k, n in enumerate(counts) if n]
     return " ".join(parts) if parts else EMPTY
+
+
+def format_hand(counts: Iterable[int]) -> str:
+    """A hand (counts by :class:`Card`) in the notation: ``tempura*2 squid``; ``-`` when empty."""
+    return _notation(counts, _CARD_LABELS)
+
+
+class HandCounts(tuple[int, ...]):
+    """A hand as the step API returns it: a tuple of 12 counts by :class:`Card` (compared, hashed
+    and indexed as that tuple) that prints in the notation: ``str`` is ``tempura*2 squid``."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return format_hand(self)
+
+    def __repr__(self) -> str:
+        return f"HandCounts.parse({format_hand(self)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> HandCounts:
+        """The hand of card names ``text`` (the tableau notation without stacks)."""
+        tableau = parse_tableau(text)
+        if any(tableau.counts[int(t)] for t in Token if len(t.cards) > 1):
+            raise NotationError(f"a hand holds cards, not wasabi stacks: {text!r}")
+        return cls(tableau.card_counts())
+
+
+class TableauCounts(tuple[int, ...]):
+    """A tableau as the step API returns it: a tuple of 15 counts by :class:`Token` that prints in
+    the notation (``str`` is ``tempura*2 wasabi+squid``); ``.tableau()`` is the :class:`Tableau`."""
+
+    __slots__ = ()
+
+    def __str__(self) -> str:
+        return _notation(self, _TOKEN_LABELS)
+
+    def __repr__(self) -> str:
+        return f"TableauCounts.parse({_notation(self, _TOKEN_LABELS)!r})"
+
+    @classmethod
+    def parse(cls, text: str) -> TableauCounts:
+        return cls(parse_tableau(text).counts)
+
+    def tableau(self) -> Tableau:
+        return Tableau(tuple(self))
 
 
 def tableau_from_json(value: object, where: str = "tableau") -> Tableau:

@@ -1,17 +1,24 @@
 """``sushigo balance --plot FILE``: the picture of a balance report (the ``plot`` extra).
 
 Left: the distribution of player scores under both rulesets (share of scores per point, the
-same games). Right: the points each card kind brought per card taken, with 95% intervals.
-matplotlib is imported only here, with the Agg backend (no display needed)."""
+same games). Middle: the points each card kind brought per card taken. Right: each seat's share
+of the wins, named by the policy that played it. Intervals are 95%; in each pair of bars the
+first ruleset's is the upper one, as in the legend. The title names the policies and seeds; a
+note says why pudding brings 0 points per card where its bonus and penalty cancel
+(:func:`pudding_note`). matplotlib is imported only here, with the Agg backend (no display needed)."""
 
 from __future__ import annotations
 
 import os
+import textwrap
 from collections import Counter
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sushigo.spec.errors import InputError
 from sushigo.spec.files import replacing
+
+if TYPE_CHECKING:
+    from sushigo.spec.ruleset import Ruleset
 
 SUFFIXES = (".png", ".svg")
 INSTALL = "pip install 'sushigo-spec[plot]'"
@@ -30,6 +37,25 @@ def check_plot_target(path: str) -> None:
         raise InputError(f"--plot needs matplotlib: {INSTALL}") from exc
 
 
+def pudding_note(rules: Ruleset, players: int) -> str | None:
+    """Why pudding's points per card are 0 (or next to it) under ``rules`` at ``players``
+    players, or None where they are not. Points per card add up every player's points of a
+    kind; pudding's are one bonus and one penalty shared out at the end of the game, and where
+    the two are the same number they cancel across the table."""
+    seats = rules.seats(players)
+    bonus, penalty = rules.pudding_most_points, rules.pudding_fewest_penalty
+    if not rules.pudding_penalty_applies(seats) or bonus != penalty:
+        return None
+    # a share of n among k tied players drops (or rounds off) a remainder when k does not divide n
+    uneven = [k for k in range(2, seats) if bonus % k]
+    except_when = (f", but for games where {uneven[0]} or more players tie and a share is rounded "
+                   f"(a net of a point or two)" if uneven else "")
+    return (f"pudding: at {players} players the most-pudding bonus and the fewest-pudding penalty are "
+            f"both {bonus}, each shared among the players tied for it, so over the whole table they "
+            f"cancel and pudding brings 0 points per card{except_when}: a pudding moves points from "
+            "the fewest holders to the most, it adds none")
+
+
 def draw(data: dict[str, Any], detail: Any, path: str) -> None:
     """Write the picture of report ``data`` (its sides' games in ``detail``) to ``path``."""
     check_plot_target(path)
@@ -40,38 +66,71 @@ def draw(data: dict[str, Any], detail: Any, path: str) -> None:
 
     names = [data["ruleset"]["rules"], data["vs"]["rules"]]
     colours = ["#d1495b", "#00798c"]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(12, 5.5), gridspec_kw={"width_ratios": [1, 1.1]})
-    for side, name, colour in zip(detail.sides, names, colours, strict=True):
-        scores = Counter(x for game in side.player_scores() for x in game)
-        total = sum(scores.values())
-        xs = range(min(scores), max(scores) + 1)
-        left.step(list(xs), [scores[x] / total for x in xs], where="mid", color=colour, label=name)
-    left.set_xlabel("player score (game total)")
-    left.set_ylabel("share of player scores")
-    left.set_title(f"score distribution, {data['games']} games of {data['players']} players")
-    left.legend()
+    fig, (left, middle, right) = plt.subplots(1, 3, figsize=(17, 6.2),
+                                              gridspec_kw={"width_ratios": [1, 1.1, 0.9]})
+    _scores(left, data, detail, names, colours)
     kinds = [k["kind"] for k in data["ruleset"]["kinds"]]
-    height = 0.38
-    for i, (key, name, colour) in enumerate(zip(("ruleset", "vs"), names, colours, strict=True)):
-        ys = [k + (0.5 - i) * height for k in range(len(kinds))]
-        values: list[float] = []
-        errs: list[list[float]] = [[], []]
-        for row in data[key]["kinds"]:
-            est = row["points_per_card"]
-            v = est["value"] or 0.0
-            values.append(v)
-            lo, hi = est["ci95"] or (v, v)
-            errs[0].append(v - lo)
-            errs[1].append(hi - v)
-        right.barh(ys, values, height=height, xerr=errs, color=colour, label=name, capsize=2)
-    right.set_yticks(range(len(kinds)), kinds)
-    right.invert_yaxis()
-    right.axvline(0, color="black", linewidth=0.6)
-    right.set_xlabel("points per card taken (95% interval)")
-    right.set_title("what each card kind brought")
-    right.legend(loc="lower right")
-    fig.tight_layout()
+    per_card = [[row["points_per_card"] for row in data[key]["kinds"]] for key in ("ruleset", "vs")]
+    _bars(middle, kinds, per_card, names, colours, 1.0)
+    middle.axvline(0, color="black", linewidth=0.6)
+    notes = {n for n in (pudding_note(r, data["players"]) for r in detail.rules) if n}
+    if notes and "pudding" in kinds:  # an empty row needs its reason beside it
+        middle.text(0.02, kinds.index("pudding"), "0: its bonus and penalty cancel (note below)",
+                    fontsize=8, va="center", transform=middle.get_yaxis_transform())
+    middle.set_xlabel("points per card taken (95% interval)")
+    middle.set_title("what each card kind brought")
+    seats = [r for r in data["ruleset"]["seats"] if r["win_share"] is not None]
+    labels = [f"seat {r['seat']}: {r['policy']}" for r in seats]
+    shares = [[{"value": r["win_share"], "ci95": r["win_share_ci95"]}
+               for r in data[key]["seats"] if r["win_share"] is not None] for key in ("ruleset", "vs")]
+    _bars(right, labels, shares, names, colours, 100.0)
+    right.axvline(100 / len(seats), color="grey", linewidth=0.8, linestyle="--")
+    highest = max((x for side in shares for est in side for x in (est["ci95"] or [est["value"]])), default=0)
+    right.set_xlim(0, max(highest * 100, 100 / len(seats)) * 1.9)  # room for the legend
+    right.set_xlabel("share of the wins, % (95% interval; dashed: an even share)")
+    right.set_title("who won")
+    players = ", ".join(f"{p} x{n}" if n > 1 else p for p, n in Counter(data["policies"]).items())
+    fig.suptitle(f"{names[0]} vs {names[1]}: {data['games']} games of {data['players']} players "
+                 f"(policies: {players}), seeds {data['first_seed']}.."
+                 f"{data['first_seed'] + data['games'] - 1}")
+    for note in sorted(notes):
+        fig.text(0.01, 0.01, textwrap.fill(note, 190), fontsize=8, va="bottom")
+    fig.tight_layout(rect=(0, 0.05 if notes else 0, 1, 0.95))
     kind = os.path.splitext(path)[1].lower()[1:]
     with replacing(path) as fh:  # a failed write leaves any picture that was there as it was
         fig.savefig(fh, format=kind, metadata={"Software": None} if kind == "png" else {"Date": None})
     plt.close(fig)
+
+
+def _scores(ax: Any, data: dict[str, Any], detail: Any, names: list[str], colours: list[str]) -> None:
+    """The distribution of player scores under both rulesets (share of scores per point)."""
+    for side, name, colour in zip(detail.sides, names, colours, strict=True):
+        scores = Counter(x for game in side.player_scores() for x in game)
+        total = sum(scores.values())
+        xs = range(min(scores), max(scores) + 1)
+        ax.step(list(xs), [scores[x] / total for x in xs], where="mid", color=colour, label=name)
+    ax.set_xlabel("player score (game total)")
+    ax.set_ylabel("share of player scores")
+    ax.set_title("score distribution")
+    ax.legend()
+
+
+def _bars(ax: Any, labels: list[str], sides: list[list[dict[str, Any]]], names: list[str],
+          colours: list[str], scale: float) -> None:
+    """Horizontal bars, one pair per label, with their 95% intervals. The first ruleset's bar is
+    the upper one of each pair, as it is the first in the legend."""
+    height = 0.38
+    for i, (estimates, name, colour) in enumerate(zip(sides, names, colours, strict=True)):
+        ys = [k + (i - 0.5) * height for k in range(len(labels))]  # inverted axis: i=0 on top
+        values: list[float] = []
+        errs: list[list[float]] = [[], []]
+        for est in estimates:
+            v = (est["value"] or 0.0) * scale
+            lo, hi = [x * scale for x in est["ci95"]] if est["ci95"] else (v, v)
+            values.append(v)
+            errs[0].append(v - lo)
+            errs[1].append(hi - v)
+        ax.barh(ys, values, height=height, xerr=errs, color=colour, label=name, capsize=2)
+    ax.set_yticks(range(len(labels)), labels)
+    ax.invert_yaxis()
+    ax.legend(loc="lower right")

@@ -79,6 +79,32 @@ class _Parser(argparse.ArgumentParser):
         print(f"{self.prog}: error: {one_line(message)} (see '{self.prog} --help')", file=sys.stderr)
         raise SystemExit(EXIT_BAD_INPUT)
 
+    def _check_value(self, action: argparse.Action, value: Any) -> None:
+        # A misspelt command or choice ('sushigo scroe') names the nearest one, as card and
+        # ruleset names do.
+        if action.choices is not None and value not in action.choices:
+            choices = ", ".join(map(repr, action.choices))
+            hint = nearest(str(value), action.choices)
+            raise argparse.ArgumentError(action, f"invalid choice: {value!r} (choose from {choices}){hint}")
+
+    def unknown_options(self, extra: Sequence[str]) -> None:
+        """Report the words this parser did not recognise, naming the nearest option of each
+        misspelt one ('--player' -> --players)."""
+        options = [o for o in self._option_string_actions if o.startswith("--")]
+        hints = [nearest(w.partition("=")[0], options, quote=False)
+                 for w in extra if w.startswith("--")]
+        self.error(f"unrecognized arguments: {' '.join(extra)}{next((h for h in hints if h), '')}")
+
+
+def nearest(word: str, choices: Any, quote: bool = True) -> str:
+    """'; did you mean X?' naming the choice nearest ``word`` ('' when none is near)."""
+    import difflib  # only an error line needs it
+
+    near = difflib.get_close_matches(word, [str(c) for c in choices], n=1, cutoff=0.6)
+    if not near:
+        return ""
+    return f"; did you mean {near[0]!r}?" if quote else f"; did you mean {near[0]}?"
+
 
 class _VersionAction(argparse.Action):
     """``sushigo --version``: the installed distribution's version, looked up only when asked."""
@@ -163,8 +189,9 @@ def _dispatch(argv: Sequence[str] | None) -> int:
     try:
         args, extra = parser.parse_known_args(words)
         if extra:  # reported by the command's own parser, so the line names the command
-            _command_parser(parser, getattr(args, "command", None)).error(
-                f"unrecognized arguments: {' '.join(extra)}")
+            sub = _command_parser(parser, getattr(args, "command", None))
+            assert isinstance(sub, _Parser)
+            sub.unknown_options(extra)
     except SystemExit as exc:  # --help, or a usage error already reported in one line
         return exc.code if isinstance(exc.code, int) else EXIT_OK if exc.code is None else EXIT_BAD_INPUT
     if not getattr(args, "func", None):

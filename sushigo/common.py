@@ -116,11 +116,48 @@ def print_json(value: Any) -> None:
 
 
 def print_table(rows: list[list[Any]], headers: list[str], title: str | None = None) -> None:
-    from tabulate import tabulate  # lazy: JSON output and 'import sushigo' do without it
-
     if title:
         print(title)
-    print(tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True))
+    text = simple_table(rows, headers)
+    if text is None:  # a cell plain text cannot lay out alike: tabulate does
+        from tabulate import tabulate  # lazy: JSON output and 'import sushigo' do without it
+
+        text = tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+    print(text)
+
+
+def _plain(value: Any) -> str | None:
+    """``value``'s cell text, if tabulate would print it as it stands (None: let tabulate lay it out)."""
+    if value is None:
+        return ""
+    if not isinstance(value, str | int):  # a float, a date, bytes ...: tabulate formats them
+        return None
+    text = str(value)
+    if not (text.isascii() and text.isprintable()) or text != text.strip():
+        return None  # wide or control characters, ANSI colours, edge whitespace: tabulate's rules
+    return text
+
+
+def simple_table(rows: list[list[Any]], headers: list[str]) -> str | None:
+    """The table tabulate's "simple" format prints for ``rows`` (numbers not parsed), laid out
+    here when every cell is plain one-line ASCII text, a whole number or None: printing a table
+    then costs no import of tabulate, which reads its own version with importlib.metadata, most
+    of 'sushigo score''s start-up (benchmarks/bench_startup.py). None for any other table.
+    ``tests/test_startup.py`` holds the two layouts equal."""
+    cells: list[list[str]] = []
+    for row in [headers, *rows]:
+        texts = [_plain(v) for v in row]
+        if len(texts) != len(headers) or any(t is None for t in texts):
+            return None
+        cells.append([t for t in texts if t is not None])
+    if not headers:
+        return None
+    head, body = cells[0], cells[1:]
+    # a column is as wide as its widest cell, and its header and two spaces more
+    widths = [max([len(h) + 2, *(len(row[i]) for row in body)]) for i, h in enumerate(head)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)).rstrip()
+             for row in [head, ["-" * w for w in widths], *body]]
+    return "\n".join(lines)
 
 
 def require(cond: bool, message: str) -> None:

@@ -53,7 +53,7 @@ from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import Ruleset, get_ruleset
 from sushigo.spec.scoring import pudding_points
 from sushigo.spec.step import Step, deal, gift_options, new_game, options, play
-from sushigo.spec.tableau import Tableau, format_tableau
+from sushigo.spec.tableau import Tableau, format_hand, format_tableau
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
@@ -115,13 +115,10 @@ def _game_type(
     )
 
 
-_LABELS = tuple(c.label for c in Card)
-
-
 def hand_text(counts: Sequence[int]) -> str:
-    """A hand as card names, ``tempura*2 squid``; ``-`` when empty."""
-    parts = [_LABELS[c] + (f"*{n}" if n > 1 else "") for c, n in enumerate(counts) if n]
-    return " ".join(parts) or "-"
+    """A hand as card names, ``tempura*2 squid``; ``-`` when empty (the notation's form,
+    :func:`spec.tableau.format_hand`)."""
+    return format_hand(counts)
 
 
 def rule_overrides(rule: str) -> list[str]:

@@ -19,6 +19,9 @@ each step, as the players pick at once; ``env(...)``: the AEC form (PettingZoo's
   lowest legal action and ``infos[agent]["illegal_action"]`` records the number given;
   the game goes on and no reward is changed. With ``illegal="raise"`` the step raises
   :class:`spec.errors.IllegalMoveError` naming the agent and the action, and nothing moves.
+* **Render**: ``render_mode="ansi"`` returns the table as text (each seat's hand and tableau
+  in the notation, ``player_0: hand tempura*2 squid | tableau maki3``); ``"human"`` prints
+  that text.
 * **Seeds**: ``reset(seed=S)`` deals exactly the hands of ``sushigo play --seed S``
   (:func:`spec.executor.seeded_deals`); ``reset()`` without a seed takes the next seed
   from a generator seeded by the last seed given (from ``random.SystemRandom`` if none
@@ -46,7 +49,7 @@ from sushigo.spec.executor import seeded_deals
 from sushigo.spec.ruleset import Ruleset, apply_overrides, get_ruleset
 from sushigo.spec.scoring import pudding_points
 from sushigo.spec.step import Step, deal, gift_options, new_game, options, play
-from sushigo.spec.tableau import Tableau, format_tableau
+from sushigo.spec.tableau import Tableau, format_hand, format_tableau
 
 __all__ = ["ILLEGAL", "SushiGoParallelEnv", "env", "parallel_env"]
 
@@ -57,7 +60,7 @@ class SushiGoParallelEnv(ParallelEnv):  # type: ignore[misc]
     """The whole game; one step is one turn of every player."""
 
     metadata: ClassVar[dict[str, Any]] = {
-        "render_modes": ["ansi"],
+        "render_modes": ["ansi", "human"],
         "name": "sushigo_v0",
         "is_parallelizable": True,
     }
@@ -75,8 +78,8 @@ class SushiGoParallelEnv(ParallelEnv):  # type: ignore[misc]
         self.rules = apply_overrides(base, overrides)
         if illegal not in ILLEGAL:
             raise InputError(f"illegal={illegal!r} is not known; choose one of {', '.join(ILLEGAL)}")
-        if render_mode not in (None, "ansi"):
-            raise InputError(f"render_mode={render_mode!r} is not supported; use 'ansi' or None")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise InputError(f"render_mode={render_mode!r} is not supported; use 'ansi', 'human' or None")
         new_game(players, self.rules)  # InputError for a player count the rules forbid
         self.players = players
         self.illegal = illegal
@@ -218,14 +221,21 @@ class SushiGoParallelEnv(ParallelEnv):  # type: ignore[misc]
         return self._step.score().totals
 
     def render(self) -> str | None:
+        """The table as text, each seat's hand and tableau in the notation: returned with
+        ``render_mode="ansi"``, printed with ``"human"`` (which returns None, as PettingZoo asks)."""
         if self.render_mode is None:
             return None
         step = self._step
         lines = [f"round {min(step.round_index, self.rules.rounds - 1) + 1}, turn {step.turn + 1}"]
         for s in range(step.seats):
             who = f"player_{s}" if s < self.players else "dummy"
-            lines.append(f"{who}: {format_tableau(Tableau(step.tableaux[s]))}")
-        return "\n".join(lines)
+            hand = format_hand(step.hands[s]) if step.dealt and s < len(step.hands) else "-"
+            lines.append(f"{who}: hand {hand} | tableau {format_tableau(Tableau(step.tableaux[s]))}")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         pass

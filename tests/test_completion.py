@@ -1,4 +1,4 @@
-"""``sushigo completion bash|zsh``: a script that names every command and option, and that bash
+"""``sushigo completion bash|zsh|fish``: a script that names every command and option, and that bash
 parses."""
 
 from __future__ import annotations
@@ -50,6 +50,18 @@ def test_every_command_module_is_a_command() -> None:
     assert list(sub.choices) == _commands()  # type: ignore[attr-defined]
 
 
+def test_fish_script_names_every_command_and_completes_files(capsys: pytest.CaptureFixture[str]) -> None:
+    # shtab writes fish scripts (issue 31: 'completion fish' was refused); fish itself is not
+    # installed here, so the script is read, not run.
+    text = _script("fish", capsys)
+    [line] = [ln for ln in text.splitlines() if ln.startswith("set -g _shtab_sushigo_commands ")]
+    assert line.split()[3:] == _commands()
+    assert "complete -c sushigo -n '_shtab_sushigo_using score' -l rules" in text
+    assert "-l record -xka \"(__fish_complete_path" in text  # play --record FILE completes files
+
+
 def test_unknown_shell_is_bad_input(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["completion", "fish"]) == 2
-    assert "invalid choice: 'fish'" in capsys.readouterr().err
+    assert main(["completion", "tcsh"]) == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'tcsh' (choose from 'bash', 'zsh', 'fish')" in err
+    assert len(err.strip().splitlines()) == 1

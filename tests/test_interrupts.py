@@ -83,13 +83,18 @@ def _assert_stopped(res: Stopped, code: int) -> None:
 
 @pytest.mark.parametrize("k", [0, 1])
 def test_check_stops_and_claims_nothing_unfinished(k: int) -> None:
-    res = _stop(["check", "--jobs", "2"], _moment(3.0, 8.0, k))
+    res = _stop(["check", "--jobs", "2", "--table"], _moment(3.0, 8.0, k))
     _assert_stopped(res, 130)
     summary = [line for line in res.stdout.splitlines() if " cases in " in line]
     assert summary and summary[-1].startswith("interrupted:"), res.stdout[-800:]
     # The run takes minutes: stopped after seconds, some rows cannot have finished.
-    rows = [line for line in res.stdout.splitlines() if line.endswith("interrupted before it finished")]
+    lines = res.stdout.splitlines()
+    rows = [line for line in lines  # the table's rows (the statement's lines start "-" or indented)
+            if line.endswith("interrupted before it finished") and not line.startswith(("-", " "))]
     assert rows and all(" incomplete" in line for line in rows)
+    # and the statement of what was established says so, claiming none of them
+    assert any(line.startswith("- NOT FINISHED: ") for line in lines), res.stdout[-800:]
+    assert any(line.startswith("Interrupted: ") for line in lines) and "Every case agreed" not in res.stdout
 
 
 def test_check_one_job_sigterm_exits_143() -> None:

@@ -9,6 +9,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 HEAVY = ("z3", "hypothesis")
 
@@ -88,3 +90,36 @@ def test_top_level_help_builds_no_command_and_no_stop_machinery() -> None:
     assert "sushigo.commands.check" in loaded  # the listing did import the command modules
     assert not {m for m in loaded if m.startswith("sushigo.api")}, sorted(loaded)
     assert "sushigo.spec.model.budget" not in loaded and "dataclasses" not in loaded
+
+
+# ------------------------------------------------------------------ tables without tabulate (issue 31 item 5)
+
+_CELL_TEXT = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=12)
+_CELL = st.one_of(_CELL_TEXT, st.integers(-10**6, 10**6), st.none(), st.booleans(),
+                  st.sampled_from([" edge", "edge ", "tab\there", "wide \u00fc", "\x1b[31mred\x1b[0m", 1.5]))
+
+
+@settings(max_examples=400, deadline=None, derandomize=True)
+@given(st.integers(1, 6).flatmap(lambda n: st.tuples(
+    st.lists(_CELL_TEXT, min_size=n, max_size=n),
+    st.lists(st.lists(_CELL, min_size=n, max_size=n), max_size=5))))
+def test_a_plain_table_is_laid_out_as_tabulate_lays_it_out(
+        table: tuple[list[str], list[list[object]]]) -> None:
+    # The independent side is tabulate itself, as print_table called it before.
+    from tabulate import tabulate
+
+    from sushigo.common import simple_table
+
+    headers, rows = table
+    mine = simple_table(rows, headers)  # type: ignore[arg-type]
+    if mine is not None:
+        assert mine == tabulate(rows, headers=headers, tablefmt="simple", disable_numparse=True)
+
+
+def test_score_prints_its_tables_without_importing_tabulate() -> None:
+    from sushigo.common import simple_table
+
+    assert "tabulate" not in _after_cli(["score", "tempura tempura", "sashimi"])
+    # the probe sees it where a cell needs tabulate (a float, which it formats)
+    assert "tabulate" in _modules_after("from sushigo.common import print_table\nprint_table([[1.5]], ['x'])")
+    assert simple_table([["p0", 5, None]], ["player", "total", "x"]) is not None  # the property's fast path

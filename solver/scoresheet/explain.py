@@ -17,14 +17,15 @@ from sushigo.spec.model.scoring import card_count_terms, round_terms, size_term,
 from sushigo.spec.ruleset import PARAMETERS, Ruleset
 from sushigo.spec.scoring import pudding_points
 
-#: What each rule id used here says, in our words (for explanations).
+#: What each rule id used here says, in our words (for explanations); a ``{field}`` is the sheet
+#: ruleset's number (:func:`spec.model.catalogue.rule_numbers`).
 RULE_WORDS: dict[str, str] = {
     "R-HAND-SIZE": "every final tableau holds exactly the hand size's number of cards",
     "R-DECK": "all rounds are dealt from one deck, so no card kind is used more often than the deck holds",
-    "R-TEMPURA": "tempura scores only per pair",
-    "R-SASHIMI": "sashimi scores only per set of three",
+    "R-TEMPURA": "tempura scores only per {tempura_group}",
+    "R-SASHIMI": "sashimi scores only per {sashimi_group}",
     "R-DUMPLING": "dumplings score by the dumpling table",
-    "R-NIGIRI": "nigiri score egg/salmon/squid points, tripled on a wasabi",
+    "R-NIGIRI": "nigiri score egg/salmon/squid points, {wasabi_ed} on a wasabi",
     "R-MAKI-ICONS": "maki icons are counted per roll",
     "R-MAKI-FIRST": "most maki icons takes first place",
     "R-MAKI-SECOND": "second place is paid only when first is not tied",
@@ -40,11 +41,14 @@ RULE_WORDS: dict[str, str] = {
 }
 
 
-def _catalogue_words(rule_id: str) -> str:
-    """The rule catalogue's statement for an id this module has no shorter words for."""
-    from sushigo.spec.model.catalogue import RULE_CATALOGUE
+def rule_words(rule_id: str, rules: Ruleset) -> str:
+    """What ``rule_id`` says under ``rules``: our short words, else the catalogue's statement."""
+    from sushigo.spec.model.catalogue import rule_numbers, rule_statement
 
-    return RULE_CATALOGUE.get(rule_id, rule_id)
+    words = RULE_WORDS.get(rule_id)
+    if words:
+        return words.format(**rule_numbers(rules))
+    return rule_statement(rule_id, rules) or rule_id
 
 
 @lru_cache(maxsize=64)
@@ -122,5 +126,5 @@ def explain(sheet: Sheet, cells: Sequence[Cell], rule_ids: Sequence[str]) -> lis
         listed = "; ".join(c.describe(sheet) for c in cells) or "(no cell: the rules alone)"
         out.append(f"these cells cannot all hold together: {listed}")
     for rid in rule_ids:
-        out.append(f"{rid}: {RULE_WORDS.get(rid) or _catalogue_words(rid)}")
+        out.append(f"{rid}: {rule_words(rid, sheet.rules)}")
     return out

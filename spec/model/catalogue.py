@@ -24,9 +24,9 @@ _RULES: dict[str, str] = {
     # components, deal and flow
     "R-DOMAIN": "Every count is a whole number in its range (no negative counts, no more than the deck).",
     "R-CARDS": "The deck has twelve kinds of card; a tableau is made of those cards and wasabi stacks.",
-    "R-DECK": "Over the whole game no more cards of a kind are dealt than the 108-card deck holds.",
+    "R-DECK": "Over the whole game no more cards of a kind are dealt than the {deck}-card deck holds.",
     "R-DEAL": "Each round every hand is dealt the hand size for the player count, from the remaining deck.",
-    "R-ROUNDS": "A game has three rounds.",
+    "R-ROUNDS": "A game has {rounds} rounds.",
     "R-HAND": "A hand never holds more cards than were dealt into it.",
     "R-HAND-SIZE": "Each turn takes exactly one card net, so the hand held shrinks by one per turn.",
     "R-PICK": "Each turn a player takes one card from the hand they hold (two with chopsticks).",
@@ -38,14 +38,15 @@ _RULES: dict[str, str] = {
     "R-CHOPSTICKS-RETURN": "Used chopsticks leave the tableau and go back into the hand that is passed on.",
     "R-WASABI-ONE": "A wasabi holds one nigiri, and only a nigiri taken after the wasabi.",
     # round scoring
-    "R-TEMPURA": "Each pair of tempura scores 5; a single tempura scores nothing.",
-    "R-SASHIMI": "Each set of three sashimi scores 10; fewer score nothing.",
-    "R-DUMPLING": "Dumplings score 1, 3, 6, 10, 15 for 1, 2, 3, 4, 5 or more.",
-    "R-NIGIRI": "Egg 1, salmon 2, squid 3; a nigiri on a wasabi scores triple.",
+    "R-TEMPURA": "Each {tempura_set} tempura scores {tempura_points}; {tempura_fewer} scores nothing.",
+    "R-SASHIMI": "Each {sashimi_set} sashimi scores {sashimi_points}; fewer score nothing.",
+    "R-DUMPLING": "Dumplings score {dumpling_points} for {dumpling_counts} or more.",
+    "R-NIGIRI": "Egg {egg}, salmon {salmon}, squid {squid}; a nigiri on a wasabi scores {wasabi}.",
     "R-MAKI-ICONS": "A player's maki total is the sum of the roll icons on their maki cards.",
     "R-MAKI-ZERO": "A player with no maki icons takes no maki place.",
-    "R-MAKI-FIRST": "Most maki icons (more than zero) places first and scores 6.",
-    "R-MAKI-SECOND": "The next highest positive icon total places second and scores 3, only when "
+    "R-MAKI-FIRST": "Most maki icons (more than zero) places first and scores {maki_first_points}.",
+    "R-MAKI-SECOND": "The next highest positive icon total places second and scores {maki_second_points}, "
+                     "only when "
                      "first is not tied.",
     "R-MAKI-POINTS": "A player's maki points are their place's share, or nothing.",
     "R-ROUND-TOTAL": "A round score is the sum of the tempura, sashimi, dumpling, nigiri and maki points.",
@@ -55,8 +56,10 @@ _RULES: dict[str, str] = {
     "R-PUDDING-CARRY": "Puddings stay with their owner across rounds and are counted after the last round.",
     "R-PUDDING-KEEP": "Puddings stay with their owner across rounds (as R-PUDDING-CARRY).",
     "R-PUDDING": "Pudding points are scored once, after the last round.",
-    "R-PUDDING-MOST": "Most puddings gains 6, shared among tied players with the remainder dropped.",
-    "R-PUDDING-FEWEST": "Fewest puddings (none counts) loses 6, shared among tied players.",
+    "R-PUDDING-MOST": "Most puddings gains {pudding_most_points}, shared among tied players with the "
+                      "remainder dropped.",
+    "R-PUDDING-FEWEST": "Fewest puddings (none counts) loses {pudding_fewest_penalty}, shared among tied "
+                        "players.",
     "R-GAME-TOTAL": "A game total is the three round scores plus the pudding points.",
     "R-WINNER": "The highest game total wins; a tie goes to the tied player with the most puddings.",
     # facts
@@ -80,8 +83,65 @@ def _with_readings(rules: dict[str, str]) -> dict[str, str]:
     return dict(items)
 
 
-#: Every rule id and its statement, the contested readings' from :data:`spec.ruleset.PARAMETERS`.
-RULE_CATALOGUE: dict[str, str] = _with_readings(_RULES)
+_WORDS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def _word(n: int) -> str:
+    return _WORDS[n] if 0 <= n < len(_WORDS) else str(n)
+
+
+def _set(n: int) -> str:
+    return "pair of" if n == 2 else f"set of {_word(n)}"
+
+
+def _times(n: int) -> str:
+    return {2: "double", 3: "triple", 4: "quadruple"}.get(n, f"{n} times as much")
+
+
+def _timesed(n: int) -> str:
+    return {2: "doubled", 3: "tripled", 4: "quadrupled"}.get(n, f"multiplied by {n}")
+
+
+@lru_cache(maxsize=32)
+def rule_numbers(rules: Ruleset) -> dict[str, object]:
+    """The rule numbers of ``rules`` as rule statements name them (``{tempura_points}``,
+    ``{sashimi_group}`` "set of three", ``{wasabi}`` "triple"): the fields of every rule text
+    that holds a number, here and in the scoresheet's explanations."""
+    dumplings = rules.dumpling_points[1:]  # index 0 is no dumpling
+    egg, salmon, squid = rules.nigiri_points
+    return {
+        "deck": rules.deck_size(), "rounds": _word(rules.rounds),
+        "tempura_set": _set(rules.tempura_set), "tempura_points": rules.tempura_points,
+        "tempura_fewer": "a single tempura" if rules.tempura_set == 2 else "fewer",
+        "sashimi_set": _set(rules.sashimi_set), "sashimi_points": rules.sashimi_points,
+        "tempura_group": "pair" if rules.tempura_set == 2 else f"set of {_word(rules.tempura_set)}",
+        "sashimi_group": "pair" if rules.sashimi_set == 2 else f"set of {_word(rules.sashimi_set)}",
+        "dumpling_points": ", ".join(map(str, dumplings)),
+        "dumpling_counts": ", ".join(str(k) for k in range(1, len(dumplings) + 1)),
+        "egg": egg, "salmon": salmon, "squid": squid, "wasabi": _times(rules.wasabi_multiplier),
+        "wasabi_ed": _timesed(rules.wasabi_multiplier),
+        "maki_first_points": rules.maki_first_points, "maki_second_points": rules.maki_second_points,
+        "pudding_most_points": rules.pudding_most_points,
+        "pudding_fewest_penalty": rules.pudding_fewest_penalty,
+    }
+
+
+@lru_cache(maxsize=32)
+def rule_catalogue(rules: Ruleset = OFFICIAL) -> dict[str, str]:
+    """Every rule id and its statement under ``rules``, in ``rules``' own numbers ("Each pair of
+    tempura scores 6" where a pair scores 6); the contested readings' statements from
+    :data:`spec.ruleset.PARAMETERS`. Do not change the dict returned (it is shared)."""
+    numbers = rule_numbers(rules)
+    return _with_readings({rid: text.format(**numbers) for rid, text in _RULES.items()})
+
+
+def rule_statement(rule_id: str, rules: Ruleset = OFFICIAL) -> str:
+    """The statement of ``rule_id`` under ``rules`` (``""`` for an id the catalogue lacks)."""
+    return rule_catalogue(rules).get(rule_id, "")
+
+
+#: Every rule id and its statement under the official rules (:func:`rule_catalogue` for others).
+RULE_CATALOGUE: dict[str, str] = rule_catalogue(OFFICIAL)
 
 
 def _scoring_model(rules: Ruleset, players: int, bounded: bool) -> Model:

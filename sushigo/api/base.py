@@ -11,6 +11,7 @@ import functools
 import json
 import os
 import time
+import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
 
@@ -96,9 +97,16 @@ def at_boundary(run: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
         raise InputError(str(exc)) from exc
 
 
-def public(run: Callable[P, Outcome], name: str) -> Callable[P, Any]:
+#: What a public function returns, as its annotation says: the JSON document ``--json`` prints.
+DOCUMENT = "dict[str, Any]"
+#: ... or, for a command that also answers with a list (replay of many records, puzzle --list).
+DOCUMENTS = "dict[str, Any] | list[dict[str, Any]]"
+
+
+def public(run: Callable[P, Outcome], name: str, returns: str = DOCUMENT) -> Callable[P, Any]:
     """The public function for ``run``: the same arguments, returns ``Outcome.data`` as the JSON
-    the CLI prints would parse (tuples become lists), so the two are equal, not just alike."""
+    the CLI prints would parse (tuples become lists), so the two are equal, not just alike.
+    ``returns`` is its return annotation (what ``help()`` shows)."""
 
     @functools.wraps(run)
     def call(*args: P.args, **kwargs: P.kwargs) -> Any:
@@ -108,6 +116,15 @@ def public(run: Callable[P, Outcome], name: str) -> Callable[P, Any]:
         return json.loads(json.dumps(at_boundary(run, *args, **kwargs).data))
 
     call.__name__ = call.__qualname__ = name
+    # help() and inspect.signature() follow __wrapped__ to ``run``, whose return annotation is
+    # the Outcome the CLI renders; the caller gets the document. A copy of ``run`` that says so
+    # (the same code, defaults and parameter annotations; no inspect at import: start-up time).
+    shown = types.FunctionType(run.__code__, run.__globals__, name, run.__defaults__, run.__closure__)
+    shown.__kwdefaults__ = run.__kwdefaults__
+    shown.__annotations__ = {**run.__annotations__, "return": returns}
+    shown.__doc__, shown.__module__, shown.__qualname__ = run.__doc__, run.__module__, name
+    call.__wrapped__ = shown
+    call.__annotations__ = shown.__annotations__
     return call
 
 

@@ -6,7 +6,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from sushigo.api.base import Outcome, Rule, public, rules_from_options, solver_budget
+from sushigo.api.base import DOCUMENTS, Outcome, Rule, public, rules_from_options, solver_budget
 from sushigo.spec.answer import Verdict
 from sushigo.spec.errors import InputError, Unsettled
 
@@ -73,4 +73,4 @@ def _verify(P: Any, puzzles: Sequence[Any], rules: Any, timeout: float | None) -
     return problems, unknown
 
 
-puzzle = public(puzzle_outcome, "puzzle")
+puzzle = public(puzzle_outcome, "puzzle", DOCUMENTS)

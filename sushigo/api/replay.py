@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sushigo.api.base import (
+    DOCUMENTS,
     Document,
     Outcome,
     Rule,
@@ -57,4 +58,4 @@ def replay_outcome(input: Document, *, rules: str | None = None, rule: Rule = No
     return Outcome(tagged(FORMAT, _as_json(result)), 0 if result.ok else 1, [(record, result)])
 
 
-replay = public(replay_outcome, "replay")
+replay = public(replay_outcome, "replay", DOCUMENTS)

@@ -38,6 +38,17 @@ def numbers(rules: Ruleset) -> dict[str, Any]:
     }
 
 
+def _statement(catalogue: Any, rid: str, chosen: list[Ruleset]) -> str:
+    """``rid``'s statement in the chosen rulesets' own numbers; each ruleset's, named, where
+    their numbers make them differ."""
+    texts = {r.name: catalogue.rule_statement(rid, r) for r in chosen}
+    if not texts:
+        return str(catalogue.RULE_CATALOGUE.get(rid, ""))
+    if len(set(texts.values())) == 1:
+        return str(next(iter(texts.values())))
+    return " | ".join(f"{name}: {text}" for name, text in texts.items())
+
+
 def _catalogue(chosen: list[Ruleset], players: int) -> dict[str, Any] | str:
     """The catalogue as data, or a one-line note when the model's catalogue is not there."""
     try:
@@ -61,7 +72,7 @@ def _catalogue(chosen: list[Ruleset], players: int) -> dict[str, Any] | str:
         "rules": [
             {
                 "id": rid,
-                "statement": catalogue.RULE_CATALOGUE.get(rid, ""),
+                "statement": _statement(catalogue, rid, chosen),
                 "parameter": param_of.get(rid),
                 "constraints": {name: per.get(rid, 0) for name, per in counts.items()},
             }

@@ -5,9 +5,14 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Any
+import textwrap
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from sushigo.common import add_json_arg, budget_seconds, print_json, print_table
+
+if TYPE_CHECKING:
+    from sushigo.spec.ruleset import Ruleset
 
 ORDER = 75
 HELP = "two rulesets side by side: maxima, smallest difference, per-card value over seeded games"
@@ -107,7 +112,8 @@ def _maximum(m: dict[str, Any] | None) -> str:
     return f"unknown ({found}, budget {m['budget_seconds']:g} s)"
 
 
-def print_report(data: dict[str, Any]) -> None:
+def print_report(data: dict[str, Any], rules: Sequence[Ruleset] = ()) -> None:
+    """The report of ``data``; ``rules`` (the two rulesets) add why pudding can bring 0 per card."""
     a, b = data["ruleset"], data["vs"]
     how = "the same games scored under both" if data["same_games"] else "the same seeds for both"
     pol = ", ".join(dict.fromkeys(data["policies"]))
@@ -148,6 +154,10 @@ def print_report(data: dict[str, Any]) -> None:
                       for ka, kb, kd in zip(a["kinds"], b["kinds"], d["kinds"], strict=True)]
         print()
         print_table(offer_rows, ["kind", "taken when in hand", "(vs)", "difference"])
+    from sushigo.balance_plot import pudding_note
+
+    for note in dict.fromkeys(n for n in (pudding_note(r, data["players"]) for r in rules) if n):
+        print(textwrap.fill(note, 100))
     for side in (a, b):
         rows = [[f"seat {r['seat']}" if r["win_share"] is not None else "dummy", r["policy"] or "-",
                  f"{r['mean']:.2f}{_short(r['mean_ci95'], '.2f')}",
@@ -211,7 +221,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(out.data)
     else:
-        print_report(out.data)
+        print_report(out.data, out.detail.rules)
         if args.plot:
             print(f"picture: {args.plot}")
     return out.code

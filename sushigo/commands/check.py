@@ -1,6 +1,8 @@
 """``sushigo check``: the reference executor held against the Z3 model, under every named ruleset.
 
-Prints one row per property (examples run, time, result); a failure prints the
+Prints what was established, in the rules' words (:mod:`sushigo.checks.summary`: which rules,
+which rulesets, how many cases, whether executor and model agreed); ``--table`` adds one row per
+property (examples run, time, result). A failure prints the
 shrunk counterexample in project notation, both results, the rule ids and how
 to reproduce it. ``--mutants`` plants each known engine pitfall into the
 executor and reports which property caught it. Exit 1 on any failure (or any
@@ -30,6 +32,7 @@ _EPILOG = """\
 examples:
   sushigo check                          # default budget: 2000 cases per property, every ruleset
   sushigo check --profile quick          # 300 cases per property (a smoke test)
+  sushigo check --table                  # also the table of checks, one row per property
   sushigo check --seed 7 --examples 5000 # other examples than the derandomized default
   sushigo check --ruleset dutch --only round-scores
   sushigo check --mutants                # every planted pitfall must be caught
@@ -74,6 +77,9 @@ def register(subparsers: Any) -> None:
                         "each Z3 call")
     parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
                         help="Z3 resource units each call may spend (machine-independent)")
+    parser.add_argument("--table", action="store_true",
+                        help="also print the table of checks (one row per property: rulesets, cases, "
+                        "time, result) before the statement of what was established")
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
@@ -113,8 +119,12 @@ def run(args: argparse.Namespace) -> int:
                   f"({opts.examples} cases per property)")
         return out.code
     from sushigo.checks import runner as R
+    from sushigo.checks.summary import statement
 
-    print_table(R.table_rows(outs), R.HEADERS)
+    if args.table:
+        print_table(R.table_rows(outs), R.HEADERS)
+        print()
+    print("\n".join(statement(outs, opts)))
     cases = sum(o.examples for o in outs)
     seed = R._seed_text(opts.seed)
     head = "interrupted: " if R.interrupted(outs) else ""

@@ -10,6 +10,7 @@ from sushigo.common import add_jobs_args, add_json_arg, budget_count, budget_sec
 
 if TYPE_CHECKING:
     from sushigo.solver.diff import DiffResult, GameDiff, MatrixCell, Witness
+    from sushigo.spec.ruleset import Ruleset
 
 ORDER = 70
 HELP = "smallest situation where two rulesets disagree, or the proof that they agree"
@@ -117,7 +118,7 @@ def _print_result(res: DiffResult, show_all: bool) -> None:
                 continue
             head = "smallest witness" if not show_all else f"witness {k + 1}/{len(ws)}"
             print()
-            _print_witness(w, a, b, head)
+            _print_witness(w, res.a, res.b, head)
         for name, proofs in res.no_effect:
             print()
             print(f"{name}: no witness on its own (it changes nothing here):")
@@ -139,19 +140,25 @@ def _print_result(res: DiffResult, show_all: bool) -> None:
             print(f"  {p}")
 
 
-def _print_witness(w: Witness, a: str, b: str, head: str) -> None:
+def _print_witness(w: Witness, rules_a: Ruleset, rules_b: Ruleset, head: str) -> None:
     from sushigo.solver.diff.parameters import parameter
-    from sushigo.spec.model.catalogue import RULE_CATALOGUE
+    from sushigo.spec.model.catalogue import rule_statement
 
+    a, b = rules_a.name, rules_b.name
     print(f"{head}: {w.summary}")
     rows = [[r.label, r.a, r.b, "*" if r.differs else ""] for r in w.rows]
     print_table(rows, ["", a, b, "differs"])
     causes = ", ".join(w.causes) or "(the differing parameters together)"
     print(f"cause: {causes}; rule ids: {', '.join(w.rule_ids)}")
     for name in w.causes:
+        # Each side's statement in its own numbers: a rule number that differs reads differently.
         rid = parameter(name).rule_id
-        if rid in RULE_CATALOGUE:
-            print(f"  {rid}: {RULE_CATALOGUE[rid]}")
+        text_a, text_b = rule_statement(rid, rules_a), rule_statement(rid, rules_b)
+        if text_a == text_b and text_a:
+            print(f"  {rid}: {text_a}")
+        elif text_a or text_b:
+            print(f"  {rid} under {a}: {text_a}")
+            print(f"  {rid} under {b}: {text_b}")
     if w.minimality:
         print("minimal:")
         for p in w.minimality:
