@@ -180,11 +180,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if only is not None and only in command_names():
         command_modules([only])[0].register(subparsers)
         return parser
-    for module in command_modules():
-        if only is None:
+    if only is None:
+        for module in command_modules():
             module.register(subparsers)
-        else:
-            subparsers.add_parser(module.__name__.rpartition(".")[2], help=module.HELP)
+        return parser
+    from sushigo.commands._index import COMMANDS  # the modules' HELP, without importing them
+
+    for name, line in COMMANDS:
+        subparsers.add_parser(name, help=line)
     return parser
 
 
