@@ -29,11 +29,14 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from types import ModuleType
-from typing import Any
 
 import sushigo.commands
 from sushigo.spec.errors import SushiGoError, Unsettled
+
+TYPE_CHECKING = False  # as typing's, without importing it (start-up: sushigo/__init__.py)
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_UNKNOWN = EXIT_NO  # "unknown" is not an answer: exit 1, like a "no"
