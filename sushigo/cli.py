@@ -73,7 +73,9 @@ class _Parser(argparse.ArgumentParser):
     def _get_formatter(self) -> argparse.HelpFormatter:
         # The width argparse would find, found without importing shutil (and the compression
         # modules it brings): every add_argument builds a formatter, so each command paid for it.
-        formatter: argparse.HelpFormatter = self.formatter_class(prog=self.prog, width=_columns() - 2)
+        # Every formatter class here is a HelpFormatter (typeshed's protocol names ``prog`` alone).
+        make: Any = self.formatter_class
+        formatter: argparse.HelpFormatter = make(prog=self.prog, width=_columns() - 2)
         return formatter
 
     def _print_message(self, message: str, file: Any = None) -> None:
