@@ -15,7 +15,6 @@ other rule numbers live in :mod:`spec.ruleset`.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable
 from enum import IntEnum, auto
@@ -137,6 +136,8 @@ _TOKEN_BY_NAME: dict[str, Token] = {t.label: t for t in Token}
 
 
 def _suggest(name: str, choices: list[str]) -> str:
+    import difflib  # only an error line needs it
+
     near = difflib.get_close_matches(name, choices, n=1, cutoff=0.5)
     return f"; did you mean {near[0]!r}?" if near else ""
 

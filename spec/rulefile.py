@@ -20,7 +20,6 @@ checks the file's shape and types; what the numbers may be is the :class:`Rulese
 from __future__ import annotations
 
 import dataclasses
-import difflib
 import os
 import stat
 from collections.abc import Mapping
@@ -171,6 +170,8 @@ def to_toml(rules: Ruleset) -> str:
 
 
 def _near(word: str, choices: Any) -> str:
+    import difflib  # only an error line needs it
+
     near = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f"; did you mean {near[0]!r}?" if near else ""
 

@@ -16,12 +16,14 @@ import enum
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any, assert_never
+from typing import TYPE_CHECKING, Any, assert_never
 
 from sushigo.spec.cards import Card
 from sushigo.spec.errors import RulesError
 from sushigo.spec.kinds import KINDS, Icons, aliases_of, deck_of
+
+if TYPE_CHECKING:
+    from fractions import Fraction
 
 # The printed deck, card kind -> copies (rulebook component list), from the kinds' definitions.
 _DECK: tuple[int, ...] = deck_of(KINDS)
@@ -678,6 +680,8 @@ class Ruleset:
     def card_points_cap(self) -> Fraction:
         """Most points one card can bring in a round's dishes: a set's points per card, the best
         dumpling count's, a nigiri's, or a stack's (nigiri times the multiplier, over two cards)."""
+        from fractions import Fraction  # lazy: with decimal, a tenth of 'sushigo score's start-up
+
         nigiri = max(self.nigiri_points)
         return max(
             Fraction(self.tempura_points, self.tempura_set),

@@ -13,7 +13,7 @@ Exit codes (``sushigo --help`` lists them, docs/exit-codes.md explains each):
 * 130 (143): stopped by SIGINT (SIGTERM).
 
 A stop reaches the work in progress, Z3 calls on any thread included
-(:func:`sushigo.spec.model.budget.stop_on_signals`); a command that can report what it had
+(:func:`sushigo.spec.model.interrupts.stop_on_signals`); a command that can report what it had
 found prints it, and the exit code still says the run was stopped, never that it answered.
 A closed pipe (``sushigo ... | head``) ends quietly with exit 0, as Unix filters do: the reader
 chose to stop reading."""
@@ -29,11 +29,14 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from types import ModuleType
-from typing import Any
 
 import sushigo.commands
 from sushigo.spec.errors import SushiGoError, Unsettled
+
+TYPE_CHECKING = False  # as typing's, without importing it (start-up: sushigo/__init__.py)
+if TYPE_CHECKING:
+    from types import ModuleType
+    from typing import Any
 
 EXIT_OK, EXIT_NO, EXIT_BAD_INPUT = 0, 1, 2
 EXIT_UNKNOWN = EXIT_NO  # "unknown" is not an answer: exit 1, like a "no"
@@ -67,6 +70,14 @@ class _Parser(argparse.ArgumentParser):
         kwargs["allow_abbrev"] = False
         super().__init__(*args, **kwargs)
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # The width argparse would find, found without importing shutil (and the compression
+        # modules it brings): every add_argument builds a formatter, so each command paid for it.
+        # Every formatter class here is a HelpFormatter (typeshed's protocol names ``prog`` alone).
+        make: Any = self.formatter_class
+        formatter: argparse.HelpFormatter = make(prog=self.prog, width=_columns() - 2)
+        return formatter
+
     def _print_message(self, message: str, file: Any = None) -> None:
         # argparse drops a failed write (help to a full device would exit 0, its text lost):
         # let it reach main(), which reports it like any other failed write.
@@ -94,6 +105,21 @@ class _Parser(argparse.ArgumentParser):
         hints = [nearest(w.partition("=")[0], options, quote=False)
                  for w in extra if w.startswith("--")]
         self.error(f"unrecognized arguments: {' '.join(extra)}{next((h for h in hints if h), '')}")
+
+
+def _columns() -> int:
+    """The terminal's width as :func:`shutil.get_terminal_size` gives it (which argparse asks):
+    ``COLUMNS`` if it is a positive number, else standard output's terminal, else 80."""
+    try:
+        columns = int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
 
 
 def nearest(word: str, choices: Any, quote: bool = True) -> str:
@@ -159,11 +185,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     if only is not None and only in command_names():
         command_modules([only])[0].register(subparsers)
         return parser
-    for module in command_modules():
-        if only is None:
+    if only is None:
+        for module in command_modules():
             module.register(subparsers)
-        else:
-            subparsers.add_parser(module.__name__.rpartition(".")[2], help=module.HELP)
+        return parser
+    from sushigo.commands._index import COMMANDS  # the modules' HELP, without importing them
+
+    for name, line in COMMANDS:
+        subparsers.add_parser(name, help=line)
     return parser
 
 
@@ -198,12 +227,14 @@ def _dispatch(argv: Sequence[str] | None) -> int:
         parser.print_help()
         return EXIT_BAD_INPUT
     # Imported here, not at the top: the top-level help and parse errors need none of it
-    # (dataclasses, threading, the stop machinery), and start-up is most of their time.
-    from sushigo.spec.model import budget
+    # (threading, the stop machinery), and start-up is most of their time. The stop handling
+    # itself, not spec.model.budget (its dataclasses, the answers' enum): a command that asks
+    # Z3 nothing need not build them.
+    from sushigo.spec.model import interrupts
 
-    with budget.stop_on_signals():
+    with interrupts.stop_on_signals():
         code = _run(args)
-    signum = budget.stopped_by()
+    signum = interrupts.stopped_by()
     if signum is not None:
         # Whatever the command printed, it did not finish: never exit as if it had.
         sys.stdout.flush()
@@ -508,18 +539,22 @@ def _save_traceback(prog: str, argv: Sequence[str] | None, text: str) -> str:
     return f"traceback in {path}"
 
 
+#: The stop handling's module, looked up only once a stop scope may have run.
+_INTERRUPTS = "sushigo.spec.model.interrupts"
+
+
 def _quiet_stop_traces() -> None:
     """The stop's traces in destructors (a half-built Z3 wrapper freed with this exception) print
     nothing while the stop is recorded."""
-    budget = sys.modules.get("sushigo.spec.model.budget")
-    if budget is not None:
-        budget.quiet_stop_traces("cli", lambda: budget.stopped_by() is not None)
+    interrupts = sys.modules.get(_INTERRUPTS)
+    if interrupts is not None:
+        interrupts.quiet_stop_traces("cli", lambda: interrupts.stopped_by() is not None)
 
 
 def _stopped_by() -> int | None:
     """The signal that stopped the command, if a stop scope ever ran (none before parsing)."""
-    budget = sys.modules.get("sushigo.spec.model.budget")
-    return None if budget is None else budget.stopped_by()
+    interrupts = sys.modules.get(_INTERRUPTS)
+    return None if interrupts is None else interrupts.stopped_by()
 
 
 def _prog(argv: Sequence[str] | None) -> str:
@@ -530,9 +565,9 @@ def _prog(argv: Sequence[str] | None) -> str:
 
 
 def _interrupted() -> int:
-    from sushigo.spec.model import budget
+    from sushigo.spec.model import interrupts
 
-    signum = budget.stopped_by() or signal.SIGINT
-    budget.request_stop(signum)
+    signum = interrupts.stopped_by() or signal.SIGINT
+    interrupts.request_stop(signum)
     _say("interrupted")
     return EXIT_SIGNAL_BASE + signum

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import math
 from collections.abc import Callable
 from typing import Any
@@ -112,6 +111,8 @@ jobs_count = whole_number(1, MAX_JOBS)
 
 
 def print_json(value: Any) -> None:
+    import json  # lazy: a command printing tables starts without it
+
     print(json.dumps(value, indent=2, sort_keys=False))
 
 

@@ -76,20 +76,63 @@ def test_a_solver_command_does_import_z3() -> None:
     assert "z3" in _after_cli(["tableaux", "--score", "9", "--cards", "2"])
 
 
-def test_top_level_help_builds_no_command_and_no_stop_machinery() -> None:
-    # The top-level help lists each command by its HELP line: it imports the command modules
-    # but none of the library behind them (sushigo.api.*) and not the stop machinery (its
-    # dataclasses, threads and signal handling), which took it past 4x a bare start (measured
-    # in a fresh wheel install: 5.7x before, 3.8x after; benchmarks/bench_startup.py).
-    script = ("import contextlib, io, json, sys\nfrom sushigo.cli import main\n"
-              "with contextlib.redirect_stdout(io.StringIO()):\n    main(['--help'])\n"
-              "print(json.dumps(sorted(sys.modules)))")
+def _loaded_after(argv: list[str]) -> set[str]:
+    """Every module name (not just the top level) loaded after ``main(argv)`` in a fresh interpreter."""
+    script = ("import contextlib, io, sys\nfrom sushigo.cli import main\n"
+              "with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):\n"
+              f"    main({argv!r})\n"
+              "loaded = sorted(sys.modules)\nimport json\nprint(json.dumps(loaded))")  # json after the count
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
-    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
-    assert "sushigo.commands.check" in loaded  # the listing did import the command modules
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def test_top_level_help_builds_no_command_and_no_stop_machinery() -> None:
+    # The top-level help lists each command by its HELP line, read from the table in
+    # sushigo.commands._index: it imports no command module, none of the library behind them
+    # (sushigo.api.*) and not the stop machinery (its threads and signal handling).
+    loaded = _loaded_after(["--help"])
+    assert not {m for m in loaded if m.startswith("sushigo.commands.") and m != "sushigo.commands._index"}
     assert not {m for m in loaded if m.startswith("sushigo.api")}, sorted(loaded)
-    assert "sushigo.spec.model.budget" not in loaded and "dataclasses" not in loaded
+    assert "sushigo.spec.model.interrupts" not in loaded and "dataclasses" not in loaded
+
+
+def test_the_help_table_is_each_command_modules_own_help() -> None:
+    # The independent side is each module itself: its name, ORDER and HELP.
+    from sushigo import cli
+    from sushigo.commands._index import COMMANDS
+
+    modules = cli.command_modules()  # every module of sushigo/commands, in ORDER
+    assert len(modules) == len(cli.command_names()) > 10
+    expected = [(m.__name__.rpartition(".")[2], m.HELP) for m in modules]
+    listing = "\n".join(f"    {row!r}," for row in expected)
+    assert list(COMMANDS) == expected, f"sushigo/commands/_index.py's COMMANDS should read:\n{listing}"
+
+
+def test_the_top_level_help_lists_every_command_with_its_help_line() -> None:
+    import contextlib
+    import io
+
+    from sushigo import cli
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert cli.main(["--help"]) == 0
+    text = " ".join(out.getvalue().split())  # argparse wraps the help lines
+    for module in cli.command_modules():
+        name = module.__name__.rpartition(".")[2]
+        assert " ".join([name, *module.HELP.split()]) in text, name
+
+
+def test_score_builds_no_z3_answers_and_no_socket() -> None:
+    # The stop scope every command enters is spec.model.interrupts: a command that asks Z3
+    # nothing builds neither spec.model.budget (its dataclasses, the answers' enum) nor a
+    # socket pair (socket and selectors were a tenth of its start-up); what only an error line,
+    # JSON or one Ruleset method needs is not imported either.
+    loaded = _loaded_after(["score", "tempura tempura", "sashimi"])
+    assert "sushigo.spec.model.interrupts" in loaded  # the probe sees the stop scope
+    unwanted = {"sushigo.spec.model.budget", "socket", "selectors", "shutil", "json", "difflib", "fractions"}
+    assert not loaded & unwanted, sorted(loaded & unwanted)
 
 
 # ------------------------------------------------------------------ tables without tabulate (issue 31 item 5)

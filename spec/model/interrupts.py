@@ -9,9 +9,9 @@ Two facts about Z3 shape this module:
   18). :func:`stop_on_signals` switches that off (the global ``ctrl_c`` parameter).
 * With Z3's handler off, Python's own handler runs only after ``check()`` returns, which may be
   minutes away, and never on another thread. So the signal also wakes a watcher thread (through
-  :func:`signal.set_wakeup_fd`), which calls ``interrupt()`` on the main context and on every
-  context registered with :func:`watch`: each running ``check()`` returns at once, and the main
-  thread raises :class:`KeyboardInterrupt` at its next step.
+  a pipe given to :func:`signal.set_wakeup_fd`), which calls ``interrupt()`` on the main context
+  and on every context registered with :func:`watch`: each running ``check()`` returns at once,
+  and the main thread raises :class:`KeyboardInterrupt` at its next step.
 
 After a stop, :func:`stop_point` (called by :func:`spec.model.budget.decide` before and after
 every check) raises :class:`KeyboardInterrupt` again, so an ``unknown`` caused by the stop is never
@@ -21,8 +21,8 @@ tells the CLI which one came (exit 130 or 143).
 
 from __future__ import annotations
 
+import os
 import signal
-import socket
 import sys
 import threading
 import weakref
@@ -118,10 +118,10 @@ def _handler(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
-def _watcher(sock: socket.socket) -> None:
+def _watcher(reader: int) -> None:
     while True:
         try:
-            data = sock.recv(64)
+            data = os.read(reader, 64)
         except OSError:
             return
         if not data:
@@ -155,10 +155,12 @@ def stop_on_signals() -> Iterator[None]:
     if threading.current_thread() is not threading.main_thread():
         yield  # signals reach the main thread only; a caller on another thread stops its own way
         return
-    reader, writer = socket.socketpair()
-    writer.setblocking(False)
+    # A pipe, not a socket pair: the same wake-up on POSIX, without importing socket and
+    # selectors, which were a tenth of ``sushigo score``'s start-up (benchmarks/bench_startup.py).
+    reader, writer = os.pipe()
+    os.set_blocking(writer, False)
     previous = {sig: signal.getsignal(sig) for sig in STOP_SIGNALS}
-    old_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
+    old_fd = signal.set_wakeup_fd(writer, warn_on_full_buffer=False)
     _scope_active.set()
     z3_loaded()  # z3 imported already: quiet its handler now; imported later: sushigo.spec.model does
     thread = threading.Thread(target=_watcher, args=(reader,), name="sushigo-stop-watcher", daemon=True)
@@ -182,9 +184,9 @@ def stop_on_signals() -> Iterator[None]:
 
                 _clear_cancel(z3)
         _stop.clear()
-        writer.close()  # the watcher's recv sees end of stream and returns
+        os.close(writer)  # the watcher's read sees end of file and returns
         thread.join(timeout=1.0)
-        reader.close()
+        os.close(reader)
 
 
 @contextmanager

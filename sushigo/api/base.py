@@ -8,7 +8,6 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import json
 import os
 import time
 import types
@@ -110,6 +109,8 @@ def public(run: Callable[P, Outcome], name: str, returns: str = DOCUMENT) -> Cal
 
     @functools.wraps(run)
     def call(*args: P.args, **kwargs: P.kwargs) -> Any:
+        import json  # lazy: the CLI's commands come here without calling a public function
+
         from sushigo.api.arguments import check_arguments
 
         check_arguments(run, name, args, kwargs)  # a wrong type is one InputError, not a traceback
