@@ -4,6 +4,7 @@ and strength measured against independent references (issue 30 items 1 and 3).""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 import random
 import subprocess
 import sys
@@ -209,7 +210,7 @@ def test_offers_count_the_hands_the_executor_shows() -> None:
     from sushigo.spec.executor import iter_replay
     from sushigo.spec.record import record_from_json
 
-    record = record_from_json(json.loads(open("examples/record-3p.json", encoding="utf-8").read()))
+    record = record_from_json(json.loads(open(Path(__file__).resolve().parents[1] / "examples" / "record-3p.json", encoding="utf-8").read()))
     offered, taken = [0] * len(Card), [0] * len(Card)
     states = [st for st in iter_replay(record) if st.phase in ("dealt", "turn")]
     for st in states:

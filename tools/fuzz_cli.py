@@ -191,6 +191,8 @@ BASE: dict[str, tuple[str, ...]] = {
     "schema": ("schema", "record"),
     "balance": ("balance", "french", "--games", "3", "--no-maxima", "--no-diff"),
     "completion": ("completion", "bash"),
+    "ladder": ("ladder", "--policies", "random,greedy", "--games", "2", "--bootstrap", "10"),
+    "evaluate": ("evaluate", "greedy", "--positions", "2", "--games", "0"),
 }
 COMMANDS = tuple(BASE)
 NO_JSON = {"completion"}

@@ -110,8 +110,9 @@ class Answer:
     printed: str = ""  # what the call wrote to standard output
 
 
-class _Forged(Exception):
-    """A reply that is not the harness's own (its text says what was wrong)."""
+class _Forged(SushiGoError):
+    """A reply that is not the harness's own (its text says what was wrong). Never leaves the
+    engine module: every catch turns it into an adapter fault or BadTarget."""
 
 
 def _signal_name(code: int) -> str:
