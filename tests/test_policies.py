@@ -4,10 +4,10 @@ and strength measured against independent references (issue 30 items 1 and 3).""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from sushigo.solver.policies import POLICY_NAMES, make_policy, parse_spec
@@ -21,6 +21,7 @@ from sushigo.spec.policies import GreedyPolicy, PlayerView
 from sushigo.spec.ruleset import OFFICIAL, RULESETS
 from sushigo.spec.turns import legal_turns
 
+EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 FAST = {"lookahead": "lookahead", "ismcts": "ismcts:iterations=20", "exact": "exact:iterations=20,depth=5"}
 
 
@@ -210,7 +211,7 @@ def test_offers_count_the_hands_the_executor_shows() -> None:
     from sushigo.spec.executor import iter_replay
     from sushigo.spec.record import record_from_json
 
-    record = record_from_json(json.loads(open(Path(__file__).resolve().parents[1] / "examples" / "record-3p.json", encoding="utf-8").read()))
+    record = record_from_json(json.loads(open(EXAMPLES / "record-3p.json", encoding="utf-8").read()))
     offered, taken = [0] * len(Card), [0] * len(Card)
     states = [st for st in iter_replay(record) if st.phase in ("dealt", "turn")]
     for st in states:
