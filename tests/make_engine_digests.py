@@ -112,7 +112,9 @@ def games(name: str, players: int) -> Iterable[object]:
             actions = []
             for s in range(players):
                 opts = game.legal_actions(s)
-                yield s, opts, game.hand(s), game.tableau(s)
+                # as plain tuples: the counts are what is recorded (hand() and tableau() return
+                # tuple subclasses that print in the notation since the digests were made)
+                yield s, opts, tuple(game.hand(s)), tuple(game.tableau(s))
                 actions.append(opts[int(rng.random() * len(opts))])
             if seed % 8 == 0 and game.turn == 1:
                 for bad in _bad_turns(game.hand(0)):
