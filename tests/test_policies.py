@@ -140,7 +140,7 @@ def test_exact_plays_the_hand_worked_equilibrium() -> None:
     eggs. Squid now: 3 + 1 (the egg passed back) against the other's 1 + 1, a margin of +2;
     egg now: 1 + 1 against 1 + 3 (the squid passed on), -2. The equilibrium is squid, surely."""
     first = _view({Card.EGG: 2, Card.SALMON: 1})
-    policy = make_policy("exact")
+    policy = make_policy("exact:rounds=all")  # a first round: by default exact solves the last only
     assert isinstance(policy, ExactPolicy)
     rng = random.Random(3)
     opts0 = legal_turns(first.hand, first.tableau, OFFICIAL)
@@ -156,6 +156,36 @@ def test_exact_plays_the_hand_worked_equilibrium() -> None:
     assert len(opts0) == 2
     assert str(policy.choose(second, opts1, rng)) == "squid"
     assert policy.solved == 1 and policy.out_of_budget == 0
+
+
+def test_exact_by_default_solves_only_the_last_round() -> None:
+    """A round before the last is solved without its puddings (solver.endgame), so by default
+    exact leaves it to its fallback; the same two-card position in the last round is solved."""
+    for round_index, solved in ((0, 0), (OFFICIAL.rounds - 1, 1)):
+        policy = make_policy("exact")
+        assert isinstance(policy, ExactPolicy)
+        counts = [0] * len(Card)
+        counts[int(Card.SQUID)] = counts[int(Card.EGG)] = 1
+        first = PlayerView(seat=0, target=0, players=2, round_index=round_index, turn=0,
+                           hand=(0,) * len(Card), tableaux=((0,) * len(Token),) * 2, puddings=(0, 0),
+                           scores=((0, 0),) * round_index, rules=OFFICIAL)
+        egg2 = [0] * len(Card)
+        egg2[int(Card.EGG)] = 2
+        egg2[int(Card.SALMON)] = 1
+        first = PlayerView(**{**first.__dict__, "hand": tuple(egg2)})
+        policy.memories[0] = Memory()
+        policy.memories[0].see(first)
+        policy.memories[0].complete = True  # as a memory that saw the earlier rounds
+        policy.fallback.memory(first)
+        mine = [0] * len(Token)
+        mine[int(Token.SALMON)] = 1
+        theirs = [0] * len(Token)
+        theirs[int(Token.MAKI1)] = 1
+        second = PlayerView(**{**first.__dict__, "turn": 1, "hand": tuple(counts),
+                               "tableaux": (tuple(mine), tuple(theirs))})
+        opts = legal_turns(second.hand, second.tableau, OFFICIAL)
+        assert str(policy.choose(second, opts, random.Random(3))) in {"squid", "egg"}
+        assert policy.solved == solved, round_index
 
 
 # ----------------------------------------------------------------------------- strength

@@ -42,12 +42,14 @@ class ExactPolicy:
     fallback's ``iterations``/``time``/``rollout`` (docs/policies.md)."""
 
     def __init__(self, name: str, iterations: int | None, seconds: float | None, rollout: str, fallback: str,
-                 solve_time: float, nodes: int, objective: str, depth: int) -> None:
+                 solve_time: float, nodes: int, objective: str, depth: int,
+                 rounds: str = "last") -> None:
         self.name = name
         self.solve_time = solve_time
         self.nodes = nodes
         self.objective = objective
         self.depth = depth
+        self.rounds = rounds
         self.memories: dict[int, Memory] = {}
         self.fallback: IsmctsPolicy | LookaheadPolicy = (
             IsmctsPolicy(name, iterations, seconds, rollout) if fallback == "ismcts"
@@ -80,7 +82,12 @@ class ExactPolicy:
         self, view: PlayerView, mem: Memory, options: Sequence[Turn], rng: random.Random
     ) -> Turn | None:
         rules = view.rules
-        if rules.dummy_2p or view.for_dummy or sum(view.hand) > self.depth:
+        # The endgame of a round before the last drops the puddings (solver.endgame values a round by
+        # its own points): at equilibrium there it gives pudding away, which measured 32.5% [24.8,
+        # 41.3] of 120 games against ismcts:iterations=1000. By default it plays the last round only.
+        last = view.round_index + 1 == rules.rounds
+        if (rules.dummy_2p or view.for_dummy or sum(view.hand) > self.depth
+                or (self.rounds == "last" and not last and view.players == 2)):
             self.fallen_back += 1
             return None
         known = knowledge(view, mem, rules.pass_offset(view.round_index))
@@ -103,7 +110,6 @@ class ExactPolicy:
             scores=tuple(before[j] for j in order),
         )
         if n == 2:
-            last = view.round_index + 1 == rules.rounds
             objective = "win" if last and self.objective == "game" else "diff"
             result = solve_two(pos, objective, self.nodes, self.solve_time)
         else:

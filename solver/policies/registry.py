@@ -96,7 +96,7 @@ def _exact(name: str, opts: Mapping[str, Value], given: Mapping[str, Value]) -> 
     iterations, seconds = _budget(opts, given)
     return ExactPolicy(name, iterations, seconds, str(opts["rollout"]), str(opts["fallback"]),
                        float(opts["solve_time"]), int(opts["nodes"]), str(opts["objective"]),
-                       int(opts["depth"]))
+                       int(opts["depth"]), str(opts["rounds"]))
 
 
 _ITERATIONS = Option("iterations", int, 1000, "playouts per move", low=1)
@@ -119,6 +119,8 @@ _TABLE: dict[str, _Entry] = {
         Option("nodes", int, 200_000, "the endgame solver's node budget per move", low=1),
         Option("objective", ("game", "round"), "game", "game: puddings and the score so far; round: "
                "the round's points only"),
+        Option("rounds", ("last", "all"), "last", "the rounds the endgame solver plays: last (the "
+               "only round whose endgame values puddings), or all"),
     ), "two players: the endgame's equilibrium once both hands are known"),
 }
 
