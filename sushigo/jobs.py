@@ -221,11 +221,14 @@ def _run_pool(function: str, texts: Sequence[str], order: Sequence[int], jobs: i
     and waits for them, so no worker outlives the run."""
     import multiprocessing
 
-    from sushigo.spec.model.budget import child_signals
+    from sushigo.spec.model.interrupts import child_signals, stops_held
 
     ctx = multiprocessing.get_context("fork")
-    # Never more workers than tasks: --jobs 1000 for two tasks forked 1000 processes.
-    pool = ctx.Pool(processes=max(1, min(jobs, len(texts))), initializer=child_signals, maxtasksperchild=1)
+    # Never more workers than tasks: --jobs 1000 for two tasks forked 1000 processes. The pool's
+    # threads, which fork the workers, hold the stop signals back (stops_held).
+    with stops_held():
+        pool = ctx.Pool(processes=max(1, min(jobs, len(texts))), initializer=child_signals,
+                        maxtasksperchild=1)
     finished = False
     try:
         pending = {k: pool.apply_async(call, (function, texts[k])) for k in order}
@@ -239,7 +242,7 @@ def _run_pool(function: str, texts: Sequence[str], order: Sequence[int], jobs: i
     finally:
         if finished:
             # Let the idle workers leave by themselves: terminating them could catch one just
-            # forked, before it stopped sharing this process's signal wake-up socket, and its
+            # forked, before it stopped sharing this process's signal wake-up pipe, and its
             # SIGTERM would read here as a stop of the whole run.
             pool.close()
         else:

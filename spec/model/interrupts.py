@@ -269,15 +269,46 @@ def _interrupted_z3_call(unraisable: Any) -> bool:
             and _in_z3_destructor(unraisable))
 
 
+@contextmanager
+def stops_held() -> Iterator[None]:
+    """Inside, the calling thread holds SIGINT and SIGTERM back (they wait, pending, for a
+    thread that takes them), and so does every thread started and every process forked inside.
+
+    For a pool of forked workers: its threads fork the workers, and a worker forked with the
+    signals open runs this process's handler until its initializer (:func:`child_signals`)
+    replaces it. A SIGTERM from the pool's terminate() then ran :func:`request_stop` in the
+    worker, where a lock another thread of the parent held at the fork is held for ever: the
+    worker hung and the pool's join() with it (seen under load: ``check --jobs 2`` stopped by
+    Ctrl-C did not exit within 60 s). Created inside, the pool's threads and workers never run
+    the handler; the main thread takes the signals again on leaving."""
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def child_signals() -> None:
     """For a worker process forked from a stoppable parent: the parent alone handles Ctrl-C
-    (and ends its workers); SIGTERM ends the worker at once."""
+    (and ends its workers); SIGTERM ends the worker at once. Forked inside :func:`stops_held`,
+    the worker takes the signals only once these dispositions are set."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     try:
         signal.set_wakeup_fd(-1)
     except ValueError:  # not the main thread: nothing was inherited there
         pass
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+
+def _after_fork_in_child() -> None:
+    """A forked process starts with one thread: a lock another thread held at the fork would
+    stay held for ever, so the child gets fresh ones."""
+    global _contexts_lock
+    _contexts_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 __all__ = [
@@ -291,6 +322,7 @@ __all__ = [
     "stop_point",
     "stop_requested",
     "stopped_by",
+    "stops_held",
     "watch",
     "z3_loaded",
 ]
