@@ -173,7 +173,14 @@ def test_tampering_with_its_own_process_is_never_a_traceback(mode: str, expect: 
         assert kinds <= {"protocol", "exited", "crashed"} and kinds, doc["adapter_faults"]
         if mode in ("forge", "fork"):
             assert kinds == {"protocol"}
+        if mode == "forge":  # every call is forged: given up after GIVE_UP calls in a row
             assert doc["stopped"].startswith("conform gave the target up")
+        if mode == "fork":
+            # Which of the two processes reads a window of requests is the kernel's choice: when
+            # the one that took the handshake takes the next window too, its answers are right
+            # and count. So the run is given up, or it ends with the second process named.
+            assert doc["stopped"] is None or doc["stopped"].startswith("conform gave the target up")
+            assert any("second process" in f["detail"] for f in doc["adapter_faults"]), doc["adapter_faults"]
     _no_process_left(mark)
 
 
