@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import functools
 import itertools
+import re
 import subprocess
 import sys
 from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -341,3 +343,12 @@ def test_importing_the_shapes_loads_no_z3() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "False"
+
+
+def test_the_page_examples_run() -> None:
+    """docs/shapes.md: every Python example runs, and its asserts hold the hand-worked values."""
+    page = (Path(__file__).resolve().parent.parent / "docs" / "shapes.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"^```python\n(.*?)^```", page, re.M | re.S)
+    assert len(blocks) >= 5, "docs/shapes.md lost its examples"
+    for block in blocks:
+        exec(compile(block, "docs/shapes.md", "exec"), {})
