@@ -21,6 +21,8 @@ from typing import Any
 import pytest
 import z3
 from sushigo.spec.kinds import ByCount, PerCard, Sets
+from sushigo.spec.model.core import Model
+from sushigo.spec.model.rulevars import RuleVars
 from sushigo.spec.ruleset import OFFICIAL
 from sushigo.spec.shapes import (
     FRUIT_ICONS,
@@ -55,8 +57,11 @@ def _domain(seats: int, most: Sequence[int]) -> Iterator[list[list[int]]]:
 
 
 def _differs(shape: Shape, seats: int, most: Sequence[int], rules: Any = None,
-             plain: Plain | None = None) -> z3.CheckSatResult:
-    """sat when some bounded counts give a Z3 term unlike the plain points (``plain``: the shape's own)."""
+             plain: Plain | None = None, template: RuleVars | None = None) -> z3.CheckSatResult:
+    """sat when some bounded counts give a Z3 term unlike the plain points (``plain``: the shape's own).
+
+    With ``template``, the terms read the template's inputs, fixed to ``rules``' values.
+    """
     plain = plain or (lambda rows: shape.points(rows, rules))
     xs = [[z3.Int(f"p{i}_v{v}") for v in range(len(most))] for i in range(seats)]
     flat = [x for row in xs for x in row]
@@ -73,9 +78,11 @@ def _differs(shape: Shape, seats: int, most: Sequence[int], rules: Any = None,
             out = [z3.If(flat[k] == v, a, b) for a, b in zip(subs[v], out, strict=True)]
         return out
 
-    terms = shape.terms(xs, rules, most)
+    terms = shape.terms(xs, rules if template is None else template, most)
     s = z3.Solver()
     s.set("timeout", 20_000)
+    if template is not None:
+        s.add(*template.facts(rules))
     s.add(*[z3.And(x >= 0, x <= t) for x, t in zip(flat, tops, strict=True)])
     s.add(z3.Or(*[t != p for t, p in zip(terms, tree(0, []), strict=True)]))
     return s.check()
@@ -203,6 +210,35 @@ CASES: list[tuple[str, Shape, int, list[int], Any]] = [
 def test_z3_reading_equals_plain_reading(shape: Shape, seats: int, most: list[int], rules: Any) -> None:
     """Z3: no count table in the domain gives a term unlike the plain points (unsat)."""
     assert _differs(shape, seats, most, rules) == z3.unsat
+
+
+#: Rule numbers unlike the printed ones, the dumpling table of the same length (a template's shape).
+ODD = OFFICIAL.replace(dumpling_points=(0, 5, 2, 9, 0, 1), tempura_set=4, tempura_points=3,
+                       nigiri_points=(2, 3, 5), pudding_most_points=5, pudding_fewest_penalty=2)
+TEMPLATED: list[tuple[str, Shape, int, list[int]]] = [
+    ("table", Table("dumpling_points"), 1, [8]),
+    ("distinct", Distinct("dumpling_points"), 1, [2, 2, 2, 2]),
+    ("per-variant", PerVariant("dumpling_points", ((2, 0), (0, 2), (1, 1)), none="tempura_points"), 1,
+     [2, 2, 2]),
+    ("most-fewest", MostFewest("pudding_most_points", "pudding_fewest_penalty", penalty_from="tempura_set"),
+     3, [3]),
+    ("most-fewest-unless-none", MostFewest("pudding_most_points", "pudding_fewest_penalty", "tempura_set",
+                                           "most-unless-none"), 3, [2]),
+    ("opponents", Opponents(("nigiri_points", 0), "tempura_points"), 3, [3]),
+    ("opponents-round", Opponents(("nigiri_points", 0), "tempura_points", "round"), 4, [2]),
+    ("game-end-sets", GameEnd(Sets("tempura_set", "tempura_points")), 1, [12]),
+]
+
+
+@pytest.mark.parametrize("rules", [OFFICIAL, ODD], ids=["official", "odd"])
+@pytest.mark.parametrize(("shape", "seats", "most"), [c[1:] for c in TEMPLATED],
+                         ids=[c[0] for c in TEMPLATED])
+def test_a_template_reads_the_numbers_as_inputs(shape: Shape, seats: int, most: list[int],
+                                                rules: Any) -> None:
+    """One set of terms built on the official numbers as a template's inputs, fixed to either ruleset."""
+    template = RuleVars(Model(), OFFICIAL)
+    assert _differs(shape, seats, most, rules, template=template) == z3.unsat
+    assert template.vars, "the numbers were not read as inputs"
 
 
 @pytest.mark.parametrize(("shape", "seats", "most", "wrong"), [

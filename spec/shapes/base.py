@@ -17,8 +17,10 @@ the bounded domain and the bounds and the reduction exact.
 
 A number is a literal or a :class:`~spec.ruleset.Ruleset` field, as in :mod:`spec.kinds`
 (:func:`spec.kinds.resolve`); a table is also a literal tuple of whole numbers (the Party rule
-numbers have no Ruleset field yet). z3 is imported only inside the ``terms`` methods, so the
-plain scorer never loads it.
+numbers have no Ruleset field yet). Under a template's
+:class:`~spec.model.rulevars.RuleVars` a field becomes the template's input
+(:func:`znumber`, :func:`znumbers`), as in :func:`spec.model.scoring.scoring_term`. z3 is
+imported only inside the ``terms`` methods, so the plain scorer never loads it.
 """
 
 from __future__ import annotations
@@ -54,11 +56,39 @@ def at(table: Sequence[int], n: int) -> int:
     return table[min(n, len(table) - 1)]
 
 
-def term_at(table: Sequence[int], n: z3.ArithRef) -> z3.ArithRef:
+def _template(rules: Any) -> bool:
+    """``rules`` is a template's :class:`~spec.model.rulevars.RuleVars` (each number an input)."""
+    from sushigo.spec.model.rulevars import RuleVars
+
+    return isinstance(rules, RuleVars)
+
+
+def znumber(param: Number, rules: Any) -> int | z3.ArithRef:
+    """A number in a Z3 reading: a literal as it is, a field the template's input ``rule_<field>``
+    (a concrete ruleset's value otherwise)."""
+    if isinstance(param, int):
+        return param
+    return rules.param(param) if _template(rules) else number(param, rules)
+
+
+def znumbers(param: Numbers, rules: Any) -> list[int] | list[z3.ArithRef]:
+    """A table in a Z3 reading: under a template, one input per entry (its length is the shape's)."""
+    if isinstance(param, tuple) and all(isinstance(x, int) for x in param):
+        return [int(x) for x in param]
+    if not _template(rules):
+        return list(numbers(param, rules))
+    from sushigo.spec.model.rulevars import numbers as inputs
+
+    key = param if isinstance(param, str) else f"{param[0]}_{param[1]}"
+    return inputs(rules, key, len(numbers(param, rules.shape)), lambda r: numbers(param, r))
+
+
+def term_at(table: Sequence[int] | Sequence[z3.ArithRef], n: z3.ArithRef) -> z3.ArithRef:
     """The Z3 reading of :func:`at` for ``n >= 0``: one ``If`` per entry before the last."""
     import z3
 
-    expr: z3.ArithRef = z3.IntVal(table[-1])
+    last = table[-1]
+    expr: z3.ArithRef = z3.IntVal(last) if isinstance(last, int) else last
     for k in range(len(table) - 2, -1, -1):
         expr = z3.If(n == k, table[k], expr)
     return expr

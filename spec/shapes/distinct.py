@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sushigo.spec.shapes.base import Numbers, OneTableau, at, numbers, term_at, total
+from sushigo.spec.shapes.base import Numbers, OneTableau, at, numbers, term_at, total, znumbers
 
 if TYPE_CHECKING:
     import z3
@@ -46,7 +46,7 @@ class Distinct(OneTableau):
         """Set ``j`` (1 to the most copies of any variant) has one card of each variant held ``j`` times."""
         import z3
 
-        table = (0, *numbers(self.table, rules)[1:])  # an empty set scores nothing, whatever t[0] says
+        table = [z3.IntVal(0), *znumbers(self.table, rules)[1:]]  # an empty set scores nothing
         layers = max(most, default=0)
         sizes = [total([z3.If(c >= j, 1, 0) for c in counts]) for j in range(1, layers + 1)]
         return total([term_at(table, size) for size in sizes])

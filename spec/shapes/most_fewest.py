@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from sushigo.spec.shapes.base import Number, number, total
+from sushigo.spec.shapes.base import Number, number, total, znumber
 
 if TYPE_CHECKING:
     import z3
@@ -62,14 +62,15 @@ class MostFewest:
         import z3
 
         counts = [total(c) for c in seats]
-        bonus, loss = number(self.most, rules), number(self.fewest, rules)
-        penalty = len(counts) >= number(self.penalty_from, rules)
+        bonus, loss = znumber(self.most, rules), znumber(self.fewest, rules)
+        start = znumber(self.penalty_from, rules)
+        penalty = z3.BoolVal(len(counts) >= start) if isinstance(start, int) else start <= len(counts)
         all_tied = z3.And(*[c == counts[0] for c in counts[1:]])
         out = []
         for c in counts:
             top = z3.And(*[c >= d for d in counts])
             bottom = z3.And(*[c <= d for d in counts])
-            value = z3.If(top, bonus, 0) - (z3.If(bottom, loss, 0) if penalty else 0)
+            value = z3.If(top, bonus, 0) - z3.If(z3.And(penalty, bottom), loss, 0)
             match self.all_tied:
                 case "both":
                     out.append(value)
@@ -78,7 +79,7 @@ class MostFewest:
                 case "most":
                     out.append(z3.If(all_tied, bonus, value))
                 case "most-unless-none":
-                    out.append(z3.If(all_tied, z3.If(c > 0, bonus, -loss if penalty else 0), value))
+                    out.append(z3.If(all_tied, z3.If(c > 0, bonus, z3.If(penalty, -loss, 0)), value))
         return out
 
     def bounds(self, most: Sequence[int], seats: int, rules: Any) -> tuple[int, int]:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from sushigo.spec.shapes.base import Number, number, total
+from sushigo.spec.shapes.base import Number, number, total, znumber
 
 if TYPE_CHECKING:
     import z3
@@ -55,20 +55,35 @@ class Opponents:
         """Per seat: an ``If`` on the number of holders, so each branch is linear in the seat's count."""
         import z3
 
-        per, cap = number(self.per, rules), number(self.cap, rules)
+        per, cap = znumber(self.per, rules), znumber(self.cap, rules)
         counts = [total(c) for c in seats]
         out = []
         for i, own in enumerate(counts):
             holders = total([z3.If(o > 0, 1, 0) for j, o in enumerate(counts) if j != i])
             expr: z3.ArithRef = z3.IntVal(0)
             for h in range(len(counts) - 1, 0, -1):
-                if self.cap_per == "card":
-                    value: z3.ArithRef = own * min(h * per, cap)
-                else:
-                    value = z3.If(own * (h * per) <= cap, own * (h * per), cap)
-                expr = z3.If(holders == h, value, expr)
+                expr = z3.If(holders == h, self._value(own, h, per, cap, sum(most)), expr)
             out.append(expr)
         return out
+
+    def _value(self, own: z3.ArithRef, h: int, per: int | z3.ArithRef, cap: int | z3.ArithRef,
+               most: int) -> z3.ArithRef:
+        """A seat's points with ``h`` holders. With the numbers as a template's inputs the seat's
+        count is taken case by case (0 to ``most``), so no term multiplies two variables."""
+        import z3
+
+        if isinstance(per, int) and isinstance(cap, int):
+            if self.cap_per == "card":
+                return own * min(h * per, cap)
+            return z3.If(own * (h * per) <= cap, own * (h * per), cap)
+        expr: z3.ArithRef = z3.IntVal(0)
+        for n in range(most, 0, -1):
+            if self.cap_per == "card":
+                value = n * z3.If(h * per <= cap, h * per, cap)
+            else:
+                value = z3.If(n * h * per <= cap, n * h * per, cap)
+            expr = z3.If(own == n, value, expr)
+        return expr
 
     def bounds(self, most: Sequence[int], seats: int, rules: Any) -> tuple[int, int]:
         """Exact: the seat's count from 0 to the copies, the holders from 0 to the other seats."""

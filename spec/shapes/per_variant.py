@@ -22,7 +22,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sushigo.spec.shapes.base import Number, Numbers, OneTableau, at, number, numbers, term_at, total
+from sushigo.spec.shapes.base import (
+    Number,
+    Numbers,
+    OneTableau,
+    at,
+    number,
+    numbers,
+    term_at,
+    total,
+    znumber,
+    znumbers,
+)
 
 if TYPE_CHECKING:
     import z3
@@ -57,11 +68,11 @@ class PerVariant(OneTableau):
     def term(self, counts: Sequence[z3.ArithRef], rules: Any, most: Sequence[int]) -> z3.ArithRef:
         import z3
 
-        table = numbers(self.table, rules)
+        table = znumbers(self.table, rules)
         icons = [total([n * row[v] for n, row in zip(counts, self.icons, strict=True) if row[v]])
                  for v in range(len(self.icons[0]))]
         return total([term_at(table, x) for x in icons]) + z3.If(
-            z3.And(*[x == 0 for x in icons]), number(self.none, rules), 0)
+            z3.And(*[x == 0 for x in icons]), znumber(self.none, rules), 0)
 
     def bounds(self, most: Sequence[int], seats: int, rules: Any) -> tuple[int, int]:
         """Each variant's least and greatest entry up to its icons on every copy, summed, and

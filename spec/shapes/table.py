@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from sushigo.spec.shapes.base import Numbers, OneTableau, at, numbers, term_at
+from sushigo.spec.shapes.base import Numbers, OneTableau, at, numbers, term_at, znumbers
 
 if TYPE_CHECKING:
     import z3
@@ -33,7 +33,7 @@ class Table(OneTableau):
     def term(self, counts: Sequence[z3.ArithRef], rules: Any, most: Sequence[int]) -> z3.ArithRef:
         import z3
 
-        return term_at(numbers(self.table, rules), z3.Sum(list(counts)) if len(counts) > 1 else counts[0])
+        return term_at(znumbers(self.table, rules), z3.Sum(list(counts)) if len(counts) > 1 else counts[0])
 
     def bounds(self, most: Sequence[int], seats: int, rules: Any) -> tuple[int, int]:
         table = numbers(self.table, rules)
