@@ -20,6 +20,8 @@ from typing import Any
 
 import pytest
 import z3
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sushigo.spec.kinds import ByCount, PerCard, Sets
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.rulevars import RuleVars
@@ -257,6 +259,28 @@ def test_a_template_reads_the_numbers_as_inputs(shape: Shape, seats: int, most: 
 def test_a_different_reading_is_caught(shape: Shape, seats: int, most: list[int], wrong: Plain) -> None:
     """The proof can fail: against another reading it finds counts where the two differ (sat)."""
     assert _differs(shape, seats, most, None, wrong) == z3.sat
+
+
+#: Each shape with the copies the Party deck holds of each of its variants (RB p2; PARTY.md's split).
+PARTY_COPIES: list[tuple[str, Shape, list[int]]] = [
+    ("eel", EEL, [8]), ("tofu", TOFU, [8]), ("onigiri", ONIGIRI, [2, 2, 2, 2]), ("edamame", EDAMAME, [8]),
+    ("edamame-round", Opponents(1, 4, "round"), [8]), ("temaki", TEMAKI, [12]), ("pudding", PUDDING, [15]),
+    ("ice-cream", ICE_CREAM, [15]), ("fruit", FRUIT, FRUIT_COPIES),
+]
+
+
+@settings(max_examples=60)
+@given(st.data())
+@pytest.mark.parametrize(("shape", "most"), [c[1:] for c in PARTY_COPIES], ids=[c[0] for c in PARTY_COPIES])
+def test_z3_reading_at_up_to_8_players(shape: Shape, most: list[int], data: st.DataObject) -> None:
+    """Past the exhaustive domains: 2 to 8 seats, each with up to every copy, the terms evaluated."""
+    seats = data.draw(st.integers(2, 8), label="seats")
+    rows = [[data.draw(st.integers(0, m)) for m in most] for _ in range(seats)]
+    xs = [[z3.Int(f"p{i}_v{v}") for v in range(len(most))] for i in range(seats)]
+    fix = [(x, z3.IntVal(n)) for xrow, row in zip(xs, rows, strict=True)
+           for x, n in zip(xrow, row, strict=True)]
+    got = [z3.simplify(z3.substitute(t, *fix)).as_long() for t in shape.terms(xs, None, most)]
+    assert got == list(shape.points(rows, None))
 
 
 # --- onigiri: the greedy split is the best split --------------------------------------------------
