@@ -33,6 +33,7 @@ from sushigo.spec.shapes import (
     MostFewest,
     Opponents,
     PerVariant,
+    Places,
     Shape,
     Table,
 )
@@ -45,7 +46,9 @@ TEMAKI = MostFewest(most=4, fewest=4)  # RB p8
 PUDDING = GameEnd(MostFewest(most=6, fewest=6))  # RB p16
 ICE_CREAM = GameEnd(Sets(4, 12))  # RB p16: 12 a set of 4
 FRUIT = GameEnd(PerVariant((-2, 0, 1, 3, 6, 10), FRUIT_ICONS))  # RB p16
-FRUIT_COPIES = [2, 2, 2, 3, 3, 3]  # double watermelon, orange, pineapple x2; each mixed pair x3
+FRUIT_COPIES = [2, 2, 2, 3, 3, 3]
+MAKI = Places(icons=(1, 2, 3), tiers=((2, (6, 3)), (6, (6, 4, 2))))  # RB p8
+MAKI_COPIES = [4, 5, 3]  # 1, 2 and 3 icons  # double watermelon, orange, pineapple x2; each mixed pair x3
 
 Rows = Sequence[Sequence[int]]
 Plain = Callable[[Rows], Sequence[int]]
@@ -176,6 +179,18 @@ def test_desserts_rb_p16() -> None:
     assert extra.points([[0, 0, 0, 1, 1, 1]], None) == (3,)
 
 
+def test_party_maki_places_rb_p8() -> None:
+    # Counts of maki with 1, 2, 3 icons. RB p8's example: totals 5, 5, 3, 1 score 6, 6, 3, 0.
+    assert MAKI.points([[5, 0, 0], [1, 2, 0], [0, 0, 1], [1, 0, 0]], None) == (6, 6, 3, 0)
+    # No maki, no place: totals 0, 2 score 0, 6.
+    assert MAKI.points([[0, 0, 0], [0, 1, 0]], None) == (0, 6)
+    # 6 to 8 players: 6, 4, 2 by distinct totals 3, 3, 2, 1, 0, 2.
+    six = [[0, 0, 1], [0, 0, 1], [0, 1, 0], [1, 0, 0], [0, 0, 0], [2, 0, 0]]
+    assert MAKI.points(six, None) == (6, 6, 4, 2, 0, 4)
+    assert MAKI.points(six[:5], None) == (6, 6, 3, 0, 0)  # 5 players: 6, 3
+    assert MAKI.bounds(MAKI_COPIES, 3, None) == (0, 6)
+
+
 # --- Z3 reading == plain reading over the whole bounded domain ------------------------------------
 
 CASES: list[tuple[str, Shape, int, list[int], Any]] = [
@@ -204,6 +219,10 @@ CASES: list[tuple[str, Shape, int, list[int], Any]] = [
     ("fruit-extra-penalty", GameEnd(PerVariant((-2, 0, 1, 3, 6, 10), FRUIT_ICONS, none=-6)), 1,
      FRUIT_COPIES, None),
     ("game-end-table", GameEnd(EEL), 3, [3], None),
+    ("maki-3p", MAKI, 3, [2, 1, 1], None),
+    ("maki-4p", MAKI, 4, [1, 1, 1], None),
+    ("maki-6p", MAKI, 6, [0, 0, 3], None),
+    ("maki-7p", MAKI, 7, [1, 0, 0], None),
 ]
 
 
@@ -229,6 +248,7 @@ TEMPLATED: list[tuple[str, Shape, int, list[int]]] = [
     ("opponents", Opponents(("nigiri_points", 0), "tempura_points"), 3, [3]),
     ("opponents-round", Opponents(("nigiri_points", 0), "tempura_points", "round"), 4, [2]),
     ("game-end-sets", GameEnd(Sets("tempura_set", "tempura_points")), 1, [12]),
+    ("places", Places((1, 2), ((2, "nigiri_points"),)), 4, [2, 1]),
 ]
 
 
@@ -265,7 +285,7 @@ def test_a_different_reading_is_caught(shape: Shape, seats: int, most: list[int]
 PARTY_COPIES: list[tuple[str, Shape, list[int]]] = [
     ("eel", EEL, [8]), ("tofu", TOFU, [8]), ("onigiri", ONIGIRI, [2, 2, 2, 2]), ("edamame", EDAMAME, [8]),
     ("edamame-round", Opponents(1, 4, "round"), [8]), ("temaki", TEMAKI, [12]), ("pudding", PUDDING, [15]),
-    ("ice-cream", ICE_CREAM, [15]), ("fruit", FRUIT, FRUIT_COPIES),
+    ("ice-cream", ICE_CREAM, [15]), ("fruit", FRUIT, FRUIT_COPIES), ("maki", MAKI, MAKI_COPIES),
 ]
 
 
@@ -345,6 +365,9 @@ BOUNDS: list[tuple[str, Shape, int, list[int], Any]] = [
     ("pudding", PUDDING, 3, [3], None), ("ice-cream", ICE_CREAM, 1, [15], None),
     ("fruit", FRUIT, 1, FRUIT_COPIES, None),
     ("fruit-extra", GameEnd(PerVariant((-2, 0, 1, 3, 6, 10), FRUIT_ICONS, none=-6)), 1, FRUIT_COPIES, None),
+    ("maki-3p", MAKI, 3, [2, 1, 1], None), ("maki-6p", MAKI, 6, [0, 1, 1], None),
+    ("maki-one-total", MAKI, 3, [0, 0, 1], None),  # every seat shows 0 or 3: no second place
+    ("places-negative", Places((1,), ((2, (-1, 5)),)), 3, [2], None),
 ]
 
 
@@ -380,8 +403,8 @@ def test_reduced_state_is_exact(shape: Any, most: list[int]) -> None:
 
 
 def test_keep_uses_the_kinds_vocabulary() -> None:
-    assert [s.keep() for s in (EEL, ONIGIRI, EDAMAME, TEMAKI, PUDDING, ICE_CREAM, FRUIT)] == \
-        ["capped", "residue", "count", "count", "count", "count", "count"]
+    assert [s.keep() for s in (EEL, ONIGIRI, EDAMAME, TEMAKI, PUDDING, ICE_CREAM, FRUIT, MAKI)] == \
+        ["capped", "residue", "count", "count", "count", "count", "count", "icons"]
     assert ONIGIRI.reduce([3, 1, 2, 2], None) == ((2, 0, 1, 1), 16)
     assert TOFU.reduce([5], None) == ((3,), 0)
     assert [s.seated for s in (EEL, ONIGIRI, EDAMAME, TEMAKI, PUDDING, ICE_CREAM, FRUIT)] == \
@@ -395,6 +418,8 @@ def test_bad_readings_are_refused() -> None:
         MostFewest(4, 4, all_tied="split")  # type: ignore[arg-type]
     with pytest.raises(ValueError, match="icons"):
         PerVariant((0, 1), ((1, 0), (1,)))
+    with pytest.raises(ValueError, match="tiers"):
+        Places((1,), ((6, (6, 4, 2)), (2, (6, 3))))
 
 
 def test_importing_the_shapes_loads_no_z3() -> None:
