@@ -21,7 +21,6 @@ if TYPE_CHECKING:
     from sushigo.spec.shapes.base import Shape
 
 
-
 @dataclass(frozen=True)
 class GameEnd:
     """Scored once, at game end, by ``inner`` on the game's counts (one row per seat)."""

@@ -83,7 +83,8 @@ class MostFewest:
         return out
 
     def bounds(self, most: Sequence[int], seats: int, rules: Any) -> tuple[int, int]:
-        """Exact when every variant has a copy: every value a seat can take, tied or not."""
+        """Exact: every value a seat can take (all tied at none or above it, most alone, fewest
+        alone, neither), each reachable when the seats may hold cards."""
         bonus, loss = number(self.most, rules), number(self.fewest, rules)
         penalty = seats >= number(self.penalty_from, rules)
         values = [self.points([[0]] * seats, rules)[0]]  # every seat tied at none

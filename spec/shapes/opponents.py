@@ -5,7 +5,7 @@ edamame, at most 4 a card (RB p10; its example: holdings of 3, 2 and 1 edamame s
 and 2). The tile's wording clashes with the booklet's ("Maximum 4 per round"), so where the
 cap applies is a parameter:
 
-- ``cap_per="card"`` (the booklet's text and example): ``count * min(holders, cap) * per``;
+- ``cap_per="card"`` (the booklet's text and example): ``count * min(holders * per, cap)``;
 - ``cap_per="round"`` (the tile read as a seat's whole edamame score): ``min(count * holders * per, cap)``.
 
 A seat's points need the other seats' counts, so the reduced state keeps the count.
