@@ -379,6 +379,14 @@ def test_bounds_are_exact(shape: Shape, seats: int, most: list[int], rules: Any)
     assert shape.bounds(most, seats, rules) == (min(seen), max(seen))
 
 
+def test_per_variant_bounds_are_sound_where_not_exact() -> None:
+    # One card kind with 1 icon of one variant and 2 of the other: each variant's best entry
+    # (1 icon: 5) is within reach alone, never both at once. Cards 0, 1, 2 score 0, 5 - 5, -5 - 5.
+    shape = PerVariant((0, 5, -5), ((1, 2),))
+    assert [shape.score([n], None) for n in range(3)] == [0, 0, -10]
+    assert shape.bounds([2], 1, None) == (-10, 10)
+
+
 def test_bounds_by_hand() -> None:
     assert EEL.bounds([8], 1, None) == (-3, 7)
     assert TOFU.bounds([1], 1, None) == (0, 2)  # one copy: 2 at most

@@ -76,8 +76,8 @@ class PerVariant(OneTableau):
 
     def bounds(self, most: Sequence[int], seats: int, rules: Any) -> tuple[int, int]:
         """Each variant's least and greatest entry up to its icons on every copy, summed, and
-        ``none`` when it can happen (sound; exact when each variant reaches its extremes alone,
-        as the fruit cards do)."""
+        ``none`` when it can happen. Sound; exact when the variants can reach their best (and
+        their worst) entries at once, as the fruit cards can (all 30 icons: 10 of each fruit)."""
         table = numbers(self.table, rules)
         lo = hi = 0
         for reach in self.totals(most):
