@@ -171,9 +171,9 @@ def test_desserts_rb_p16() -> None:
     assert FRUIT.points([[2, 0, 0, 1, 0, 0]], None) == (8,)
     # W+O, W+P, O+P: two of each fruit: 1 + 1 + 1.
     assert FRUIT.points([[0, 0, 0, 1, 1, 1]], None) == (3,)
-    # RB p16's example (0, 1 and 4 icons, illustrating the table only): -2 + 0 + 6.
+    # RB p16's example counts icons, not cards (0, 1 and 4 icons: -2 + 0 + 6); one icon a "card" here.
     table = (-2, 0, 1, 3, 6, 10)
-    assert table[0] + table[1] + table[4] == 4
+    assert PerVariant(table, ((1, 0, 0), (0, 1, 0), (0, 0, 1))).score([0, 1, 4], None) == 4
     extra = GameEnd(PerVariant(table, FRUIT_ICONS, none=-6))  # "no fruit loses 6" as a separate penalty
     assert extra.points([[0] * 6], None) == (-12,)
     assert extra.points([[0, 0, 0, 1, 1, 1]], None) == (3,)
