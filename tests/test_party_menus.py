@@ -95,3 +95,56 @@ def test_a_bad_menu_is_one_line_naming_the_rule(text: str, players: int | None, 
     with pytest.raises(InputError) as err:
         parse_menu(text, players)
     assert says in str(err.value) and "\n" not in str(err.value)
+
+
+def _cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    from sushigo.cli import main
+
+    code = main(["rules", "--game", "party", *argv])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_rules_game_party_json_gives_the_table(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    code, out, _ = _cli(capsys, "--json")
+    doc = json.loads(out)
+    assert code == 0 and doc["game"] == "party" and doc["rounds"] == 3 and doc["players"] == [2, 8]
+    assert doc["hand_sizes"]["8"] == 7 and doc["desserts_per_round"]["6"] == [7, 5, 3]
+    menus = {m["name"]: m for m in doc["menus"]}
+    assert menus["big-banquet"]["players"] == [3, 8] and menus["big-banquet"]["works_well_with"] == [6, 8]
+    assert menus["dinner-for-two"]["players"] == [2, 6]
+    assert sum(c["copies"] for t in doc["tiles"] for c in t["cards"]) == 181
+
+
+def test_rules_game_party_menu_shows_its_deck(capsys: pytest.CaptureFixture[str]) -> None:
+    import json
+
+    code, out, _ = _cli(capsys, "--menu", "cutthroat-combo", "--players", "5", "--json")
+    menu = json.loads(out)["menu"]
+    assert code == 0 and menu["hand_size"] == 9 and menu["desserts_per_round"] == [5, 3, 2]
+    deck = {c["card"]: c["copies"] for c in menu["deck"]}
+    # the nigiri 4/5/3, temaki 12, eel, tofu and miso 8 each, spoon 4-6 and soy sauce 3
+    assert deck == {"egg": 4, "salmon": 5, "squid": 3, "temaki": 12, "eel": 8, "tofu": 8, "miso": 8,
+                    "spoon-4": 1, "spoon-5": 1, "spoon-6": 1, "soy-sauce": 3}
+    assert menu["desserts"] == [{"card": "pudding", "copies": 15}]
+
+
+@pytest.mark.parametrize(("argv", "says"), [
+    (["--menu", "master-menu", "--players", "2"], "spoon is not used with 2 players"),
+    (["--catalogue"], "--catalogue is for the base game's rulesets"),
+    (["--players", "3"], "needs --menu"),
+    (["--menu", "sushi-go,pudding"], "sushi-go is a suggested menu"),
+])
+def test_rules_game_party_bad_input_is_one_line_and_exit_2(capsys: pytest.CaptureFixture[str],
+                                                           argv: list[str], says: str) -> None:
+    code, out, err = _cli(capsys, *argv)
+    assert code == 2 and out == "" and says in err and len(err.strip().splitlines()) == 1, err
+
+
+def test_a_party_menu_without_game_party_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    from sushigo.cli import main
+
+    assert main(["rules", "--menu", "sushi-go"]) == 2
+    assert "add --game party" in capsys.readouterr().err

@@ -209,6 +209,9 @@ def tile_named(word: str, tiles: Mapping[str, Tile] = TILES) -> Tile:
     key = TILE_ALIASES.get(key, key)
     if key in tiles:
         return tiles[key]
+    if key in SUGGESTED:
+        raise InputError(f"--menu: {key} is a suggested menu: give its name alone (--menu {key}), or list "
+                         "kinds only")
     import difflib  # only an error line needs it
 
     near = difflib.get_close_matches(key, [*tiles, *TILE_ALIASES], n=1, cutoff=0.5)
@@ -260,8 +263,9 @@ def _menu(name: str, chosen: Sequence[Tile]) -> Menu:
         if len(have) != want:
             names = ", ".join(have) if have else "none"
             choices = ", ".join(t.name for t in TILES.values() if t.course == course and t.name not in have)
+            fix = f"add from: {choices}" if len(have) < want else f"keep {want}"
             raise InputError(f"menu {label}: a menu holds {want} {course}{'s' if want > 1 else ''}, "
-                             f"this one {len(have)} ({names}); choose from: {choices}")
+                             f"this one {len(have)} ({names}); {fix}")
     # The tiles' own order, whatever order they were named in: one menu, one spelling.
     rank = {tile: k for k, tile in enumerate(TILES)}
     nigiri = TILES["nigiri"]
@@ -281,8 +285,44 @@ __all__ = [
     "Menu",
     "Tile",
     "desserts_per_round",
+    "document",
     "hand_size",
     "menu_names",
     "parse_menu",
     "tile_named",
 ]
+
+
+def document(menu: Menu | None = None, players: int | None = None) -> dict[str, object]:
+    """Party's table as plain data (``sushigo rules --game party --json``): the player counts,
+    rounds, hand sizes, desserts per round, every tile with its cards, the suggested menus with
+    the player counts each allows, the uramaki splits; with ``menu``, its deck (and, with
+    ``players``, that game's hand size and desserts)."""
+    seats = range(PLAYERS[0], PLAYERS[1] + 1)
+    doc: dict[str, object] = {
+        "game": "party",
+        "players": list(PLAYERS),
+        "rounds": ROUNDS,
+        "hand_sizes": {str(n): hand_size(n) for n in seats},
+        "desserts_per_round": {str(n): list(desserts_per_round(n)) for n in seats},
+        "courses": dict(COURSES),
+        "tiles": [{"name": t.name, "course": t.course, "players": list(t.players),
+                   "cards": [{"card": c, "copies": n} for c, n in t.cards]} for t in TILES.values()],
+        "menus": [{"name": name, "kinds": list(parse_menu(name).kinds[1:]),
+                   "players": list(parse_menu(name).players()),
+                   "works_well_with": list(WORKS_WELL_WITH[name]) if name in WORKS_WELL_WITH else None}
+                  for name in SUGGESTED],
+        "uramaki_splits": [{"name": name, "default": name == DEFAULT_URAMAKI_SPLIT,
+                            "copies": {"uramaki3": c[0], "uramaki4": c[1], "uramaki5": c[2]},
+                            "dealt_by": who} for name, (c, who) in URAMAKI_SPLITS.items()],
+    }
+    if menu is not None:
+        chosen: dict[str, object] = {"name": menu.name or None, "kinds": list(menu.kinds[1:]),
+                                     "players": list(menu.players()),
+                                     "deck": [{"card": c, "copies": n} for c, n in menu.deck()],
+                                     "desserts": [{"card": c, "copies": n} for c, n in menu.desserts()]}
+        if players is not None:
+            chosen["hand_size"] = hand_size(players)
+            chosen["desserts_per_round"] = list(desserts_per_round(players))
+        doc["menu"] = chosen
+    return doc

@@ -45,8 +45,19 @@ def register(subparsers: Any) -> None:
         "--catalogue", action="store_true", help="the rule catalogue: rule ids and their constraints"
     )
     parser.add_argument(
-        "--players", type=int, default=4, metavar="N",
-        help="player count for the constraint counts of --catalogue (default 4; dummy-2p uses 2)",
+        "--players", type=int, default=None, metavar="N",
+        help="player count for the constraint counts of --catalogue (default 4; dummy-2p uses 2); "
+        "with --game party --menu, the game's hand size and desserts (the menu must allow N)",
+    )
+    parser.add_argument(
+        "--game", choices=("base", "party"), default="base",
+        help="base: Sushi Go! (default); party: Sushi Go Party!'s menu tiles, suggested menus and "
+        "numbers (docs/party.md)",
+    )
+    parser.add_argument(
+        "--menu", default=None, metavar="MENU",
+        help="with --game party: a suggested menu's name, or its kinds separated by commas (1 roll, "
+        "3 appetizers, 2 specials, 1 dessert); shows its deck",
     )
     parser.add_argument(
         "--export", metavar="RULESET", default=None,
@@ -187,8 +198,91 @@ def _print_beside(compared: dict[str, Any], chosen: list[Ruleset]) -> None:
                                      for n in item["changed"]))
 
 
+def _cards(items: list[dict[str, Any]]) -> str:
+    return ", ".join(f"{c['card']} {c['copies']}" for c in items)
+
+
+def _seats(pair: list[int]) -> str:
+    return f"{pair[0]}-{pair[1]}" if pair[0] < pair[1] else f"{pair[0]}"
+
+
+def _print_menu(menu: dict[str, Any]) -> None:
+    """One menu's deck (``rules --game party --menu MENU``)."""
+    rows = [[c["card"], c["copies"]] for c in menu["deck"]]
+    total = sum(c["copies"] for c in menu["deck"])
+    label = menu["name"] or ",".join(menu["kinds"])
+    print_table(rows, ["card", "copies"], title=f"menu {label} ({', '.join(menu['kinds'])}; players "
+                f"{_seats(menu['players'])}): the deck, {total} cards")
+    print(textwrap.fill(f"desserts, kept aside: {_cards(menu['desserts'])}", 100))
+    if "hand_size" in menu:
+        print(f"hands of {menu['hand_size']}; desserts shuffled in before rounds 1 / 2 / 3: "
+              + " / ".join(str(d) for d in menu["desserts_per_round"]))
+
+
+def _print_party(doc: dict[str, Any]) -> None:
+    """Sushi Go Party!'s table (:func:`sushigo.spec.party.menus.document`) as tables."""
+    if doc.get("menu"):
+        _print_menu(doc["menu"])
+        return
+    low, high = doc["players"]
+    print(f"Sushi Go Party!: {low} to {high} players, {doc['rounds']} rounds; a menu is the nigiri, "
+          + ", ".join(f"{n} {c}{'s' if n > 1 else ''}" for c, n in doc["courses"].items()))
+    print()
+    rows = [[n, doc["hand_sizes"][n], " / ".join(str(d) for d in doc["desserts_per_round"][n])]
+            for n in doc["hand_sizes"]]
+    print_table(rows, ["players", "hand size", "desserts shuffled in, rounds 1 / 2 / 3"],
+                title="what the player count decides")
+    print()
+    rows = [[t["name"], t["course"], textwrap.fill(_cards(t["cards"]), 60), _seats(t["players"])]
+            for t in doc["tiles"]]
+    print_table(rows, ["tile", "course", "cards (copies)", "players"], title="menu tiles")
+    print()
+    rows = [[m["name"], ", ".join(m["kinds"]), _seats(m["players"])
+             + (f" (works well with {_seats(m['works_well_with'])})" if m["works_well_with"] else "")]
+            for m in doc["menus"]]
+    print_table(rows, ["menu", "kinds (roll, appetizers, specials, dessert)", "players"],
+                title="suggested menus (--menu NAME); 'works well with' is advice, not a limit")
+    print()
+    rows = [[u["name"] + (" (default)" if u["default"] else ""),
+             " / ".join(str(u["copies"][k]) for k in ("uramaki3", "uramaki4", "uramaki5")), u["dealt_by"]]
+            for u in doc["uramaki_splits"]]
+    print_table(rows, ["uramaki split", "3 / 4 / 5 icons", "dealt so by"],
+                title="the 12 uramaki by icons: the rulebook gives only the total")
+
+
+def _run_party(args: argparse.Namespace) -> int:
+    from sushigo.spec.errors import InputError
+    from sushigo.spec.party.menus import document, parse_menu
+
+    base_only = [flag for flag, given in (("RULESET", bool(args.rulesets)), ("--all", args.all),
+                                          ("--catalogue", args.catalogue), ("--export", args.export),
+                                          ("--vs", args.vs), ("--rules", args.rules), ("--rule", args.rule))
+                 if given]
+    if base_only:
+        raise InputError(f"{base_only[0]} is for the base game's rulesets; with --game party use "
+                         "--menu and --players (or drop --game party)")
+    if args.players is not None and args.menu is None:
+        raise InputError("--players with --game party needs --menu (the player counts a menu allows)")
+    menu = parse_menu(args.menu, args.players) if args.menu is not None else None
+    doc = document(menu, args.players)
+    if args.json:
+        print_json(doc)
+    else:
+        _print_party(doc)
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     from sushigo.api.rules import rules_outcome
+
+    if args.game == "party":
+        return _run_party(args)
+    if args.menu is not None:
+        from sushigo.spec.errors import InputError
+
+        raise InputError("--menu is a Sushi Go Party! menu: add --game party")
+    if args.players is None:
+        args.players = 4
 
     if args.export is not None:
         from sushigo.api.rules import export_rules
