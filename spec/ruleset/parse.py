@@ -26,26 +26,25 @@ from sushigo.spec.ruleset.value import Ruleset
 def get_ruleset(name: str, overrides: list[str] | tuple[str, ...] = ()) -> Ruleset:
     """A named ruleset (or a rules file: a .toml name or a path, :mod:`spec.rulefile`) with
     ``NAME=VALUE`` overrides applied (in order)."""
-    from sushigo.spec import rulefile  # lazy: rulefile builds on this module
-
     if isinstance(name, os.PathLike):
         name = os.fspath(name)
     if not isinstance(name, str):
         raise RulesError(f"a ruleset is named by a string (see 'sushigo rules') or a rules file's path, "
                          f"got {name!r:.60}")
+    key = name.strip().lower()
+    if key in RULESETS:
+        # No named ruleset's name is a rules file's (tests/test_rulefile.py), so the common case
+        # does without importing spec.rulefile: a part of 'sushigo score's start-up.
+        return apply_overrides(RULESETS[key], overrides)
+    from sushigo.spec import rulefile  # lazy: rulefile builds on this package
+
     if rulefile.is_rules_path(name):
         return apply_overrides(rulefile.load_rules_file(name), overrides)
-    key = name.strip().lower()
-    if key not in RULESETS:
-        import difflib
+    import difflib
 
-        near = difflib.get_close_matches(key, list(RULESETS), n=1, cutoff=0.5)
-        hint = f"; did you mean {near[0]!r}?" if near else ""
-        raise RulesError(
-            f"unknown ruleset {name!r}{hint} (rulesets: {', '.join(RULESETS)})"
-        )
-    rules = RULESETS[key]
-    return apply_overrides(rules, overrides)
+    near = difflib.get_close_matches(key, list(RULESETS), n=1, cutoff=0.5)
+    hint = f"; did you mean {near[0]!r}?" if near else ""
+    raise RulesError(f"unknown ruleset {name!r}{hint} (rulesets: {', '.join(RULESETS)})")
 
 
 def apply_overrides(rules: Ruleset, overrides: list[str] | tuple[str, ...]) -> Ruleset:
