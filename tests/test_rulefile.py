@@ -269,7 +269,7 @@ def test_rules_shows_a_file_beside_official(tmp_path: Path, capsys: pytest.Captu
 
 def test_rules_json_lists_exactly_the_changed_keys(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    # dutch's readings (spec/ruleset.py: the Dutch text read literally) plus one number and one kind
+    # dutch's readings (spec/ruleset/named.py: the Dutch text read literally) plus one number and one kind
     path = write(tmp_path, "mine.toml", 'extends = "dutch"\ntempura_points = 6\n[deck]\nsquid = 10\n')
     code, out, err = cli(capsys, "rules", str(path), "--json")
     assert code == 0, err
