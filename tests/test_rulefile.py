@@ -1,6 +1,6 @@
 """Rulesets as TOML files (spec/rulefile.py): export, load, extends, errors, the schema.
 
-Expected values come from hand-written files and the named rulesets of spec/ruleset.py, and
+Expected values come from hand-written files and the named rulesets of spec/ruleset/named.py, and
 scores from the rulebook (a tempura pair, a nigiri's points), never from the loader itself."""
 
 from __future__ import annotations
@@ -113,6 +113,24 @@ def test_rules_path_is_accepted_by_get_ruleset(tmp_path: Path) -> None:
     path = write(tmp_path, "m.toml", "maki_first_points = 7\n")
     rules = get_ruleset(str(path), ["maki_first_tie=each"])
     assert rules.maki_first_points == 7 and rules.maki_first_tie == "each"
+
+
+def test_no_named_ruleset_is_named_like_a_rules_file() -> None:
+    # get_ruleset looks a name up among the named rulesets before it asks spec.rulefile whether
+    # it is a path; that order is only right while no name could be one.
+    from sushigo.spec.rulefile import is_rules_path
+
+    assert [name for name in RULESETS if is_rules_path(name) or is_rules_path(name.upper())] == []
+    assert is_rules_path("official.toml") and is_rules_path("./official")  # the probe can say yes
+
+
+def test_a_rules_file_named_after_a_named_ruleset_is_read_as_a_file(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    write(tmp_path, "french.toml", "tempura_points = 7\n")
+    assert get_ruleset("french.toml").tempura_points == 7
+    assert get_ruleset("./french.toml").name == "french"  # the file's stem
+    assert get_ruleset("french") == RULESETS["french"] and get_ruleset(" French ") == RULESETS["french"]
 
 
 def test_score_under_a_file(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -251,7 +269,7 @@ def test_rules_shows_a_file_beside_official(tmp_path: Path, capsys: pytest.Captu
 
 def test_rules_json_lists_exactly_the_changed_keys(tmp_path: Path,
                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    # dutch's readings (spec/ruleset.py: the Dutch text read literally) plus one number and one kind
+    # dutch's readings (spec/ruleset/named.py: the Dutch text read literally) plus one number and one kind
     path = write(tmp_path, "mine.toml", 'extends = "dutch"\ntempura_points = 6\n[deck]\nsquid = 10\n')
     code, out, err = cli(capsys, "rules", str(path), "--json")
     assert code == 0, err

@@ -65,3 +65,53 @@ def test_pass_both_ways_passes_right_in_round_two() -> None:
     r = RULESETS["pass-both-ways"]
     assert [r.pass_offset(i) for i in range(3)] == [1, -1, 1]
     assert [OFFICIAL.pass_offset(i) for i in range(3)] == [1, 1, 1]
+
+
+# --- the package spec/ruleset/ (issue 27 item 8) ---------------------------------------------
+
+#: The public names of spec/ruleset.py before it became a package (main at 5b8695a, read off the
+#: file by hand): code, tests and docs import them from sushigo.spec.ruleset.
+NAMES_OF_THE_MODULE = {
+    "MakiFirstTie", "MakiSecondTie", "PenaltyRounding", "PuddingAllTied", "WasabiPlacement",
+    "WinnerTie", "Passing", "Effect", "Observability", "Parameter", "PARAMETERS",
+    "PARAMETER_BY_NAME", "Shape", "NumberParameter", "NUMBERS", "NUMBER_BY_NAME", "PLAYER_LIMITS",
+    "SETTABLE_BY_NAME", "format_number", "validate_numbers", "parse_number", "Ruleset",
+    "parse_value", "OFFICIAL", "RULESETS", "SINGLE_READING_VARIANTS", "get_ruleset",
+    "apply_overrides", "format_value",
+}
+
+
+def test_the_package_exports_the_names_the_module_had() -> None:
+    import sushigo.spec.ruleset as package
+
+    assert set(package.__all__) == NAMES_OF_THE_MODULE
+    star: dict[str, object] = {}
+    exec("from sushigo.spec.ruleset import *", star)
+    assert set(star) - {"__builtins__"} == NAMES_OF_THE_MODULE
+    # each name is defined in one of the package's modules, not picked up from elsewhere
+    outside = {name for name in NAMES_OF_THE_MODULE
+               if getattr(getattr(package, name), "__module__", "sushigo.spec.ruleset.")
+               .rpartition(".")[0] != "sushigo.spec.ruleset"}
+    assert outside == set()
+
+
+def test_rulesets_pickle_into_a_fresh_process() -> None:
+    # Worker processes (check, conform, play --jobs) receive rulesets pickled; the readings'
+    # enum members must come back as the members themselves, the numbers as tuples.
+    import pickle
+    import subprocess
+    import sys
+
+    sent = [*RULESETS.values(), get_ruleset("dutch", ["deck.squid=9", "dumpling_points=1,2,4"])]
+    code = ("import pickle, sys\n"
+            "from sushigo.spec.cards import Card\n"
+            "from sushigo.spec.ruleset import RULESETS, MakiFirstTie, get_ruleset\n"
+            "got = pickle.loads(sys.stdin.buffer.read())\n"
+            "want = [*RULESETS.values(), get_ruleset('dutch', ['deck.squid=9', 'dumpling_points=1,2,4'])]\n"
+            "assert got == want and [r.name for r in got] == [r.name for r in want], 'rulesets differ'\n"
+            "assert got[-1].maki_first_tie is MakiFirstTie.HALF and got[-1].copies(Card.SQUID) == 9\n"
+            "print('ok')")
+    for protocol in (2, pickle.HIGHEST_PROTOCOL):
+        done = subprocess.run([sys.executable, "-c", code], input=pickle.dumps(sent, protocol=protocol),
+                              capture_output=True, timeout=120)
+        assert done.stdout.decode().strip() == "ok", done.stderr.decode()

@@ -128,10 +128,11 @@ def test_score_builds_no_z3_answers_and_no_socket() -> None:
     # The stop scope every command enters is spec.model.interrupts: a command that asks Z3
     # nothing builds neither spec.model.budget (its dataclasses, the answers' enum) nor a
     # socket pair (socket and selectors were a tenth of its start-up); what only an error line,
-    # JSON or one Ruleset method needs is not imported either.
+    # JSON, one Ruleset method or a rules file needs is not imported either.
     loaded = _loaded_after(["score", "tempura tempura", "sashimi"])
     assert "sushigo.spec.model.interrupts" in loaded  # the probe sees the stop scope
-    unwanted = {"sushigo.spec.model.budget", "socket", "selectors", "shutil", "json", "difflib", "fractions"}
+    unwanted = {"sushigo.spec.model.budget", "socket", "selectors", "shutil", "json", "difflib", "fractions",
+                "sushigo.spec.rulefile"}
     assert not loaded & unwanted, sorted(loaded & unwanted)
 
 

@@ -183,13 +183,15 @@ Rules = str | os.PathLike[str] | Mapping[str, Any] | None
 def rules_from_options(rules: Rules | Ruleset, rule: Rule, file_rules: object = None) -> Ruleset:
     """The ruleset: ``rules`` if given, else the document's "rules" (a name, or the ruleset as an
     object), else official; then ``rule``."""
-    from sushigo.spec.rulefile import ruleset_from_value
+    # spec.rulefile only where a ruleset comes as an object: 'sushigo score' starts without it.
     from sushigo.spec.ruleset import Ruleset, apply_overrides, get_ruleset
 
     overrides = override_texts(rule)
     if isinstance(rules, Ruleset):
         return apply_overrides(rules, overrides)
     if isinstance(rules, Mapping):
+        from sushigo.spec.rulefile import ruleset_from_value
+
         return apply_overrides(ruleset_from_value(rules, "rules="), overrides)
     if rules is not None:
         if not isinstance(rules, str | os.PathLike):
@@ -200,6 +202,8 @@ def rules_from_options(rules: Rules | Ruleset, rule: Rule, file_rules: object = 
         return get_ruleset("official", overrides)
     if not isinstance(file_rules, str | Mapping):
         raise InputError(f'"rules" must be a ruleset name or a ruleset object, got {file_rules!r}')
+    from sushigo.spec.rulefile import ruleset_from_value
+
     return apply_overrides(ruleset_from_value(file_rules), overrides)
 
 
