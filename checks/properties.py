@@ -31,7 +31,7 @@ from sushigo.checks import strategies as S
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError, SushiGoError
 from sushigo.spec.model.agree import TermChecker
-from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
+from sushigo.spec.model.budget import Budget, Z3Answer, decide
 from sushigo.spec.model.core import Core, Model, core_rule_ids, minimal_core
 from sushigo.spec.model.evaluate import Undecided
 from sushigo.spec.model.rulevars import Rules, RuleVars, shape_of
@@ -99,7 +99,8 @@ class Property:
 
 
 #: Every Z3 call of the checks runs under this budget (one case's question takes far less); an
-#: unknown is reported as such (:class:`UnknownAnswer`), never read as agreement or mismatch.
+#: unknown is reported as such (:class:`~sushigo.spec.errors.BudgetSpent`), never read as
+#: agreement or mismatch.
 CHECK_BUDGET = Budget(timeout_ms=20_000, rlimit=100_000_000)
 
 
@@ -734,10 +735,10 @@ def check_executor_game(case: GameCase, rules: Ruleset) -> None:
     if res.status == "sat":
         return
     if res.status == "unknown":
-        raise UnknownAnswer(Answer("unknown", res.reason))
+        raise Z3Answer("unknown", res.reason).spent()
     core = F.check(gm.model, F.record_facts(gm, record, tableaux=True, scores=True, end=True), track=True)
     if core.status == "unknown":  # the explanation ran out of budget: still never a mismatch
-        raise UnknownAnswer(Answer("unknown", core.reason))
+        raise Z3Answer("unknown", core.reason).spent()
     labels = [lab.split("|")[1] for lab in core.core_labels if lab.startswith("FACT|")]
     raise Mismatch(where, f"the model's turn constraints ({res.status})",
                    f"record breaks them at {', '.join(labels[:4]) or '?'}",

@@ -43,12 +43,12 @@ from sushigo.checks.conform.cases import (
     unknown_edges,
 )
 from sushigo.checks.conform.engine import (
-    Answer,
     BadTarget,
     Engine,
     Interrupted,
     Limits,
     OutOfTime,
+    Reply,
     sandbox_of,
 )
 from sushigo.checks.conform.faults import Budget, Side, find_faults
@@ -72,10 +72,29 @@ if TYPE_CHECKING:
     from sushigo.jobs import Runner
 
 __all__ = [
-    "PUDDING_READINGS", "ROUND_READINGS", "Answer", "BadTarget", "Disagreement", "Interrupted", "Limits",
-    "PuddingCase", "Report", "RoundCase", "Target", "Z3Budget", "_fmt", "conform", "describe_fingerprint",
-    "interruptible", "load_target", "picks_of_tableau", "points_bound", "pudding_cases", "reference_round",
-    "reference_tableau", "round_cases",
+    "PUDDING_READINGS",
+    "ROUND_READINGS",
+    "BadTarget",
+    "Disagreement",
+    "Interrupted",
+    "Limits",
+    "PuddingCase",
+    "Reply",
+    "Report",
+    "RoundCase",
+    "Target",
+    "Z3Budget",
+    "_fmt",
+    "conform",
+    "describe_fingerprint",
+    "interruptible",
+    "load_target",
+    "picks_of_tableau",
+    "points_bound",
+    "pudding_cases",
+    "reference_round",
+    "reference_tableau",
+    "round_cases",
 ]
 
 
@@ -282,5 +301,5 @@ def _stopped(report: Report, lim: Limits, budget: Budget) -> str:
         f", while {budget.hit_in}" if budget.hit_in and done == total else "")
 
 
-def _value(ans: Answer | None) -> list[int] | None:
+def _value(ans: Reply | None) -> list[int] | None:
     return list(ans.value) if ans is not None and ans.value is not None else None

@@ -27,7 +27,7 @@ from typing import Any
 
 from sushigo.checks import edge_cases as E
 from sushigo.checks.conform import cases as K
-from sushigo.checks.conform.engine import Answer, Engine
+from sushigo.checks.conform.engine import Engine, Reply
 from sushigo.checks.conform.pitfalls import Candidate, candidates
 from sushigo.checks.properties import Z3Budget, explain_within, pudding_model, round_model
 from sushigo.spec.cards import Card
@@ -35,7 +35,7 @@ from sushigo.spec.model.core import Core
 from sushigo.spec.ruleset import Ruleset
 
 #: A case the run's deadline left unasked: no score, and no adapter fault either.
-NO_ANSWER = Answer(None)
+NO_ANSWER = Reply(None)
 #: Fewer cases than this are asked here, not spread (starting a worker's engine costs more).
 SPREAD_AT = 256
 MAX_FAULTS = 24  # a target this broken is reported by its first 24 faults
@@ -102,15 +102,15 @@ class Side:
         self.cats = K.CATEGORIES if kind == "round" else ("pudding",)
         self.ref = K.Scorer(rules)
         self.min_seats = min(E.seat_range(rules))
-        self.answers: dict[Any, Answer] = {}
-        self.calls: list[tuple[Any, Answer]] = []  # every call, in order (adapter faults are read here)
+        self.answers: dict[Any, Reply] = {}
+        self.calls: list[tuple[Any, Reply]] = []  # every call, in order (adapter faults are read here)
         self._memo: dict[tuple[int, Any, str], tuple[K.Scorer, list[int]]] = {}
         #: Asks many cases at once on other processes (``conform --jobs``); None: the engine here.
-        self.spread: Callable[[Side, list[Any]], list[Answer | None]] | None = None
+        self.spread: Callable[[Side, list[Any]], list[Reply | None]] | None = None
 
     # ----------------------------------------------------------------- the target
 
-    def ask(self, case: Any) -> Answer:
+    def ask(self, case: Any) -> Reply:
         """The target's answer; past the deadline a case not asked yet gets :data:`NO_ANSWER`
         (not kept: it is neither a score nor an adapter fault)."""
         hit = self.answers.get(case)

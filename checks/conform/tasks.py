@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from sushigo.checks.conform import cases as K
-from sushigo.checks.conform.engine import Answer, BadTarget, Engine, Limits, OutOfTime
+from sushigo.checks.conform.engine import BadTarget, Engine, Limits, OutOfTime, Reply
 from sushigo.checks.conform.faults import Budget, Side
 from sushigo.spec.cards import Card
 from sushigo.spec.model.budget import Budget as Z3Ceiling
@@ -52,13 +52,13 @@ def decode_case(kind: str, doc: list[Any]) -> Any:
     return tuple(int(v) for v in doc)
 
 
-def _answer_json(a: Answer) -> list[Any]:
+def _answer_json(a: Reply) -> list[Any]:
     return [list(a.value) if a.value is not None else None, a.kind, a.detail, a.printed]
 
 
-def _answer(doc: list[Any]) -> Answer:
+def _answer(doc: list[Any]) -> Reply:
     value, kind, detail, printed = doc
-    return Answer(tuple(value) if value is not None else None, kind, detail, printed)
+    return Reply(tuple(value) if value is not None else None, kind, detail, printed)
 
 
 def _limits_json(lim: Limits) -> dict[str, Any]:
@@ -111,7 +111,7 @@ def ask_task(doc: dict[str, Any]) -> dict[str, Any]:
     except OutOfTime:
         answers = []
     except BadTarget as exc:  # it loaded in the parent: a worker that cannot load it says so per case
-        answers = [Answer(None, "crashed", f"could not be started on a worker: {exc}")] * len(items)
+        answers = [Reply(None, "crashed", f"could not be started on a worker: {exc}")] * len(items)
     finally:
         engine.close()
     return {"answers": [_answer_json(a) for a in answers], "restarts": engine.restarts,
@@ -148,7 +148,7 @@ class Spread:
         made = {s: [decode_case(s, c) for c in doc["cases"]] for s, doc in zip(sides, out, strict=True)}
         return made, sum(doc["unknown_edges"] for doc in out)
 
-    def __call__(self, side: Side, todo: list[Any]) -> list[Answer | None]:
+    def __call__(self, side: Side, todo: list[Any]) -> list[Reply | None]:
         """The target's answers on ``todo`` (None where the deadline left a case unasked)."""
         from sushigo import jobs as J
 
@@ -159,7 +159,7 @@ class Spread:
             tasks.append(J.Task(f"ask-{side.kind}-{k}", {
                 "target": self.target, "limits": _limits_json(self.limits), "bound": self.bound,
                 "fn": side.fn, "items": items, "deadline": deadline}))
-        out: list[Answer | None] = []
+        out: list[Reply | None] = []
         cut = False
         for task, doc in zip(tasks, J.run(ASK, tasks, self.where), strict=True):
             got = [_answer(a) for a in doc["answers"]]

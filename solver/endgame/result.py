@@ -11,6 +11,7 @@ from typing import Any
 from sushigo.solver.endgame.position import Position
 from sushigo.solver.endgame.state import BudgetExceeded
 from sushigo.solver.matrixgame import Number
+from sushigo.spec.answer import Answer, EndgameStatus
 from sushigo.spec.record import rules_fields
 from sushigo.spec.turns import Turn, format_turn
 
@@ -33,12 +34,12 @@ class PickValue:
 
 
 @dataclass
-class EndgameResult:
+class EndgameResult(Answer[EndgameStatus]):
     """A solved (or budget-exhausted) endgame, from player 0's point of view."""
 
     position: Position
     objective: str  # diff | own | win | paranoid | policy
-    status: str  # solved | unknown
+    status: EndgameStatus
     value: Number | None = None
     first_picks: list[PickValue] = field(default_factory=list)
     mix: list[tuple[Turn, Number]] = field(default_factory=list)

@@ -19,7 +19,7 @@ from sushigo.limits import MAX_BUDGET_COUNT as MAX_BUDGET_COUNT
 from sushigo.limits import MAX_BUDGET_SECONDS as MAX_BUDGET_SECONDS
 from sushigo.limits import MAX_GAMES as MAX_GAMES
 from sushigo.limits import in_range as in_range
-from sushigo.spec.errors import InputError, SushiGoError, Unsettled
+from sushigo.spec.errors import BudgetSpent, InputError, SushiGoError
 
 if TYPE_CHECKING:
     from sushigo.spec.model.budget import Budget
@@ -90,7 +90,7 @@ def at_boundary(run: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     the message the CLI prints (a notation, rules or illegal-move error becomes its cause)."""
     try:
         return run(*args, **kwargs)
-    except (InputError, Unsettled):  # an unknown answer is not bad input
+    except (InputError, BudgetSpent):  # an unknown answer is not bad input
         raise
     except SushiGoError as exc:
         raise InputError(str(exc)) from exc
