@@ -745,7 +745,12 @@ def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
                       timeout if status != STATUS_OPTIMAL else None, reason, stats=cpu)
 
 
-def solve_puzzle(puzzle: Puzzle, engine: str = "z3", timeout: float = 60.0) -> BestResult:
+def solve_puzzle(puzzle: Puzzle, engine: str = "z3", timeout: float = 60.0, *,
+                 budget: Budget | None = None) -> BestResult:
+    """The optimum of a puzzle; the Z3 engine's deadline is ``timeout`` seconds, or ``budget``'s
+    ``run_seconds`` (the one :class:`Budget`; the search is exact and needs none)."""
+    if budget is not None and budget.run_seconds is not None:
+        timeout = budget.run_seconds
     if engine == "search":
         return solve_search(puzzle)
     if engine == "z3":
@@ -780,7 +785,11 @@ def solve_hindsight_z3(h: Hindsight, timeout: float = 60.0) -> BestResult:
                             timeout if status != STATUS_OPTIMAL else None, reason)
 
 
-def solve_hindsight(h: Hindsight, engine: str = "z3", timeout: float = 60.0) -> BestResult:
+def solve_hindsight(h: Hindsight, engine: str = "z3", timeout: float = 60.0, *,
+                    budget: Budget | None = None) -> BestResult:
+    """As :func:`solve_puzzle`, for a seat's round in hindsight (the others' picks as recorded)."""
+    if budget is not None and budget.run_seconds is not None:
+        timeout = budget.run_seconds
     if engine == "search":
         return solve_hindsight_search(h)
     if engine == "z3":

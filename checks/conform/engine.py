@@ -40,6 +40,7 @@ from typing import IO, Any
 
 from sushigo.checks.conform._child import _WIRE_LIMIT, processes, sweep
 from sushigo.spec.errors import BudgetSpent, InputError, SushiGoError
+from sushigo.spec.model.budget import Budget
 
 CHILD = Path(__file__).with_name("_child.py")
 _WINDOW_BYTES = 16_384  # requests written at once: a quarter of a Linux pipe's buffer
@@ -86,7 +87,8 @@ def stop_point() -> None:
 
 @dataclass(frozen=True)
 class Limits:
-    """Budgets of one run; each is shown in the report."""
+    """The limits of one run's adapter processes, each shown in the report; ``time_limit`` is
+    the run's own budget (:meth:`budget`: the one :class:`Budget` type)."""
 
     call_timeout: float = 2.0  # seconds per call of the adapter
     memory_mb: int = 2048  # address space of each of the adapter's processes (0: no limit)
@@ -94,6 +96,10 @@ class Limits:
     load_timeout: float = 30.0  # seconds to import the adapter
     max_procs: int = 64  # processes the adapter may have at once (0: no limit)
     sandbox: str = "auto"  # auto (bwrap where it works) | bwrap | process
+
+    def budget(self) -> Budget:
+        """The whole run's budget: ``time_limit`` seconds of wall clock."""
+        return Budget.for_run(self.time_limit)
 
     def as_dict(self) -> dict[str, Any]:
         return {"call_timeout_s": self.call_timeout, "memory_mb": self.memory_mb,

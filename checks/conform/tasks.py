@@ -26,10 +26,9 @@ from typing import Any
 
 from sushigo.checks.conform import cases as K
 from sushigo.checks.conform.engine import BadTarget, Engine, Limits, OutOfTime, Reply
-from sushigo.checks.conform.faults import Budget, Side
+from sushigo.checks.conform.faults import RunClock, Side
 from sushigo.spec.cards import Card
-from sushigo.spec.model.budget import Budget as Z3Ceiling
-from sushigo.spec.model.budget import ceiling, current_ceiling
+from sushigo.spec.model.budget import Budget, ceiling, current_ceiling
 
 #: Cases per ask task: large enough that starting the target (a Python process) is paid rarely,
 #: small enough that two workers share a side's few thousand cases evenly.
@@ -90,7 +89,7 @@ def cases_task(doc: dict[str, Any]) -> dict[str, Any]:
     def expired() -> bool:
         return time.time() >= deadline
 
-    with ceiling(Z3Ceiling(**doc["z3"])) if doc["z3"] else contextlib.nullcontext():
+    with ceiling(Budget(**doc["z3"])) if doc["z3"] else contextlib.nullcontext():
         if doc["side"] == "round":
             made: list[Any] = K.round_cases(rules, doc["examples"], doc["seed"], expired)
         else:
@@ -124,7 +123,7 @@ def ask_task(doc: dict[str, Any]) -> dict[str, Any]:
 class Spread:
     """Sends a run's batch work to ``where`` (a :class:`sushigo.jobs.Runner`)."""
 
-    def __init__(self, where: Any, target: str, limits: Limits, bound: int, budget: Budget) -> None:
+    def __init__(self, where: Any, target: str, limits: Limits, bound: int, budget: RunClock) -> None:
         self.where, self.limits, self.bound, self.budget = where, limits, bound, budget
         # A file target travels by its absolute path (a worker's working directory may differ).
         self.target = os.path.abspath(target) if os.path.isfile(target) else target

@@ -104,12 +104,17 @@ class _Tracked:
 
 
 def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS,
-                rlimit: int = DEFAULT_RLIMIT) -> SheetAnswer:
+                rlimit: int = DEFAULT_RLIMIT, *, budget: Budget | None = None) -> SheetAnswer:
     """Possible (with a witness re-scored by :func:`spec.scoring.score_game`), impossible (with
-    an explanation from a minimised unsat core), or unknown (with the reason and the budget)."""
+    an explanation from a minimised unsat core), or unknown (with the reason and the budget).
+    Each main call runs within ``timeout_ms`` and ``rlimit``, or ``budget``'s (a limit it leaves
+    open is the default)."""
+    if budget is not None:
+        timeout_ms = timeout_ms if budget.timeout_ms is None else budget.timeout_ms
+        rlimit = rlimit if budget.rlimit is None else budget.rlimit
     sm = build(sheet)
     tr = _Tracked(sm, timeout_ms, rlimit)
-    budget = f"rlimit {rlimit} per solver call, timeout {timeout_ms} ms"
+    limits = f"rlimit {rlimit} per solver call, timeout {timeout_ms} ms"
     rules = list(tr.rules.values())
     cells = tr.cells
     # Local checks first: each round's row alone, the pudding row alone. Most wrong sheets
@@ -148,7 +153,7 @@ def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS,
     for _ in range(len(Card) + 1):
         r2 = tr.check(everything + active)
         if r2 == z3.unknown:
-            return SheetAnswer("unknown", reason=f"{tr.s.reason_unknown()} ({budget})")
+            return SheetAnswer("unknown", reason=f"{tr.s.reason_unknown()} ({limits})")
         if r2 == z3.unsat:
             return _impossible(tr, list(tr.s.unsat_core()))
         witness = _witness(sm, tr.s.model())

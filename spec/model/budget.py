@@ -60,9 +60,11 @@ def _listed(*parts: str | None) -> str:
 
 @dataclass(frozen=True)
 class Budget:
-    """How long one Z3 call may run: wall-clock ``timeout_ms`` and machine-independent ``rlimit``;
-    ``deadline`` (``time.time()``) ends a whole run (a call after it answers unknown at once);
-    ``nodes`` bounds a search's states (the endgame searches read it).
+    """The one budget type: what a solver, a check or a conform run may spend. For one Z3 call:
+    wall-clock ``timeout_ms`` and machine-independent ``rlimit``; ``deadline`` (``time.time()``)
+    ends a whole run (a call after it answers unknown at once); ``nodes`` bounds a search's
+    states (the endgame searches read it, :func:`sushigo.solver.endgame.solve_position`).
+    Whatever runs out raises :class:`~sushigo.spec.errors.BudgetSpent` or answers unknown.
 
     ``run_seconds`` and ``run_rlimit`` bound every call of one run together (``sushigo table``'s
     ``--timeout``/``--rlimit``; see :meth:`for_run`): the run that makes the calls keeps the

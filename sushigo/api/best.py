@@ -117,6 +117,7 @@ def _best(
     from sushigo.solver.best import solve_hindsight, solve_puzzle
     from sushigo.solver.best_dummy import dummy_hindsight_from_json
     from sushigo.solver.search import hindsight_from_record, parse_hindsight, parse_puzzle
+    from sushigo.spec.model.budget import Budget
 
     if data.get("format") == "sushigo-record/1" or "rounds" in data:
         if round in (None, "all") or seat is None:
@@ -128,16 +129,16 @@ def _best(
         if ruleset.dummy_2p:
             return _dummy(dummy_hindsight_from_json(data, rnd, seat, ruleset))
         h = hindsight_from_record(data, rnd, seat, ruleset)
-        return _answer("hindsight", h, solve_hindsight(h, engine, timeout))
+        return _answer("hindsight", h, solve_hindsight(h, engine, budget=Budget.for_run(timeout)))
     if round is not None or seat is not None:
         raise InputError("--round and --seat apply to a game record; a round JSON names its own \"seat\"")
     if "deal" in data and ruleset.dummy_2p:
         return _dummy(dummy_hindsight_from_json(data, None, None, ruleset))
     if "deal" in data:
         h = parse_hindsight(data, ruleset)
-        return _answer("hindsight", h, solve_hindsight(h, engine, timeout))
+        return _answer("hindsight", h, solve_hindsight(h, engine, budget=Budget.for_run(timeout)))
     puzzle = parse_puzzle(data, ruleset)
-    return _answer("puzzle", puzzle, solve_puzzle(puzzle, engine, timeout))
+    return _answer("puzzle", puzzle, solve_puzzle(puzzle, engine, budget=Budget.for_run(timeout)))
 
 
 def _answer(form: str, question: Any, res: Any) -> Outcome:

@@ -90,8 +90,10 @@ def diff_outcome(
                 raise InputError(f"--players {n}: Sushi Go! takes {rules_a.min_players} to "
                                  f"{rules_a.max_players} players")
         counts = sorted(set(as_list(players))) or None
-    res = diff(rules_a, rules_b, all_causes=all, players=counts, timeout_ms=timeout_ms,
-               extend=not no_extend, rlimit=rlimit)
+    from sushigo.spec.model.budget import Budget
+
+    res = diff(rules_a, rules_b, all_causes=all, players=counts, extend=not no_extend,
+               budget=Budget(timeout_ms, rlimit))
     code = 1 if res.status in ("unknown", "not-applicable") else 0
     return Outcome(with_outcome(tagged(FORMAT, res.as_json()), verdict_of(res.status)), code, res)
 

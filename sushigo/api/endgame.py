@@ -94,8 +94,10 @@ def _check_options(pos: Any, objective: str | None, policy: str | None, max_node
 def _solve(pos: Any, objective: str | None, policy: str | None, max_nodes: int, certify: bool,
            time_limit: float, rlimit: int | None = None) -> Outcome:
     from sushigo.solver.endgame import Certificate, certify_guarantee, solve_position
+    from sushigo.spec.model.budget import Budget
 
-    result = solve_position(pos, objective, policy, max_nodes, time_limit)
+    result = solve_position(pos, objective, policy, budget=Budget(None, None, nodes=max_nodes,
+                                                                   run_seconds=time_limit))
     certs: list[Certificate] = []
     if certify and result.status == "solved":
         with solver_budget(time_limit, rlimit):

@@ -40,7 +40,9 @@ def scoresheet_outcome(
     data, _where = load_input(input, schema="scoresheet")
     file_rules = data.get("rules") if isinstance(data, dict) else None
     sheet = parse_sheet(data, rules_from_options(rules, rule, file_rules))
-    verdict = check_sheet(sheet, timeout_ms=max(1, timeout) * 1000, rlimit=max(1, rlimit))
+    from sushigo.spec.model.budget import Budget
+
+    verdict = check_sheet(sheet, budget=Budget(max(1, timeout) * 1000, max(1, rlimit)))
     code = 0 if verdict.status == "possible" else 1
     data = with_outcome(tagged(FORMAT, verdict.to_json(sheet)), verdict_of(verdict.status))
     return Outcome(data, code, (sheet, verdict))
