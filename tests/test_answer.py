@@ -237,6 +237,7 @@ def test_every_result_class_is_an_answer_with_its_questions_words() -> None:
     for path, words in RESULT_CLASSES.items():
         cls = _class(path)
         assert issubclass(cls, Answer) and dataclasses.is_dataclass(cls), path
+        assert cls.__dataclass_params__.frozen, path  # type: ignore[attr-defined]
         status = typing.get_type_hints(cls)["status"]
         assert typing.get_origin(status) is typing.Literal, (path, status)
         assert set(typing.get_args(status)) == words, path
