@@ -18,7 +18,7 @@ from sushigo.api.base import (
     solver_budget,
     tagged,
 )
-from sushigo.spec.answer import Verdict, combine, verdict_of, with_outcome
+from sushigo.spec.answer import Verdict, combine, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-best-result/1"
@@ -143,7 +143,7 @@ def _best(
 
 def _answer(form: str, question: Any, res: Any) -> Outcome:
     code = 0 if res.status == STATUS_OPTIMAL else 1
-    data = with_outcome(tagged(FORMAT, res.as_json()), verdict_of(res.status))
+    data = with_outcome(tagged(FORMAT, res.as_json()), res.verdict)
     return Outcome(data, code, BestDetail(form, question, res))
 
 
@@ -230,14 +230,14 @@ def _alldeals(
                 "best": _alldeals_json(best, timeout), "best_losing": _alldeals_json(lose, timeout),
             })
     all_optimal = all(b.status == lo.status == STATUS_OPTIMAL for _k, _n, b, lo in answers)
-    verdict = combine(verdict_of(r.status) for _k, _n, b, lo in answers for r in (b, lo))
+    verdict = combine(r.verdict for _k, _n, b, lo in answers for r in (b, lo))
     data = with_outcome(tagged(FORMAT, {"rules": ruleset.describe(), "seed": seed, "results": docs}), verdict)
     return Outcome(data, 0 if all_optimal else 1, BestDetail("alldeals", ruleset, answers))
 
 
 def _alldeals_json(res: Any, budget: float) -> dict[str, Any]:
     out: dict[str, Any] = res.as_json()
-    out["outcome"] = verdict_of(res.status).value
+    out["outcome"] = res.verdict.value
     out["seconds"] = round(res.seconds, 3)
     if res.status != STATUS_OPTIMAL:
         out["budget_seconds"] = budget

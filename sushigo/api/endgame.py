@@ -20,7 +20,7 @@ from sushigo.api.base import (
     solver_budget,
     tagged,
 )
-from sushigo.spec.answer import combine, verdict_of, with_outcome
+from sushigo.spec.answer import combine, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-endgame-result/1"
@@ -107,7 +107,7 @@ def _solve(pos: Any, objective: str | None, policy: str | None, max_nodes: int, 
     for entry, cert in zip(out["first_picks"], certs, strict=False):
         entry["certified"] = cert.status
     ok = result.status == "solved" and all(c.status == "proved" for c in certs)
-    verdict = combine([verdict_of(result.status), *(verdict_of(c.status) for c in certs)])
+    verdict = combine([result.verdict, *(c.verdict for c in certs)])
     return Outcome(with_outcome(tagged(FORMAT, out), verdict), 0 if ok else 1, (result, certs))
 
 
