@@ -31,7 +31,7 @@ from sushigo.checks import strategies as S
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError, SushiGoError
 from sushigo.spec.model.agree import TermChecker
-from sushigo.spec.model.budget import Answer, Budget, UnknownAnswer, decide
+from sushigo.spec.model.budget import Budget, Z3Answer, decide
 from sushigo.spec.model.core import Core, Model, core_rule_ids, minimal_core
 from sushigo.spec.model.evaluate import Undecided
 from sushigo.spec.model.rulevars import Rules, RuleVars, shape_of
@@ -99,7 +99,8 @@ class Property:
 
 
 #: Every Z3 call of the checks runs under this budget (one case's question takes far less); an
-#: unknown is reported as such (:class:`UnknownAnswer`), never read as agreement or mismatch.
+#: unknown is reported as such (:class:`~sushigo.spec.errors.BudgetSpent`), never read as
+#: agreement or mismatch.
 CHECK_BUDGET = Budget(timeout_ms=20_000, rlimit=100_000_000)
 
 
@@ -126,21 +127,31 @@ def explain(m: Model, facts: Sequence[Any], claims: Sequence[Any],
     return []
 
 
-@dataclass(frozen=True)
-class Z3Budget:
-    """What one explanation may spend: each ``check()`` and all of them together."""
-
-    timeout_ms: int = 1000
-    rlimit: int = 20_000_000
-    total_ms: int = 10_000
-
-    def as_dict(self) -> dict[str, int]:
-        return {"timeout_ms": self.timeout_ms, "rlimit": self.rlimit, "total_ms": self.total_ms}
+#: What one explanation may spend: each ``check()`` 1 s and rlimit 20 000 000 (``timeout_ms``,
+#: ``rlimit``), all of them together 10 s (``run_seconds``).
+EXPLAIN_BUDGET = Budget(timeout_ms=1000, rlimit=20_000_000, run_seconds=10.0)
 
 
-def explain_within(m: Model, facts: Sequence[Any], claims: Sequence[Any], budget: Z3Budget) -> Core:
+def explain_limits(budget: Budget) -> tuple[int, int, int]:
+    """An explanation's budget as (ms a check, rlimit a check, ms in all); a limit the budget
+    leaves open is :data:`EXPLAIN_BUDGET`'s."""
+    timeout_ms = budget.timeout_ms if budget.timeout_ms is not None else EXPLAIN_BUDGET.timeout_ms
+    rlimit = budget.rlimit if budget.rlimit is not None else EXPLAIN_BUDGET.rlimit
+    run = budget.run_seconds if budget.run_seconds is not None else EXPLAIN_BUDGET.run_seconds
+    assert timeout_ms is not None and rlimit is not None and run is not None
+    return timeout_ms, rlimit, round(run * 1000)
+
+
+def explain_json(budget: Budget) -> dict[str, int]:
+    """What the conform report says an explanation may spend."""
+    timeout_ms, rlimit, total_ms = explain_limits(budget)
+    return {"timeout_ms": timeout_ms, "rlimit": rlimit, "total_ms": total_ms}
+
+
+def explain_within(m: Model, facts: Sequence[Any], claims: Sequence[Any],
+                   budget: Budget = EXPLAIN_BUDGET) -> Core:
     """:func:`explain` under a budget: the rule ids, or "unknown" with the budget that ran out."""
-    core = minimal_core(m, [*facts, *claims], budget.timeout_ms, budget.rlimit, budget.total_ms)
+    core = minimal_core(m, [*facts, *claims], *explain_limits(budget))
     return Core(core.status, tuple(r for r in core.rule_ids if r not in _NOT_RULES), core.reason)
 
 
@@ -184,7 +195,8 @@ class Checker(TermChecker):
     def explain(self, inputs: Sequence[int], outputs: Sequence[object]) -> list[str]:
         return explain(self.m, self.facts(inputs), self.claims(outputs))
 
-    def explain_within(self, inputs: Sequence[int], outputs: Sequence[object], budget: Z3Budget) -> Core:
+    def explain_within(self, inputs: Sequence[int], outputs: Sequence[object],
+                       budget: Budget = EXPLAIN_BUDGET) -> Core:
         return explain_within(self.m, self.facts(inputs), self.claims(outputs), budget)
 
 
@@ -734,10 +746,10 @@ def check_executor_game(case: GameCase, rules: Ruleset) -> None:
     if res.status == "sat":
         return
     if res.status == "unknown":
-        raise UnknownAnswer(Answer("unknown", res.reason))
+        raise Z3Answer("unknown", res.reason).spent()
     core = F.check(gm.model, F.record_facts(gm, record, tableaux=True, scores=True, end=True), track=True)
     if core.status == "unknown":  # the explanation ran out of budget: still never a mismatch
-        raise UnknownAnswer(Answer("unknown", core.reason))
+        raise Z3Answer("unknown", core.reason).spent()
     labels = [lab.split("|")[1] for lab in core.core_labels if lab.startswith("FACT|")]
     raise Mismatch(where, f"the model's turn constraints ({res.status})",
                    f"record breaks them at {', '.join(labels[:4]) or '?'}",

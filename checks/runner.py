@@ -49,7 +49,7 @@ from sushigo.checks.properties import (
 from sushigo.checks.storage import use_hypothesis_home
 from sushigo.checks.strategies import tableau_of_picks
 from sushigo.spec.cards import Card, Token
-from sushigo.spec.errors import Unsettled
+from sushigo.spec.errors import BudgetSpent
 from sushigo.spec.model.budget import Budget, ceiling
 from sushigo.spec.ruleset import PARAMETERS, RULESETS, Ruleset
 from sushigo.spec.tableau import Tableau
@@ -93,7 +93,10 @@ class Failure:
 
 
 @dataclass
-class Outcome:
+class PropertyResult:
+    """One property's run: ok, FAIL, skipped or incomplete, with what it saw (its JSON word is
+    "result"; the cases the solver left unknown are counted, never read as ok or FAIL)."""
+
     prop: str
     family: str
     description: str
@@ -176,7 +179,7 @@ class _Settled:
             if not _past(self.deadline):
                 self.prop.check(case, rules)
                 return
-        except Unsettled:
+        except BudgetSpent:
             pass
         self.counter[1] += 1
         if self.steps:  # the body adds the steps this case ran: none
@@ -200,13 +203,13 @@ def _body(prop: Property, rules: Ruleset, counter: list[int], deadline: float | 
     return body
 
 
-def run_given(prop: Property, opts: Options) -> Outcome:
+def run_given(prop: Property, opts: Options) -> PropertyResult:
     with _bounded(opts):
         return _run_given(prop, opts)
 
 
-def _run_given(prop: Property, opts: Options) -> Outcome:
-    out = Outcome(prop.name, prop.family, prop.description)
+def _run_given(prop: Property, opts: Options) -> PropertyResult:
+    out = PropertyResult(prop.name, prop.family, prop.description)
     try:
         missing = prop.missing()
     except ImportError as exc:  # there, but broken: the property fails (its cases never ran)
@@ -261,7 +264,7 @@ def _run_given(prop: Property, opts: Options) -> Outcome:
         except Mismatch as exc:
             out.failure = _failure(prop.name, rules, exc, opts.seed)
             out.status = "FAIL"
-        except Unsettled as exc:  # a machine run the solver could not settle: unknown, not a failure
+        except BudgetSpent as exc:  # a machine run the solver could not settle: unknown, not a failure
             counter[1] += 1
             skipped.append(f"{rules.name}: unknown ({exc})")
         except Exception as exc:  # a crash in the code under test is a failure, never a traceback
@@ -290,15 +293,15 @@ def _run_given(prop: Property, opts: Options) -> Outcome:
 
 def _edge_outcome(name: str, description: str, params: Sequence[str], opts: Options,
                   cases: Callable[[Ruleset], list[E.EdgeCase]],
-                  run: Callable[[E.EdgeCase, Ruleset], None]) -> Outcome:
+                  run: Callable[[E.EdgeCase, Ruleset], None]) -> PropertyResult:
     with _bounded(opts):
         return _edge_run(name, description, params, opts, cases, run)
 
 
 def _edge_run(name: str, description: str, params: Sequence[str], opts: Options,
               cases: Callable[[Ruleset], list[E.EdgeCase]],
-              run: Callable[[E.EdgeCase, Ruleset], None]) -> Outcome:
-    out = Outcome(name, "edge cases", description)
+              run: Callable[[E.EdgeCase, Ruleset], None]) -> PropertyResult:
+    out = PropertyResult(name, "edge cases", description)
     t0 = time.perf_counter()
     chosen = {r.name for r in opts.rulesets}
     impossible: set[tuple[int, str]] = set()
@@ -393,7 +396,7 @@ def _exercised_by(family: str) -> tuple[str, ...]:
 EDGE_NAMES = ("edge-maki-ties", "edge-pudding-ties", "edge-dish-counts", "edge-wasabi-orders")
 
 
-def run_edges(opts: Options) -> list[Outcome]:
+def run_edges(opts: Options) -> list[PropertyResult]:
     jobs = [
         ("edge-maki-ties", "every maki icon tie structure, 2..5 seats, scored: executor = Z3 model",
          _exercised_by("edge-maki-ties"), _maki, _run_maki),
@@ -416,8 +419,8 @@ def run_edges(opts: Options) -> list[Outcome]:
     return outs
 
 
-def run_all(opts: Options) -> list[Outcome]:
-    outs: list[Outcome] = []
+def run_all(opts: Options) -> list[PropertyResult]:
+    outs: list[PropertyResult] = []
     if opts.edge:
         outs += run_edges(opts)
         if opts.stop_early and any(o.failure for o in outs):
@@ -433,7 +436,7 @@ def run_all(opts: Options) -> list[Outcome]:
     return outs
 
 
-def table_rows(outs: Sequence[Outcome]) -> list[list[Any]]:
+def table_rows(outs: Sequence[PropertyResult]) -> list[list[Any]]:
     rows = []
     for o in outs:
         result = o.status if not o.note else f"{o.status}: {o.note}"
@@ -484,7 +487,7 @@ def _ordered(names: Sequence[str]) -> list[str]:
     return sorted(names, key=lambda n: rank.get(n, len(rank)))
 
 
-def run_one(name: str, opts: Options) -> Outcome:
+def run_one(name: str, opts: Options) -> PropertyResult:
     # The models built once per shape serve every ruleset of the task; they go with it, so a
     # serial run holds one task's templates at a time (a worker of a parallel run ends anyway).
     try:
@@ -510,7 +513,7 @@ def run_mutants(opts: Options, names: Sequence[str] = ()) -> list[MutantOutcome]
         if opts.progress:
             opts.progress(f"mutant {mutant.name}")
         t0 = time.perf_counter()
-        caught: Outcome | None = None
+        caught: PropertyResult | None = None
         try:
             with mutant.active():
                 for name in _ordered(props):
@@ -562,14 +565,15 @@ def options_from_json(doc: dict[str, Any]) -> Options:
                    deadline=doc["deadline"])
 
 
-def outcome_from_json(doc: dict[str, Any]) -> Outcome:
-    """The :class:`Outcome` of :meth:`Outcome.as_dict` (``seconds`` as sent, unrounded)."""
+def outcome_from_json(doc: dict[str, Any]) -> PropertyResult:
+    """The :class:`PropertyResult` of :meth:`PropertyResult.as_dict` (``seconds`` as sent, unrounded)."""
     f = doc["failure"]
     failure = None if f is None else Failure(
         f["property"], f["ruleset"], f["case"], f["expected"], f["actual"], f["expected_by"],
         f["actual_by"], tuple(f["rule_ids"]), f["seed"])
-    return Outcome(doc["property"], doc["family"], doc["description"], doc["rulesets"], doc["examples"],
-                   doc["seconds"], doc["result"], doc["note"], unknown=doc["unknown"], failure=failure)
+    return PropertyResult(doc["property"], doc["family"], doc["description"], doc["rulesets"],
+                          doc["examples"], doc["seconds"], doc["result"], doc["note"], unknown=doc["unknown"],
+                          failure=failure)
 
 
 @contextlib.contextmanager
@@ -608,7 +612,7 @@ def _where(jobs: int | Any) -> Any:
     return jobs if isinstance(jobs, Runner) else Runner(jobs)
 
 
-def run_parallel(opts: Options, jobs: int | Any) -> list[Outcome]:
+def run_parallel(opts: Options, jobs: int | Any) -> list[PropertyResult]:
     """Every property (and the edge cases) as its own task on ``jobs`` worker processes (or a
     :class:`sushigo.jobs.Runner`: local processes or a Dask cluster).
 
@@ -621,7 +625,7 @@ def run_parallel(opts: Options, jobs: int | Any) -> list[Outcome]:
     where = _where(jobs)
     plain = options_json(opts)
     tasks = [J.Task(n, {"name": n, "options": plain}, slow=n in SLOW) for n in names]
-    results: dict[str, Outcome] = {}
+    results: dict[str, PropertyResult] = {}
 
     def done(k: int, answer: dict[str, Any]) -> None:
         results[names[k]] = outcome_from_json(answer)
@@ -670,11 +674,11 @@ def run_mutants_parallel(opts: Options, names: Sequence[str], jobs: int | Any) -
             for k, m in enumerate(chosen)]
 
 
-def _incomplete(name: str) -> Outcome:
+def _incomplete(name: str) -> PropertyResult:
     prop = next((p for p in all_properties() if p.name == name), None)
     family, desc = (prop.family, prop.description) if prop else ("edge cases", name)
-    return Outcome(name, family, desc, status=INCOMPLETE, note="interrupted before it finished")
+    return PropertyResult(name, family, desc, status=INCOMPLETE, note="interrupted before it finished")
 
 
-def interrupted(outs: Sequence[Outcome]) -> bool:
+def interrupted(outs: Sequence[PropertyResult]) -> bool:
     return any(o.status == INCOMPLETE for o in outs)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from sushigo.spec.ruleset import PARAMETERS
 
 if TYPE_CHECKING:
-    from sushigo.checks.runner import Options, Outcome
+    from sushigo.checks.runner import Options, PropertyResult
 
 #: Per check: what agreeing on its cases establishes (``{n}`` the cases, ``{players}`` the player
 #: counts), and the rule ids it holds. The contested readings a check exercises (their
@@ -103,7 +103,7 @@ def _players(opts: Options) -> str:
     return f"{low}" if low == high else f"{low} to {high}"
 
 
-def _claim(o: Outcome, opts: Options) -> str:
+def _claim(o: PropertyResult, opts: Options) -> str:
     text = ESTABLISHED[o.prop][0] if o.prop in ESTABLISHED else f"{o.description} ({{n}} cases)"
     return text.format(n=o.examples, players=_players(opts))
 
@@ -113,7 +113,7 @@ def _item(head: str, body: str) -> list[str]:
                          break_on_hyphens=False)  # a rule id stays whole
 
 
-def statement(outs: Sequence[Outcome], opts: Options) -> list[str]:
+def statement(outs: Sequence[PropertyResult], opts: Options) -> list[str]:
     """The lines saying what the run ``outs`` established, under ``opts``' rulesets."""
     names = [r.name for r in opts.rulesets]
     count = "1 ruleset" if len(names) == 1 else f"{len(names)} rulesets"

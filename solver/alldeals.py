@@ -63,6 +63,7 @@ from typing import Any
 import z3
 from sushigo.solver.alldeals_search import anneal
 from sushigo.solver.search import STATUS_OPTIMAL, STATUS_UNKNOWN
+from sushigo.spec.answer import Answer, BestStatus
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.model import budget
 from sushigo.spec.model.core import Model
@@ -87,14 +88,14 @@ _IMPROVE_SHARE = 0.4  # of the budget, at most, for the improvement search of th
 
 
 @dataclass(frozen=True)
-class AllDealsResult:
+class AllDealsResult(Answer[BestStatus]):
     """The best total of player 0 (optionally while another player finishes higher)."""
 
     players: int
     kind: str  # "round" | "game"
     losing: bool  # the best total that still finishes below another player
     score: int | None
-    status: str
+    status: BestStatus
     seconds: float
     tableaux: tuple[tuple[Tableau, ...], ...]  # per round, per seat
     totals: tuple[int, ...]  # per seat (round or game totals)
@@ -392,7 +393,7 @@ def _maximise(
     m: Model, total: z3.ArithRef, tabs: Tabs, hi: int, deadline: float,
     start: tuple[int, Tableaux] | None = None, cubes: Sequence[z3.BoolRef] = (),
     progress: _Progress | None = None,
-) -> tuple[str, Tableaux | None, int | None, str | None]:
+) -> tuple[BestStatus, Tableaux | None, int | None, str | None]:
     """Highest value of ``total``: from ``start`` (a game found by the local search) or a short
     climb from below, then bisection against ``hi``.
 
@@ -651,7 +652,7 @@ def _best_over_deals(
 
 
 def _result(
-    players: int, kind: str, rules: Ruleset, losing: bool, seed: int, start_time: float, status: str,
+    players: int, kind: str, rules: Ruleset, losing: bool, seed: int, start_time: float, status: BestStatus,
     tableaux: Tableaux | None, best: int | None, reason: str | None,
 ) -> AllDealsResult:
     """The answer, its witness game made into a record and replayed by the executor."""

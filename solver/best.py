@@ -66,10 +66,11 @@ from sushigo.solver.search import (
     solve_hindsight_search,
     solve_search,
 )
+from sushigo.spec.answer import BestStatus
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
 from sushigo.spec.model.agree import TermChecker
-from sushigo.spec.model.budget import Answer, Budget, current_ceiling, decide
+from sushigo.spec.model.budget import Budget, Z3Answer, current_ceiling, decide
 from sushigo.spec.model.core import Model, assert_all, ast_array, int_array, mk_implies
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
@@ -470,7 +471,7 @@ def _value(model: z3.ModelRef, total: z3.ArithRef | None) -> int:
     return value
 
 
-Certificate = tuple[str, z3.ModelRef | None, int | None, str | None]
+Certificate = tuple[BestStatus, z3.ModelRef | None, int | None, str | None]
 
 _solvers = threading.local()  # per thread: a solver belongs to the thread (and context) that made it
 
@@ -532,7 +533,7 @@ def _certify(s: z3.Solver, pm: PickModel, timeout: float, seed: Seed | None,
     deadline = time.perf_counter() + timeout
     cpu = {} if cpu is None else cpu
 
-    def timed(key: str, *args: Any) -> Answer:
+    def timed(key: str, *args: Any) -> Z3Answer:
         t0 = time.process_time()
         try:
             return decide(s, *args)
@@ -744,7 +745,12 @@ def solve_z3(puzzle: Puzzle, timeout: float = 60.0) -> BestResult:
                       timeout if status != STATUS_OPTIMAL else None, reason, stats=cpu)
 
 
-def solve_puzzle(puzzle: Puzzle, engine: str = "z3", timeout: float = 60.0) -> BestResult:
+def solve_puzzle(puzzle: Puzzle, engine: str = "z3", timeout: float = 60.0, *,
+                 budget: Budget | None = None) -> BestResult:
+    """The optimum of a puzzle; the Z3 engine's deadline is ``timeout`` seconds, or ``budget``'s
+    ``run_seconds`` (the one :class:`Budget`; the search is exact and needs none)."""
+    if budget is not None and budget.run_seconds is not None:
+        timeout = budget.run_seconds
     if engine == "search":
         return solve_search(puzzle)
     if engine == "z3":
@@ -779,7 +785,11 @@ def solve_hindsight_z3(h: Hindsight, timeout: float = 60.0) -> BestResult:
                             timeout if status != STATUS_OPTIMAL else None, reason)
 
 
-def solve_hindsight(h: Hindsight, engine: str = "z3", timeout: float = 60.0) -> BestResult:
+def solve_hindsight(h: Hindsight, engine: str = "z3", timeout: float = 60.0, *,
+                    budget: Budget | None = None) -> BestResult:
+    """As :func:`solve_puzzle`, for a seat's round in hindsight (the others' picks as recorded)."""
+    if budget is not None and budget.run_seconds is not None:
+        timeout = budget.run_seconds
     if engine == "search":
         return solve_hindsight_search(h)
     if engine == "z3":

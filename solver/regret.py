@@ -28,7 +28,7 @@ from typing import TypeVar
 from sushigo.solver.endgame import Position, random_position, solve_two
 from sushigo.solver.matrixgame import Number
 from sushigo.spec.cards import Token
-from sushigo.spec.errors import SushiGoError
+from sushigo.spec.errors import BudgetSpent
 from sushigo.spec.policies import PlayerView
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import pudding_points, round_totals
@@ -42,8 +42,9 @@ _PUD = int(Token.PUDDING)
 MAX_NODES = 2_000_000
 
 
-class Unsolved(SushiGoError):
-    """The endgame solver ran out of its budget on a position."""
+#: The endgame solver ran out of its budget on a position: the one "ran out" exception under the
+#: name it had here (kept, library code catches it).
+Unsolved = BudgetSpent
 
 
 def position(seed: int, k: int, rules: Ruleset) -> Position:

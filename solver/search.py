@@ -23,9 +23,10 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Final
 
 from sushigo.solver.reduce import reduce_tableau
+from sushigo.spec.answer import Answer, BestStatus
 from sushigo.spec.cards import MAKI, NIGIRI, Card, Token, parse_card
 from sushigo.spec.document import check_format
 from sushigo.spec.errors import IllegalMoveError, InputError
@@ -39,8 +40,8 @@ _T, _S, _D = int(Token.TEMPURA), int(Token.SASHIMI), int(Token.DUMPLING)
 _W, _CHOP = int(Token.WASABI), int(Token.CHOPSTICKS)
 _NIGIRI = tuple(int(c) for c in NIGIRI)
 
-STATUS_OPTIMAL = "optimal"
-STATUS_UNKNOWN = "unknown"
+STATUS_OPTIMAL: Final = "optimal"
+STATUS_UNKNOWN: Final = "unknown"
 #: Optional format tags of the puzzle and hindsight-round documents (older ones have none).
 PUZZLE_FORMAT = "sushigo-puzzle/1"
 HINDSIGHT_FORMAT = "sushigo-hindsight/1"
@@ -60,12 +61,12 @@ class Puzzle:
 
 
 @dataclass(frozen=True)
-class BestResult:
+class BestResult(Answer[BestStatus]):
     """An answer: ``optimal`` (the score is proved the maximum) or ``unknown`` (best found so far)."""
 
     score: int
     picks: tuple[Turn, ...]
-    status: str
+    status: BestStatus
     engine: str
     seconds: float
     budget: float | None = None  # seconds allowed, for ``unknown``
@@ -629,7 +630,7 @@ def solve_hindsight_search(h: Hindsight) -> BestResult:
 
 
 def finish_hindsight(
-    h: Hindsight, score: int, picks: Sequence[Turn], status: str, engine: str, start: float,
+    h: Hindsight, score: int, picks: Sequence[Turn], status: BestStatus, engine: str, start: float,
     budget: float | None = None, reason: str | None = None, stats: dict[str, int] | None = None,
 ) -> BestResult:
     """Replay the whole round with the found picks, check the score, and add the actual score."""

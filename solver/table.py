@@ -20,10 +20,11 @@ from types import FrameType
 from typing import Any
 
 import z3
-from sushigo.solver.tableaux import SolverUnknown, without_tokens
+from sushigo.solver.tableaux import without_tokens
+from sushigo.spec.answer import Answer, PossibleStatus
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.document import check_format
-from sushigo.spec.errors import InputError, SushiGoError
+from sushigo.spec.errors import BudgetSpent, InputError
 from sushigo.spec.model import budget
 from sushigo.spec.model.budget import Budget
 from sushigo.spec.model.core import Model
@@ -169,8 +170,11 @@ class Spent:
 
 
 @dataclass(frozen=True)
-class TableAnswer:
-    status: str  # "possible" | "impossible" | "unknown"
+class TableAnswer(Answer[PossibleStatus]):
+    """Whether a table of scores can come from one round: possible (a witness, the count of tables
+    and what every table shares), impossible, or unknown (the budget it spent)."""
+
+    status: PossibleStatus
     witness: tuple[Tableau, ...] | None = None
     count: int = 0
     complete: bool = False  # count is exact (else a lower bound)
@@ -181,10 +185,6 @@ class TableAnswer:
     budget: Budget = NO_BUDGET
     spent: Spent | None = None
     finished: bool = True  # False: the run budget ran out; witness and count are what it had so far
-
-
-class BudgetSpent(SushiGoError):
-    """The run's budget ran out before the answer was complete."""
 
 
 class _Run:
@@ -214,14 +214,14 @@ class _Run:
         return int(stats.get_key_value("rlimit count")) if "rlimit count" in stats.keys() else 0
 
     def ask(self, *assumptions: z3.BoolRef) -> bool:
-        """sat or unsat; an unknown raises :class:`BudgetSpent` when the run's budget was the
-        one that ran out, else :class:`SolverUnknown` (the per-call safety net). ``assumptions``
+        """sat or unsat; an unknown raises :class:`BudgetSpent`, ``whole_run`` when the run's
+        budget was the one that ran out, else not (the per-call safety net). ``assumptions``
         are terms of the model's (main) context."""
         if self.progress is not None:
             self.progress(f"table: {self.doing}")
         call = self.run.next_call(self.start, self.rlimit_spent, self.timeout_ms, DEFAULT_RLIMIT)
         if call is None:
-            raise BudgetSpent
+            raise BudgetSpent(whole_run=True)
         timeout_ms, rlimit, capped = call
         before = self._count()
         try:
@@ -231,8 +231,8 @@ class _Run:
             self.rlimit_spent += max(0, self._count() - before)
         if answer.status == "unknown":
             if capped:
-                raise BudgetSpent
-            raise SolverUnknown(self.s.reason_unknown(), f"rlimit {DEFAULT_RLIMIT} per call")
+                raise BudgetSpent(whole_run=True)
+            raise BudgetSpent.unknown(self.s.reason_unknown(), f"rlimit {DEFAULT_RLIMIT} per call")
         return answer.sat
 
     def read(self) -> tuple[Tableau, ...]:
@@ -342,9 +342,9 @@ def _solve(q: TableQuery, tm: TableModel, r: _Run, limit: int) -> TableAnswer:
                     lo += 1
                 row.append(lo)
             minimum.append(tuple(row))
-    except SolverUnknown as exc:
-        return TableAnswer("unknown", reason=str(exc), budget=run, spent=r.spent())
-    except BudgetSpent:
+    except BudgetSpent as exc:
+        if not exc.whole_run:
+            return TableAnswer("unknown", reason=str(exc), budget=run, spent=r.spent())
         spent = r.spent()
         reason = f"run budget spent ({run.describe_run()}; used {spent.describe()}) while {r.doing}"
         return TableAnswer("unknown", witness, count, complete, reason=reason, budget=run, spent=spent,

@@ -24,7 +24,7 @@ from functools import lru_cache
 
 import z3
 from sushigo.spec.cards import Card, Token, parse_card, parse_token
-from sushigo.spec.errors import InputError, NotationError, Unsettled
+from sushigo.spec.errors import BudgetSpent, InputError, NotationError
 from sushigo.spec.model.budget import Budget, current_ceiling, decide
 from sushigo.spec.model.core import Model, ast_array
 from sushigo.spec.model.scoring import (
@@ -51,11 +51,9 @@ FILLER: tuple[Token, ...] = (
 DEFAULT_RLIMIT = 50_000_000
 
 
-class SolverUnknown(Unsettled):
-    """Z3 gave up within its budget: the answer is unknown, never read as yes or no."""
-
-    def __init__(self, reason: str, budget: str) -> None:
-        super().__init__(f"unknown: {reason} (budget {budget})", reason, budget)
+#: The name Z3's giving up raised under before :class:`BudgetSpent` was the one "ran out"
+#: exception; kept, library code catches it (raise ``BudgetSpent.unknown(reason, budget)``).
+SolverUnknown = BudgetSpent
 
 
 #: Each check of the enumeration: the solvers are built with ``DEFAULT_RLIMIT`` (a command's
@@ -64,11 +62,11 @@ CHECK_BUDGET = Budget.kept()
 
 
 def check(s: z3.Solver | z3.Optimize, *assumptions: z3.BoolRef, budget: str = "") -> bool:
-    """True for sat, False for unsat; an unknown raises :class:`SolverUnknown`."""
+    """True for sat, False for unsat; an unknown raises :class:`BudgetSpent`."""
     answer = decide(s, CHECK_BUDGET, assumptions)
     if answer.unknown:
         limit = Budget(None, DEFAULT_RLIMIT).within(current_ceiling())
-        raise SolverUnknown(s.reason_unknown(), budget or limit.describe())
+        raise BudgetSpent.unknown(s.reason_unknown(), budget or limit.describe())
     return answer.sat
 
 
@@ -255,7 +253,7 @@ def _values(mdl: z3.ModelRef, keys: Sequence[z3.ArithRef]) -> tuple[int, ...]:
     r = ast_array(1)()
     for k in keys:
         if not z3.Z3_model_eval(ctx, m, k.as_ast(), True, r):
-            raise SolverUnknown(f"the model has no value for {k}", f"rlimit {DEFAULT_RLIMIT}")
+            raise BudgetSpent.unknown(f"the model has no value for {k}", f"rlimit {DEFAULT_RLIMIT}")
         out.append(int(z3.Z3_get_numeral_string(ctx, r[0])))
     return tuple(out)
 
@@ -333,7 +331,7 @@ def _parts(score: int, cards: int, maki_points: int, rules: Ruleset, filters: Fi
         en = _enumerator(cards, maki_points, rules, filters)
         try:
             return en.tm, en.parts(score)
-        except SolverUnknown:
+        except BudgetSpent:
             pass
     tm = build(cards, maki_points, rules, filters)
     return tm, list(scoring_parts(tm, score))
@@ -407,7 +405,7 @@ def maximum(tm: TableauModel) -> int | None:
     best = h.value().as_long()
     s = _solver(tm)
     if check(s, tm.total > best):
-        raise SolverUnknown("the optimiser's maximum was not confirmed", f"rlimit {DEFAULT_RLIMIT}")
+        raise BudgetSpent.unknown("the optimiser's maximum was not confirmed", f"rlimit {DEFAULT_RLIMIT}")
     return int(best)
 
 
@@ -449,7 +447,7 @@ def facts(score: int, cards: int, maki_points: int = 0, rules: Ruleset = OFFICIA
         lo = _optimum(tm, score, v, minimise=True)
         hi = _optimum(tm, score, v, minimise=False)
         if check(s, v < lo) or check(s, v > hi) or not check(s, v == lo) or not check(s, v == hi):
-            raise SolverUnknown(f"bound for {t.label} was not confirmed", f"rlimit {DEFAULT_RLIMIT}")
+            raise BudgetSpent.unknown(f"bound for {t.label} was not confirmed", f"rlimit {DEFAULT_RLIMIT}")
         cap = min(min(rules.copies(c) for c in t.cards), cards // t.size)
         out.append(TokenFact(t, lo, hi, cap))
     return out
@@ -461,7 +459,8 @@ def _optimum(tm: TableauModel, score: int, v: z3.ArithRef, minimise: bool) -> in
     opt.add(tm.total == score)
     h = opt.minimize(v) if minimise else opt.maximize(v)
     if not check(opt):
-        raise SolverUnknown("optimiser found no tableau after the solver did", f"rlimit {DEFAULT_RLIMIT}")
+        raise BudgetSpent.unknown("optimiser found no tableau after the solver did",
+                                  f"rlimit {DEFAULT_RLIMIT}")
     return int(h.value().as_long())
 
 

@@ -23,15 +23,30 @@ class IllegalMoveError(SushiGoError, ValueError):
     """A pick or game step the rules do not allow."""
 
 
-class Unsettled(SushiGoError):
-    """A question not settled within its budget: the answer is unknown, never read as yes or no.
+class BudgetSpent(SushiGoError):
+    """A budget ran out before the question was settled: the answer is unknown, never read as yes
+    or no. The one exception for it, whatever ran out: a Z3 call's time or rlimit, a search's
+    nodes, a run's wall clock (:class:`sushigo.spec.model.budget.Budget` holds them all).
 
-    ``reason`` says why (Z3's reason, or which limit ran out); ``budget`` what was spent."""
+    ``reason`` says why (Z3's reason, or which limit ran out); ``budget`` what was allowed;
+    ``whole_run`` is true when the budget of a whole run ran out (the run keeps what it found so
+    far), false when one call's own limit did."""
 
-    def __init__(self, message: str, reason: str = "", budget: str = "") -> None:
+    def __init__(self, message: str = "budget spent", reason: str = "", budget: str = "", *,
+                 whole_run: bool = False) -> None:
         super().__init__(message)
         self.reason = reason or message
         self.budget = budget
+        self.whole_run = whole_run
+
+    @classmethod
+    def unknown(cls, reason: str, budget: str) -> BudgetSpent:
+        """Z3 (or a solver on it) gave up: "unknown: REASON (budget BUDGET)"."""
+        return cls(f"unknown: {reason} (budget {budget})", reason, budget)
+
+
+#: The name :class:`BudgetSpent` had (an unsettled question); kept, library code catches it.
+Unsettled = BudgetSpent
 
 
 def check_first_seed(seed: int, name: str = "seed") -> None:

@@ -31,7 +31,7 @@ import sys
 from collections.abc import Sequence
 
 import sushigo.commands
-from sushigo.spec.errors import SushiGoError, Unsettled
+from sushigo.spec.errors import BudgetSpent, SushiGoError
 
 TYPE_CHECKING = False  # as typing's, without importing it (start-up: sushigo/__init__.py)
 if TYPE_CHECKING:
@@ -246,7 +246,7 @@ def _run(args: argparse.Namespace) -> int:
     try:
         code: int = args.func(args)
         return code
-    except Unsettled as exc:  # the budget ran out where the command has no "unknown" answer of its own
+    except BudgetSpent as exc:  # the budget ran out where the command has no "unknown" answer of its own
         _say(f"sushigo {args.command}: unknown: {one_line(str(exc))}")
         return EXIT_UNKNOWN
     except SushiGoError as exc:

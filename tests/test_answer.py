@@ -85,13 +85,44 @@ def test_every_exception_class_derives_from_sushigo_error() -> None:
     assert loose == []
 
 
-def test_unknown_exceptions_are_unsettled() -> None:
+def test_every_ran_out_name_is_the_one_exception() -> None:
+    from sushigo.checks.conform.engine import OutOfTime
+    from sushigo.solver import table
     from sushigo.solver.endgame import BudgetExceeded
+    from sushigo.solver.regret import Unsolved
     from sushigo.solver.tableaux import SolverUnknown
-    from sushigo.spec.model.budget import Answer, UnknownAnswer
+    from sushigo.spec.errors import BudgetSpent
+    from sushigo.spec.model.budget import UnknownAnswer, Z3Answer
 
-    for exc in (SolverUnknown("r", "b"), BudgetExceeded("nodes"), UnknownAnswer(Answer("unknown", "r"))):
-        assert isinstance(exc, Unsettled) and isinstance(exc, SushiGoError)
+    # the seven names a spent budget raised under (issue 27) are one class now
+    for old in (Unsettled, UnknownAnswer, SolverUnknown, BudgetExceeded, table.BudgetSpent, Unsolved,
+                OutOfTime):
+        assert old is BudgetSpent
+    assert issubclass(BudgetSpent, SushiGoError) and not issubclass(BudgetSpent, ValueError)
+    exc = Z3Answer("unknown", "canceled").spent()
+    assert (str(exc), exc.reason, exc.whole_run) == ("solver answered unknown: canceled", "canceled", False)
+    z3ish = BudgetSpent.unknown("timeout", "rlimit 5")
+    assert (str(z3ish), z3ish.reason, z3ish.budget) == ("unknown: timeout (budget rlimit 5)", "timeout",
+                                                         "rlimit 5")
+    assert BudgetSpent(whole_run=True).whole_run
+
+
+def test_no_other_exception_class_means_ran_out() -> None:
+    """Walk the package: an exception class whose name says a budget ran out is BudgetSpent."""
+    import re
+
+    words = re.compile(r"Budget|Spent|Exceeded|Unsettled|Unknown|Unsolved|OutOfTime|TimedOut|Timeout")
+    found = set()
+    for name in _modules():
+        try:
+            mod = importlib.import_module(name)
+        except ImportError:  # an optional extra that is not installed
+            continue
+        for cls in vars(mod).values():
+            ours = isinstance(cls, type) and cls.__module__.startswith("sushigo")
+            if ours and issubclass(cls, BaseException) and words.search(cls.__name__):
+                found.add(f"{cls.__module__}.{cls.__qualname__}")
+    assert found == {"sushigo.spec.errors.BudgetSpent"}
 
 
 def test_every_status_word_maps_and_a_new_word_is_refused() -> None:
@@ -171,3 +202,82 @@ def test_decide_from_several_threads_at_once() -> None:
     with ThreadPoolExecutor(4) as pool:
         got = list(pool.map(one, range(16)))
     assert got == ["sat" if k % 2 else "unsat" for k in range(16)]
+
+
+#: The result class of each question and the status words its ``Literal`` allows: the words
+#: docs/answers.md gives each command (written out here, not read from the code).
+RESULT_CLASSES = {
+    "sushigo.spec.model.budget.Z3Answer": {"sat", "unsat", "unknown"},
+    "sushigo.spec.model.core.Core": {"sat", "unsat", "unknown"},
+    "sushigo.spec.model.facts.CheckResult": {"sat", "unsat", "unknown"},
+    "sushigo.solver.search.BestResult": {"optimal", "unknown"},
+    "sushigo.solver.alldeals.AllDealsResult": {"optimal", "unknown"},
+    "sushigo.solver.endgame.result.EndgameResult": {"solved", "unknown"},
+    "sushigo.solver.endgame.certificate.Certificate": {"proved", "refuted", "unknown"},
+    "sushigo.solver.scoresheet.check.SheetAnswer": {"possible", "impossible", "unknown"},
+    "sushigo.solver.table.TableAnswer": {"possible", "impossible", "unknown"},
+    "sushigo.solver.diff.results.DiffResult": {"differ", "equivalent", "unknown", "not-applicable"},
+    "sushigo.solver.diff.matrix.MatrixCell": {"differ", "equivalent", "unknown", "not-applicable"},
+}
+
+
+def _class(path: str) -> type:
+    module, _, name = path.rpartition(".")
+    cls = getattr(importlib.import_module(module), name)
+    assert isinstance(cls, type)
+    return cls
+
+
+def test_every_result_class_is_an_answer_with_its_questions_words() -> None:
+    import dataclasses
+    import typing
+
+    from sushigo.spec.answer import Answer
+
+    for path, words in RESULT_CLASSES.items():
+        cls = _class(path)
+        assert issubclass(cls, Answer) and dataclasses.is_dataclass(cls), path
+        assert cls.__dataclass_params__.frozen, path  # type: ignore[attr-defined]
+        status = typing.get_type_hints(cls)["status"]
+        assert typing.get_origin(status) is typing.Literal, (path, status)
+        assert set(typing.get_args(status)) == words, path
+
+
+def test_the_questions_words_are_the_status_words() -> None:
+    import typing
+
+    from sushigo.spec import answer
+
+    literals = [answer.Z3Status, answer.BestStatus, answer.EndgameStatus, answer.CertificateStatus,
+                answer.PossibleStatus, answer.DiffStatus, answer.ExtensionStatus, answer.ConformStatus]
+    words = [w for lit in literals for w in typing.get_args(lit)]
+    assert set(words) == set(STATUS_WORDS)  # every word belongs to a question, and no other
+    assert len(STATUS_WORDS) == 15
+
+
+def test_an_answers_verdict_is_what_its_word_means() -> None:
+    from sushigo.solver.search import BestResult
+    from sushigo.spec.model.budget import Z3Answer
+
+    # best's words (docs/answers.md): optimal is proved, unknown is unknown
+    assert BestResult(3, (), "optimal", "search", 0.0).verdict is Verdict.PROVED
+    assert BestResult(3, (), "unknown", "search", 0.0).verdict is Verdict.UNKNOWN
+    assert Z3Answer("unsat").verdict is Verdict.IMPOSSIBLE
+    with pytest.raises(RulesError):
+        BestResult(3, (), "maybe", "search", 0.0).verdict  # type: ignore[arg-type]  # noqa: B018
+
+
+def test_one_class_of_each_answer_name() -> None:
+    """Answer, Verdict and Outcome each name one class in the package (issue 27: three Answer,
+    two Verdict, two Outcome)."""
+    seen: dict[str, set[str]] = {"Answer": set(), "Verdict": set(), "Outcome": set()}
+    for name in _modules():
+        try:
+            mod = importlib.import_module(name)
+        except ImportError:
+            continue
+        for cls in vars(mod).values():
+            if isinstance(cls, type) and cls.__name__ in seen and cls.__module__.startswith("sushigo"):
+                seen[cls.__name__].add(f"{cls.__module__}.{cls.__qualname__}")
+    assert seen == {"Answer": {"sushigo.spec.answer.Answer"}, "Verdict": {"sushigo.spec.answer.Verdict"},
+                    "Outcome": {"sushigo.api.base.Outcome"}}

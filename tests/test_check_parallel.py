@@ -7,7 +7,7 @@ from sushigo.checks import runner as R
 from sushigo.spec.ruleset import RULESETS
 
 
-def _summary(outs: list[R.Outcome]) -> list[tuple[str, int, int, str]]:
+def _summary(outs: list[R.PropertyResult]) -> list[tuple[str, int, int, str]]:
     return [(o.prop, o.rulesets, o.examples, o.status) for o in outs]
 
 

@@ -101,9 +101,12 @@ def test_a_planted_pitfall_changes_its_category_only() -> None:
 
 def test_the_unsat_core_of_a_category_is_kept_to_it() -> None:
     # A wrong dumpling score on dumplings alone is explained by the dumpling rule (Z3, budgeted).
-    from sushigo.checks.conform.faults import Budget, Side
+    from sushigo.checks.conform.faults import RunClock, Side
+    from sushigo.checks.properties import EXPLAIN_BUDGET
+    from sushigo.spec.model.budget import Budget
 
-    side = Side("round", None, RULESETS["official"], C.Z3Budget(), Budget(60, time.monotonic))
+    clock = RunClock.of(Budget.for_run(60), time.monotonic)
+    side = Side("round", None, RULESETS["official"], EXPLAIN_BUDGET, clock)
     core = side.core(((Card.DUMPLING,) * 6, ()), "dumpling", [21, 0])
     assert core.status == "unsat" and "R-DUMPLING" in core.rule_ids
     assert side.core(((Card.DUMPLING,) * 6, ()), "dumpling", [15, 0]).status == "sat"
@@ -114,20 +117,21 @@ def test_an_explanation_that_hung_in_core_minimize_answers_within_its_budget() -
     # (3 seats: maki1 + dumpling, squid, nothing; the target says 8, 3, 0 where 7, 3, 0 is right)
     # checks.properties.explain did not return in minutes. The budgeted core answers or says unknown.
     from sushigo.checks.properties import explain_within, round_model
+    from sushigo.spec.model.budget import Budget
 
     rules = RULESETS["official"]
     case = ((Card.MAKI1, Card.DUMPLING), (Card.SQUID,), ())
     model = round_model(rules, 3)
     facts = model.facts([n for p in case for n in K.reference_tableau(p, rules).counts])
     totals = [model.outputs[k] for k in range(5, len(model.outputs), 6)]
-    budget = C.Z3Budget(timeout_ms=1000, rlimit=20_000_000, total_ms=5000)
+    budget = Budget(timeout_ms=1000, rlimit=20_000_000, run_seconds=5.0)
     start = time.monotonic()
     core = explain_within(model.m, facts, [t == v for t, v in zip(totals, [8, 3, 0], strict=True)], budget)
     assert time.monotonic() - start < 5 + 1
     assert core.status in ("unsat", "unknown")
     if core.status == "unsat":
         assert "R-MAKI-FIRST" in core.rule_ids or "R-DUMPLING" in core.rule_ids
-    tiny = C.Z3Budget(timeout_ms=1, rlimit=1, total_ms=1)
+    tiny = Budget(timeout_ms=1, rlimit=1, run_seconds=0.001)
     out = explain_within(model.m, facts, [t == v for t, v in zip(totals, [8, 3, 0], strict=True)], tiny)
     assert out.status == "unknown" and "budget 1 ms" in out.reason
 
@@ -143,3 +147,22 @@ def test_round_total_only_when_no_single_category_explains_it(capsys: pytest.Cap
     seats = fault["case"].removeprefix("picks ").split(" | ")
     assert sorted(len(s.split()) if s != "-" else 0 for s in seats) == [0, 2]  # minimised: two cards
     assert sorted(g - e for g, e in zip(fault["got"], fault["expected"], strict=True)) == [0, 1]
+
+
+def test_a_run_clock_spends_its_budgets_seconds() -> None:
+    from sushigo.checks.conform.faults import RunClock
+    from sushigo.spec.model.budget import Budget
+
+    now = [100.0]
+    clock = RunClock.of(Budget.for_run(2.5), lambda: now[0])
+    assert clock.left() == 2.5 and not clock.expired()
+    now[0] = 102.5  # 2.5 s later: spent
+    assert clock.expired() and clock.left() == 0.0
+    endless = RunClock.of(Budget(None, None), lambda: now[0])  # no run_seconds: no deadline
+    now[0] = 1e12
+    assert not endless.expired()
+
+
+def test_a_runs_time_limit_is_its_budget() -> None:
+    lim = C.Limits(time_limit=3)
+    assert lim.budget().run_seconds == 3 and lim.budget().timeout_ms is None

@@ -24,7 +24,7 @@ from sushigo.solver.endgame import (
 from sushigo.solver.endgame.canonical import Canon, maki_by_rank, pudding_by_rank
 from sushigo.solver.endgame.exact import _Exact, _search
 from sushigo.solver.endgame.reference import root_offset
-from sushigo.solver.endgame.result import EndgameResult
+from sushigo.solver.endgame.result import EndgameDraft
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.errors import InputError
 from sushigo.spec.ruleset import OFFICIAL, RULESETS, get_ruleset
@@ -213,7 +213,7 @@ def test_int_keyed_children_are_the_plain_rewrite(
     pos = random_position(seed, 2, k, get_ruleset(rules), rnd)
     s = _Exact(pos, objective, 10_000_000)
     off, d, t0, t1 = root_offset(s)
-    _search(s, EndgameResult(pos, objective, "unknown"), off, d, t0, t1)
+    _search(s, EndgameDraft(pos, objective), off, d, t0, t1)
     canon = Canon(pos.rules, objective, s.gen.keep_pudding, (pos.puddings[0], pos.puddings[1]))
     state = {id(n): _plain_key(s, n) for n in s.table.values()}
     checked = 0

@@ -148,19 +148,20 @@ def test_the_public_functions_annotate_what_they_return() -> None:
 
 
 def _outcomes() -> tuple[list[object], object]:
-    from sushigo.checks.runner import Failure, Options, Outcome
+    from sushigo.checks.runner import Failure, Options, PropertyResult
     from sushigo.spec.ruleset import RULESETS
 
     opts = Options(examples=40, rulesets=[RULESETS["official"], RULESETS["dutch"]])
     outs = [
-        Outcome("round-scores", "scoring", "", rulesets=2, examples=51),
-        Outcome("winners", "scoring", "", rulesets=2, examples=44, unknown=3),
-        Outcome("pudding-scores", "scoring", "", rulesets=2, examples=7, status="FAIL",
+        PropertyResult("round-scores", "scoring", "", rulesets=2, examples=51),
+        PropertyResult("winners", "scoring", "", rulesets=2, examples=44, unknown=3),
+        PropertyResult("pudding-scores", "scoring", "", rulesets=2, examples=7, status="FAIL",
                 failure=Failure("pudding-scores", "dutch", "puddings [0, 0, 0, 0] (4 players)",
                                 "[0, 0, 0, 0]", "[-1, -1, -1, -1]", "Z3 model", "executor",
                                 ("R-PUDDING-MOST",), "")),
-        Outcome("solver-best", "solver", "", status="skipped", note="z3 not available"),
-        Outcome("turn-machine", "executor", "", status="incomplete", note="interrupted before it finished"),
+        PropertyResult("solver-best", "solver", "", status="skipped", note="z3 not available"),
+        PropertyResult("turn-machine", "executor", "", status="incomplete",
+                       note="interrupted before it finished"),
     ]
     return outs, opts  # type: ignore[return-value]
 

@@ -43,3 +43,17 @@ def test_each_call_gets_what_is_left_of_the_runs_seconds() -> None:
 
 def test_without_run_limits_a_call_keeps_its_own() -> None:
     assert NO_BUDGET.next_call(time.monotonic() - 1e6, 10**12, 1_000, 2_000) == (1_000, 2_000, False)
+
+
+def test_the_endgame_reads_the_one_budgets_nodes_and_seconds() -> None:
+    # A two-player position with 3 cards each: more than one state to search, so a budget of
+    # one state runs out (unknown, no value claimed) and the default budget solves it.
+    from sushigo.solver.endgame import random_position, solve_position
+    from sushigo.spec.ruleset import OFFICIAL
+
+    pos = random_position(7, 2, 3, OFFICIAL, 1)  # 3 cards a hand left
+    tight = solve_position(pos, budget=Budget(None, None, nodes=1))
+    assert tight.status == "unknown" and tight.value is None
+    assert tight.reason is not None and "1 states" in tight.reason
+    assert solve_position(pos, budget=Budget(None, None)).status == "solved"  # nodes left open: default
+    assert solve_position(pos, max_nodes=1).status == "unknown"  # the old spelling says the same

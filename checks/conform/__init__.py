@@ -43,15 +43,15 @@ from sushigo.checks.conform.cases import (
     unknown_edges,
 )
 from sushigo.checks.conform.engine import (
-    Answer,
     BadTarget,
     Engine,
     Interrupted,
     Limits,
     OutOfTime,
+    Reply,
     sandbox_of,
 )
-from sushigo.checks.conform.faults import Budget, Side, find_faults
+from sushigo.checks.conform.faults import RunClock, Side, find_faults
 from sushigo.checks.conform.pitfalls import PUDDING_READINGS, ROUND_READINGS
 from sushigo.checks.conform.report import (
     Disagreement,
@@ -63,8 +63,8 @@ from sushigo.checks.conform.report import (
     fingerprint,
 )
 from sushigo.checks.conform.tasks import Spread
-from sushigo.checks.properties import Z3Budget
-from sushigo.spec.model.budget import current_ceiling, lost_stops_unprinted
+from sushigo.checks.properties import EXPLAIN_BUDGET, explain_json
+from sushigo.spec.model.budget import Budget, current_ceiling, lost_stops_unprinted
 from sushigo.spec.model.core import interrupts_reach_python
 from sushigo.spec.ruleset import Ruleset
 
@@ -72,10 +72,28 @@ if TYPE_CHECKING:
     from sushigo.jobs import Runner
 
 __all__ = [
-    "PUDDING_READINGS", "ROUND_READINGS", "Answer", "BadTarget", "Disagreement", "Interrupted", "Limits",
-    "PuddingCase", "Report", "RoundCase", "Target", "Z3Budget", "_fmt", "conform", "describe_fingerprint",
-    "interruptible", "load_target", "picks_of_tableau", "points_bound", "pudding_cases", "reference_round",
-    "reference_tableau", "round_cases",
+    "PUDDING_READINGS",
+    "ROUND_READINGS",
+    "BadTarget",
+    "Disagreement",
+    "Interrupted",
+    "Limits",
+    "PuddingCase",
+    "Reply",
+    "Report",
+    "RoundCase",
+    "Target",
+    "_fmt",
+    "conform",
+    "describe_fingerprint",
+    "interruptible",
+    "load_target",
+    "picks_of_tableau",
+    "points_bound",
+    "pudding_cases",
+    "reference_round",
+    "reference_tableau",
+    "round_cases",
 ]
 
 
@@ -132,13 +150,13 @@ def interruptible() -> Iterator[None]:
             signal.signal(s, h)
 
 
-def _ask_all(side: Side, cases: Sequence[Any], budget: Budget) -> int:
+def _ask_all(side: Side, cases: Sequence[Any], budget: RunClock) -> int:
     side.prefetch(cases)
     return sum(1 for c in cases if c in side.answers)
 
 
 def conform(target: Target, rules: Ruleset, examples: int = 2000, seed: int | None = None,
-            limits: Limits | None = None, z3: Z3Budget | None = None,
+            limits: Limits | None = None, z3: Budget | None = None,
             clock: Callable[[], float] = time.monotonic, start: float | None = None,
             where: Runner | None = None) -> Report:
     """Hold ``target`` against the reference under ``rules``. The time limit covers the whole
@@ -149,10 +167,10 @@ def conform(target: Target, rules: Ruleset, examples: int = 2000, seed: int | No
     ``--cluster``) spreads the case generation and the target's calls over worker processes
     (:mod:`.tasks`); the report is the same as with one worker."""
     lim = limits or target.limits
-    zb = z3 or Z3Budget()
+    zb = z3 or EXPLAIN_BUDGET
     report = Report(target.name, rules.name, seed=seed, sandbox=sandbox_of(lim.sandbox))
-    report.budget = {"examples": examples, **lim.as_dict(), "z3": zb.as_dict()}
-    budget = Budget(lim.time_limit, clock, start)
+    report.budget = {"examples": examples, **lim.as_dict(), "z3": explain_json(zb)}
+    budget = RunClock.of(lim.budget(), clock, start)
     started = budget.deadline - lim.time_limit
     with contextlib.ExitStack() as stack:
         stack.enter_context(interruptible())
@@ -173,8 +191,8 @@ def conform(target: Target, rules: Ruleset, examples: int = 2000, seed: int | No
     return report
 
 
-def _run(report: Report, engine: Engine, rules: Ruleset, examples: int, seed: int | None, zb: Z3Budget,
-         budget: Budget, spread: Spread | None) -> None:
+def _run(report: Report, engine: Engine, rules: Ruleset, examples: int, seed: int | None, zb: Budget,
+         budget: RunClock, spread: Spread | None) -> None:
     sides = [Side("round", engine, rules, zb, budget)]
     if engine.score_puddings:
         report.pudding_checked = True
@@ -270,7 +288,7 @@ def _confirmed(faults: list[Any]) -> list[Any]:
     return [f for f in faults if f.got and f.got != f.expected]
 
 
-def _stopped(report: Report, lim: Limits, budget: Budget) -> str:
+def _stopped(report: Report, lim: Limits, budget: RunClock) -> str:
     head = f"the time limit of {lim.time_limit:g} s ran out"
     total = report.round_cases + report.pudding_cases
     if budget.hit_in == "loading the target":
@@ -282,5 +300,5 @@ def _stopped(report: Report, lim: Limits, budget: Budget) -> str:
         f", while {budget.hit_in}" if budget.hit_in and done == total else "")
 
 
-def _value(ans: Answer | None) -> list[int] | None:
+def _value(ans: Reply | None) -> list[int] | None:
     return list(ans.value) if ans is not None and ans.value is not None else None

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sushigo.checks.conform import cases as K
-from sushigo.checks.conform.engine import Answer, BadTarget, Engine, OutOfTime
+from sushigo.checks.conform.engine import BadTarget, Engine, OutOfTime, Reply
 from sushigo.checks.conform.faults import Side
 from sushigo.checks.conform.report import Disagreement
 
@@ -39,14 +39,14 @@ def disagreements(side: Side, cases: Sequence[Any]) -> list[Any]:
     return out
 
 
-def _same(a: Answer, b: Answer) -> bool:
+def _same(a: Reply, b: Reply) -> bool:
     # A time-out on the second ask may be the machine's load, not the engine: not a change.
     return b.kind == "timed out" or (a.value, a.kind) == (b.value, b.kind)
 
 
-def changes(side: Side, cases: Sequence[Any], fresh: Callable[[], Engine]) -> dict[Any, list[Answer]]:
+def changes(side: Side, cases: Sequence[Any], fresh: Callable[[], Engine]) -> dict[Any, list[Reply]]:
     """The cases whose answer changed when asked again, each with every answer it got."""
-    seen: dict[Any, list[Answer]] = {c: [side.answers[c]] for c in cases}
+    seen: dict[Any, list[Reply]] = {c: [side.answers[c]] for c in cases}
     for order in (list(cases), list(cases)[::-1]):
         if not order:
             break
@@ -60,11 +60,11 @@ def changes(side: Side, cases: Sequence[Any], fresh: Callable[[], Engine]) -> di
     return {c: a for c, a in seen.items() if not all(_same(a[0], b) for b in a[1:])}
 
 
-def _shown(ans: Answer) -> str:
+def _shown(ans: Reply) -> str:
     return str(list(ans.value)) if ans.value is not None else ans.detail
 
 
-def entry(side: Side, changed: dict[Any, list[Answer]]) -> tuple[dict[str, Any], Disagreement]:
+def entry(side: Side, changed: dict[Any, list[Reply]]) -> tuple[dict[str, Any], Disagreement]:
     """The one adapter fault (and its ``disagreements`` twin) of a nondeterministic target."""
     case = min(changed, key=K.size)
     detail = ("answered " + ", then ".join(_shown(a) for a in changed[case]) + " on the same case, asked "

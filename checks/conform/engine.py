@@ -14,7 +14,7 @@ per-start random token and the request's number and be well formed, else it is a
 answer, never a traceback here), and the engine is killed and started again.
 
 Whatever the adapter does (prints, reads stdin, exits, crashes, hangs, allocates without end,
-forks, signals its parent) comes back as an :class:`Answer`. A target whose process ends the
+forks, signals its parent) comes back as a :class:`Reply`. A target whose process ends the
 same way on :data:`GIVE_UP` calls in a row (it exits on every call), or whose time-outs cost
 :data:`GIVE_UP_SECONDS` (it hangs on every round with dumplings), is not asked further:
 :attr:`Engine.gave_up` says why, and the cases not asked leave no verdict but that fault.
@@ -39,7 +39,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from sushigo.checks.conform._child import _WIRE_LIMIT, processes, sweep
-from sushigo.spec.errors import InputError, SushiGoError
+from sushigo.spec.errors import BudgetSpent, InputError, SushiGoError
+from sushigo.spec.model.budget import Budget
 
 CHILD = Path(__file__).with_name("_child.py")
 _WINDOW_BYTES = 16_384  # requests written at once: a quarter of a Linux pipe's buffer
@@ -58,8 +59,9 @@ class BadTarget(InputError):
     """The target cannot be loaded, or does not meet the adapter protocol."""
 
 
-class OutOfTime(SushiGoError):
-    """The run's time limit ran out while the target was loading (not the target's fault)."""
+#: The run's time limit ran out while the target was loading (not the target's fault): the one
+#: "ran out" exception under the name it had here (kept, library code catches it).
+OutOfTime = BudgetSpent
 
 
 class Interrupted(KeyboardInterrupt):
@@ -85,7 +87,8 @@ def stop_point() -> None:
 
 @dataclass(frozen=True)
 class Limits:
-    """Budgets of one run; each is shown in the report."""
+    """The limits of one run's adapter processes, each shown in the report; ``time_limit`` is
+    the run's own budget (:meth:`budget`: the one :class:`Budget` type)."""
 
     call_timeout: float = 2.0  # seconds per call of the adapter
     memory_mb: int = 2048  # address space of each of the adapter's processes (0: no limit)
@@ -94,6 +97,10 @@ class Limits:
     max_procs: int = 64  # processes the adapter may have at once (0: no limit)
     sandbox: str = "auto"  # auto (bwrap where it works) | bwrap | process
 
+    def budget(self) -> Budget:
+        """The whole run's budget: ``time_limit`` seconds of wall clock."""
+        return Budget.for_run(self.time_limit)
+
     def as_dict(self) -> dict[str, Any]:
         return {"call_timeout_s": self.call_timeout, "memory_mb": self.memory_mb,
                 "time_limit_s": self.time_limit, "load_timeout_s": self.load_timeout,
@@ -101,8 +108,9 @@ class Limits:
 
 
 @dataclass(frozen=True)
-class Answer:
-    """One call's outcome: ``value``, or the adapter fault ``kind`` with its ``detail``."""
+class Reply:
+    """One call's reply (a value or a fault, not an answer to a question): ``value``, or the
+    adapter fault ``kind`` with its ``detail``."""
 
     value: tuple[int, ...] | None
     kind: str = ""  # "" | raised | wrong type | absurd | timed out | exited | crashed | protocol | processes
@@ -392,15 +400,15 @@ class Engine:
 
     # ------------------------------------------------------------------ calls
 
-    def call(self, fn: str, arg: Any, seats: int) -> Answer:
+    def call(self, fn: str, arg: Any, seats: int) -> Reply:
         return self.call_many(fn, [(arg, seats)])[0]
 
-    def call_many(self, fn: str, items: list[tuple[Any, int]]) -> list[Answer]:
+    def call_many(self, fn: str, items: list[tuple[Any, int]]) -> list[Reply]:
         """Answers in order; fewer (a prefix) when the run's deadline comes first or the target
         is given up. Requests are pipelined (a window at a time, well under a pipe's buffer) so a
         busy machine does not charge a context switch per case; the child answers one at a time,
         so each call's time limit runs from the previous answer."""
-        out: list[Answer] = []
+        out: list[Reply] = []
         while len(out) < len(items) and not self.gave_up:
             if self.time_left is not None and self.time_left() <= 0:
                 return out
@@ -412,7 +420,7 @@ class Engine:
                     self.restarts -= 1
                     return out
                 except BadTarget as exc:
-                    self._note(out, Answer(None, "crashed", f"could not be restarted: {exc}"))
+                    self._note(out, Reply(None, "crashed", f"could not be restarted: {exc}"))
                     continue
             window: list[int] = []
             data = b""
@@ -437,14 +445,14 @@ class Engine:
                     got = None if not reply else self._answer(self._message(reply, first + k), seats)
                 except _Forged as exc:
                     self.close()
-                    self._note(out, Answer(None, "protocol", f"{exc}; not taken as an answer"))
+                    self._note(out, Reply(None, "protocol", f"{exc}; not taken as an answer"))
                     break
                 if reply is None:
                     self.close()
                     if cut:  # the run's deadline, not the target: no answer, no fault
                         return out
                     why = f"timed out after {self.limits.call_timeout:g} s"
-                    self._note(out, Answer(None, "timed out", why))
+                    self._note(out, Reply(None, "timed out", why))
                     break
                 if got is None:
                     self._note(out, self._dead())
@@ -453,7 +461,7 @@ class Engine:
                 self._row = ("", 0)
         return out
 
-    def _note(self, out: list[Answer], ans: Answer) -> None:
+    def _note(self, out: list[Reply], ans: Reply) -> None:
         """Keep an answer that ended the process. A target whose process ended the same way on
         GIVE_UP calls in a row (it exits on every call), or whose time-outs cost GIVE_UP_SECONDS
         (it hangs on every round with dumplings), is given up; one that fails now and then is not."""
@@ -473,10 +481,10 @@ class Engine:
                         "asked nothing more")
         self.close()
 
-    def _dead(self) -> Answer:
+    def _dead(self) -> Reply:
         kind, why = self._death()
         self.close()
-        return Answer(None, kind, why)
+        return Reply(None, kind, why)
 
     def _message(self, line: bytes, n: int) -> dict[str, Any]:
         """A reply, checked: JSON, this start's token, the request number due."""
@@ -493,7 +501,7 @@ class Engine:
                           "order, or a second process answering)")
         return msg
 
-    def _answer(self, msg: dict[str, Any], seats: int) -> Answer:
+    def _answer(self, msg: dict[str, Any], seats: int) -> Reply:
         printed = msg.get("printed", "")
         outcome = [k for k in ("ok", "raised", "wrong", "absurd") if k in msg]
         if not isinstance(printed, str) or len(outcome) != 1:
@@ -504,23 +512,36 @@ class Engine:
             if not isinstance(body, str):
                 raise _Forged(f"sent a malformed {key!r} reply on the protocol channel")
             if key == "wrong":
-                return Answer(None, "wrong type", body[:_SHOWN], printed)
+                return Reply(None, "wrong type", body[:_SHOWN], printed)
             detail = f"raised {body[:_SHOWN]}"
             if body.startswith("MemoryError") and self.limits.memory_mb:
                 detail += f" (memory limit {self.limits.memory_mb} MB)"
-            return Answer(None, "raised", detail, printed)
+            return Reply(None, "raised", detail, printed)
         signs = ("+", "-") if key == "absurd" else ()
         if not isinstance(body, list) or len(body) != seats or not all(
                 (type(v) is int and (key == "ok" or abs(v) <= _WIRE_LIMIT)) or v in signs for v in body):
             raise _Forged(f"sent a malformed {key!r} reply on the protocol channel: {_short(repr(body))}")
         if key == "absurd":
-            return Answer(None, "absurd", f"returned {body}: an absurd number of points", printed)
+            return Reply(None, "absurd", f"returned {body}: an absurd number of points", printed)
         value = tuple(body)
         if self.bound is not None and any(abs(v) > self.bound for v in value):
-            return Answer(None, "absurd", f"returned {list(value)}: beyond {self.bound} points, more than "
+            return Reply(None, "absurd", f"returned {list(value)}: beyond {self.bound} points, more than "
                           "any case can score", printed)
-        return Answer(value, "", "", printed)
+        return Reply(value, "", "", printed)
 
 
-__all__ = ["ENDS_PROCESS", "GIVE_UP", "GIVE_UP_SECONDS", "Answer", "BadTarget", "Engine", "Interrupted",
-           "Limits", "OutOfTime", "pending", "processes", "sandbox_of", "stop_point"]
+__all__ = [
+    "ENDS_PROCESS",
+    "GIVE_UP",
+    "GIVE_UP_SECONDS",
+    "BadTarget",
+    "Engine",
+    "Interrupted",
+    "Limits",
+    "OutOfTime",
+    "Reply",
+    "pending",
+    "processes",
+    "sandbox_of",
+    "stop_point",
+]

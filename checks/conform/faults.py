@@ -21,30 +21,34 @@ explains the target and no other fault changes anything, so each one reads on it
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sushigo.checks import edge_cases as E
 from sushigo.checks.conform import cases as K
-from sushigo.checks.conform.engine import Answer, Engine
+from sushigo.checks.conform.engine import Engine, Reply
 from sushigo.checks.conform.pitfalls import Candidate, candidates
-from sushigo.checks.properties import Z3Budget, explain_within, pudding_model, round_model
+from sushigo.checks.properties import explain_within, pudding_model, round_model
 from sushigo.spec.cards import Card
+from sushigo.spec.model.budget import Budget
 from sushigo.spec.model.core import Core
 from sushigo.spec.ruleset import Ruleset
 
 #: A case the run's deadline left unasked: no score, and no adapter fault either.
-NO_ANSWER = Answer(None)
+NO_ANSWER = Reply(None)
 #: Fewer cases than this are asked here, not spread (starting a worker's engine costs more).
 SPREAD_AT = 256
 MAX_FAULTS = 24  # a target this broken is reported by its first 24 faults
 _PADS = 30  # cases the target scores right tried as padding around a fault's trigger
 
 
-class Budget:
-    """The run's deadline (monotonic seconds from ``start``, by default now). ``phase`` names
-    what the run is doing; the phase in which the deadline was first seen is kept in ``hit_in``."""
+class RunClock:
+    """A run's wall-clock budget as it is spent: ``seconds`` from ``start`` (by default now) on
+    ``clock`` (monotonic). ``phase`` names what the run is doing; the phase in which the deadline
+    was first seen is kept in ``hit_in``. The budget itself is a :class:`Budget`
+    (:meth:`of`); this is its account."""
 
     def __init__(self, seconds: float, clock: Callable[[], float], start: float | None = None) -> None:
         self.clock = clock
@@ -53,6 +57,11 @@ class Budget:
         self.hit = False
         self.phase = ""
         self.hit_in = ""
+
+    @classmethod
+    def of(cls, budget: Budget, clock: Callable[[], float], start: float | None = None) -> RunClock:
+        """The account of ``budget``'s ``run_seconds`` (no limit: none is given, so it never ends)."""
+        return cls(math.inf if budget.run_seconds is None else budget.run_seconds, clock, start)
 
     def expired(self) -> bool:
         if not self.hit and self.clock() >= self.deadline:
@@ -97,20 +106,20 @@ class Composite:
 class Side:
     """One function of the protocol: how to ask the target, split cases and score them."""
 
-    def __init__(self, kind: str, engine: Engine, rules: Ruleset, z3: Z3Budget, budget: Budget) -> None:
+    def __init__(self, kind: str, engine: Engine, rules: Ruleset, z3: Budget, budget: RunClock) -> None:
         self.kind, self.engine, self.rules, self.z3, self.budget = kind, engine, rules, z3, budget
         self.cats = K.CATEGORIES if kind == "round" else ("pudding",)
         self.ref = K.Scorer(rules)
         self.min_seats = min(E.seat_range(rules))
-        self.answers: dict[Any, Answer] = {}
-        self.calls: list[tuple[Any, Answer]] = []  # every call, in order (adapter faults are read here)
+        self.answers: dict[Any, Reply] = {}
+        self.calls: list[tuple[Any, Reply]] = []  # every call, in order (adapter faults are read here)
         self._memo: dict[tuple[int, Any, str], tuple[K.Scorer, list[int]]] = {}
         #: Asks many cases at once on other processes (``conform --jobs``); None: the engine here.
-        self.spread: Callable[[Side, list[Any]], list[Answer | None]] | None = None
+        self.spread: Callable[[Side, list[Any]], list[Reply | None]] | None = None
 
     # ----------------------------------------------------------------- the target
 
-    def ask(self, case: Any) -> Answer:
+    def ask(self, case: Any) -> Reply:
         """The target's answer; past the deadline a case not asked yet gets :data:`NO_ANSWER`
         (not kept: it is neither a score nor an adapter fault)."""
         hit = self.answers.get(case)

@@ -8,7 +8,7 @@ from typing import Any
 
 import sushigo.spec.scoring as scoring
 from sushigo.checks.conform.cases import CATEGORY_OF, PuddingCase, RoundCase, reference_round
-from sushigo.checks.conform.engine import Answer
+from sushigo.checks.conform.engine import Reply
 from sushigo.checks.conform.faults import Fault, Side
 from sushigo.checks.conform.pitfalls import PUDDING_READINGS, ROUND_READINGS
 from sushigo.spec.ruleset import PARAMETER_BY_NAME, Ruleset
@@ -106,7 +106,7 @@ def _group(kind: str, detail: str) -> tuple[str, str]:
     return kind, detail if kind == "exited" else kind
 
 
-def _faults_of(ans: Answer) -> list[tuple[str, str]]:
+def _faults_of(ans: Reply) -> list[tuple[str, str]]:
     """(kind, detail) of each adapter fault of one call: its outcome, and its printing."""
     out = [(ans.kind, ans.detail)] if ans.kind else []
     if ans.printed:

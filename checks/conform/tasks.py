@@ -25,11 +25,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from sushigo.checks.conform import cases as K
-from sushigo.checks.conform.engine import Answer, BadTarget, Engine, Limits, OutOfTime
-from sushigo.checks.conform.faults import Budget, Side
+from sushigo.checks.conform.engine import BadTarget, Engine, Limits, OutOfTime, Reply
+from sushigo.checks.conform.faults import RunClock, Side
 from sushigo.spec.cards import Card
-from sushigo.spec.model.budget import Budget as Z3Ceiling
-from sushigo.spec.model.budget import ceiling, current_ceiling
+from sushigo.spec.model.budget import Budget, ceiling, current_ceiling
 
 #: Cases per ask task: large enough that starting the target (a Python process) is paid rarely,
 #: small enough that two workers share a side's few thousand cases evenly.
@@ -52,13 +51,13 @@ def decode_case(kind: str, doc: list[Any]) -> Any:
     return tuple(int(v) for v in doc)
 
 
-def _answer_json(a: Answer) -> list[Any]:
+def _answer_json(a: Reply) -> list[Any]:
     return [list(a.value) if a.value is not None else None, a.kind, a.detail, a.printed]
 
 
-def _answer(doc: list[Any]) -> Answer:
+def _answer(doc: list[Any]) -> Reply:
     value, kind, detail, printed = doc
-    return Answer(tuple(value) if value is not None else None, kind, detail, printed)
+    return Reply(tuple(value) if value is not None else None, kind, detail, printed)
 
 
 def _limits_json(lim: Limits) -> dict[str, Any]:
@@ -90,7 +89,7 @@ def cases_task(doc: dict[str, Any]) -> dict[str, Any]:
     def expired() -> bool:
         return time.time() >= deadline
 
-    with ceiling(Z3Ceiling(**doc["z3"])) if doc["z3"] else contextlib.nullcontext():
+    with ceiling(Budget(**doc["z3"])) if doc["z3"] else contextlib.nullcontext():
         if doc["side"] == "round":
             made: list[Any] = K.round_cases(rules, doc["examples"], doc["seed"], expired)
         else:
@@ -111,7 +110,7 @@ def ask_task(doc: dict[str, Any]) -> dict[str, Any]:
     except OutOfTime:
         answers = []
     except BadTarget as exc:  # it loaded in the parent: a worker that cannot load it says so per case
-        answers = [Answer(None, "crashed", f"could not be started on a worker: {exc}")] * len(items)
+        answers = [Reply(None, "crashed", f"could not be started on a worker: {exc}")] * len(items)
     finally:
         engine.close()
     return {"answers": [_answer_json(a) for a in answers], "restarts": engine.restarts,
@@ -124,7 +123,7 @@ def ask_task(doc: dict[str, Any]) -> dict[str, Any]:
 class Spread:
     """Sends a run's batch work to ``where`` (a :class:`sushigo.jobs.Runner`)."""
 
-    def __init__(self, where: Any, target: str, limits: Limits, bound: int, budget: Budget) -> None:
+    def __init__(self, where: Any, target: str, limits: Limits, bound: int, budget: RunClock) -> None:
         self.where, self.limits, self.bound, self.budget = where, limits, bound, budget
         # A file target travels by its absolute path (a worker's working directory may differ).
         self.target = os.path.abspath(target) if os.path.isfile(target) else target
@@ -148,7 +147,7 @@ class Spread:
         made = {s: [decode_case(s, c) for c in doc["cases"]] for s, doc in zip(sides, out, strict=True)}
         return made, sum(doc["unknown_edges"] for doc in out)
 
-    def __call__(self, side: Side, todo: list[Any]) -> list[Answer | None]:
+    def __call__(self, side: Side, todo: list[Any]) -> list[Reply | None]:
         """The target's answers on ``todo`` (None where the deadline left a case unasked)."""
         from sushigo import jobs as J
 
@@ -159,7 +158,7 @@ class Spread:
             tasks.append(J.Task(f"ask-{side.kind}-{k}", {
                 "target": self.target, "limits": _limits_json(self.limits), "bound": self.bound,
                 "fn": side.fn, "items": items, "deadline": deadline}))
-        out: list[Answer | None] = []
+        out: list[Reply | None] = []
         cut = False
         for task, doc in zip(tasks, J.run(ASK, tasks, self.where), strict=True):
             got = [_answer(a) for a in doc["answers"]]

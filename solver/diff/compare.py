@@ -14,14 +14,22 @@ from sushigo.solver.diff.picks import smallest_picks
 from sushigo.solver.diff.results import DiffResult, Proof, Witness
 from sushigo.solver.diff.table_search import _scoring_only, _smallest_table_cached
 from sushigo.solver.diff.witness import _deal_witness, _picks_witness, _table_witness
+from sushigo.spec.model.budget import Budget
 from sushigo.spec.ruleset import Effect, Ruleset
 
 
 def diff(
     a: Ruleset, b: Ruleset, *, all_causes: bool = False, players: Sequence[int] | None = None,
     timeout_ms: int = DEFAULT_TIMEOUT_MS, extend: bool = True, rlimit: int | None = None,
+    budget: Budget | None = None,
 ) -> DiffResult:
-    """Smallest witness where ``a`` and ``b`` give different results, or the proof that none exists."""
+    """Smallest witness where ``a`` and ``b`` give different results, or the proof that none exists.
+
+    Each query runs within ``timeout_ms`` and ``rlimit``, or ``budget``'s (the one
+    :class:`~sushigo.spec.model.budget.Budget`; a limit it leaves open is the default)."""
+    if budget is not None:
+        timeout_ms = timeout_ms if budget.timeout_ms is None else budget.timeout_ms
+        rlimit = rlimit if budget.rlimit is None else budget.rlimit
     start = time.monotonic()
     prange = tuple(players) if players is not None else tuple(
         range(min(a.min_players, b.min_players), max(a.max_players, b.max_players) + 1)

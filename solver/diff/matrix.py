@@ -11,16 +11,17 @@ from typing import Any
 from sushigo.solver.diff.compare import diff
 from sushigo.solver.diff.parameters import DEFAULT_TIMEOUT_MS
 from sushigo.solver.diff.results import DiffResult
+from sushigo.spec.answer import Answer, DiffStatus
 from sushigo.spec.ruleset import RULESETS, Ruleset
 
 ProgressFn = Callable[[str], None]
 
 
 @dataclass(frozen=True)
-class MatrixCell:
+class MatrixCell(Answer[DiffStatus]):
     a: str
     b: str
-    status: str
+    status: DiffStatus
     players: int | None
     cards: int | None
     kind: str | None

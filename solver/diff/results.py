@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sushigo.solver.diff.parameters import _value_json, differing_parameters, parameter
+from sushigo.spec.answer import Answer, DiffStatus
 from sushigo.spec.ruleset import Ruleset
 
 
@@ -80,10 +81,10 @@ class Witness:
 
 
 @dataclass(frozen=True)
-class DiffResult:
+class DiffResult(Answer[DiffStatus]):
     a: Ruleset
     b: Ruleset
-    status: str  # "differ" | "equivalent" | "unknown" | "not-applicable"
+    status: DiffStatus
     witness: Witness | None
     witnesses: tuple[Witness, ...] = ()  # one per cause (--all)
     proofs: tuple[Proof, ...] = ()  # the proof of agreement (equivalent) or what was looked at

@@ -182,7 +182,7 @@ def smallest_table(
         assert isinstance(s, z3.Solver)
         bound = sum(_hand_caps(rulesets, players, q.seats))
         budget = Budget.kept()  # the solver's own timeout_ms and rlimit
-        r = decide(s, budget).status
+        r: str = decide(s, budget).status
         if r == "unsat":
             proofs.append(Proof(players, bound, "unsat", "z3", "every table within the hand sizes and deck"))
             continue

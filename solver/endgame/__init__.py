@@ -77,6 +77,7 @@ from sushigo.solver.endgame.reference import solve_two_reference
 from sushigo.solver.endgame.result import EndgameResult, PickValue
 from sushigo.solver.endgame.state import DEFAULT_MAX_NODES, OBJECTIVES, POLICIES, BudgetExceeded, Move
 from sushigo.spec.errors import InputError
+from sushigo.spec.model.budget import Budget
 
 
 def solve_position(
@@ -85,8 +86,17 @@ def solve_position(
     policy: str | None = None,
     max_nodes: int = DEFAULT_MAX_NODES,
     time_limit: float | None = None,
+    *,
+    budget: Budget | None = None,
 ) -> EndgameResult:
-    """Dispatch: two players zero-sum by default; paranoid for 3-5; ``policy`` for a fixed opposition."""
+    """Dispatch: two players zero-sum by default; paranoid for 3-5; ``policy`` for a fixed opposition.
+
+    The search's budget: ``max_nodes`` states and ``time_limit`` seconds, or ``budget`` (the one
+    :class:`~sushigo.spec.model.budget.Budget`: its ``nodes`` and ``run_seconds``; a limit it
+    leaves open is none, nodes :data:`DEFAULT_MAX_NODES`). A budget that runs out answers unknown."""
+    if budget is not None:
+        max_nodes = DEFAULT_MAX_NODES if budget.nodes is None else budget.nodes
+        time_limit = budget.run_seconds
     if policy is not None and pos.pile is not None:
         raise InputError("not supported for endgame: --policy with the dummy-2p variant")
     if policy is not None:

@@ -9,6 +9,7 @@ from typing import Any
 
 from sushigo.solver.endgame.position import N_CARDS, Position
 from sushigo.solver.endgame.state import _CHOP, _PUD, _WAS
+from sushigo.spec.answer import Answer, CertificateStatus
 from sushigo.spec.cards import NIGIRI, STACKS, Card
 from sushigo.spec.errors import InputError
 from sushigo.spec.model.budget import Budget, decide
@@ -16,7 +17,7 @@ from sushigo.spec.turns import Turn
 
 
 @dataclass(frozen=True)
-class Certificate:
+class Certificate(Answer[CertificateStatus]):
     """What Z3 proved about one first pick's pure guarantee ``g`` (see :func:`certify_guarantee`).
 
     ``status`` is ``proved`` (both statements hold and ``g + 1`` is refuted),
@@ -26,7 +27,7 @@ class Certificate:
 
     turn: Turn
     guarantee: int
-    status: str
+    status: CertificateStatus
     holds: bool | None  # player 0 can force >= g
     opponent_holds: bool | None  # the opponent can force <= g
     better_refuted: bool | None  # player 0 cannot force >= g + 1
@@ -231,6 +232,7 @@ def certify_guarantee(
     holds = check(statement(at_least, True))
     better = check(statement(above, True))
     opp = check(statement(at_most, False))
+    status: CertificateStatus
     if None in (holds, better, opp):
         status = "unknown"
     elif holds and opp and better is False:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from sushigo.solver.endgame.position import Hand, Position, Tab
 from sushigo.solver.endgame.reference import _heaviest, _offset, _TwoPlayer
-from sushigo.solver.endgame.result import EndgameResult, PickValue, searching
+from sushigo.solver.endgame.result import EndgameDraft, EndgameResult, PickValue, searching
 from sushigo.solver.endgame.state import _CHOP, _PUD, DEFAULT_MAX_NODES, OBJECTIVES
 from sushigo.solver.matrixgame import Number, pure_maximin, solve
 from sushigo.spec.errors import InputError
@@ -160,7 +160,7 @@ def solve_dummy(
     t1, g1 = s.gen.reduce(list(pos.tableaux[1]))
     td = s.dummy_reduce(pos.tableaux[2])
     off, d = _offset(pos, objective, (g0, g1))
-    result = EndgameResult(pos, objective, "unknown")
+    result = EndgameDraft(pos, objective)
     with searching(result, s):
         ms0, ms1, mixed, pure = s.dmatrices(pos.hands[0], pos.hands[1], t0, t1, td, d)
         sol = solve(mixed)
@@ -186,5 +186,5 @@ def solve_dummy(
             assert ntd is not None
             h0, h1, t0, t1, td = m1.rest, m0.rest, m0.tab, m1.tab, ntd
         result.line = line
-    return result
+    return result.freeze()
 

@@ -44,7 +44,7 @@ from sushigo.solver.endgame.reference import (
     set_root,
     solve_two_reference,
 )
-from sushigo.solver.endgame.result import EndgameResult, searching
+from sushigo.solver.endgame.result import EndgameDraft, EndgameResult, searching
 from sushigo.solver.endgame.state import DEFAULT_MAX_NODES, Move
 from sushigo.solver.endgame.unique import Bound, settle, transpose, transpose_bounds, unique_mix
 from sushigo.solver.matrixgame import MatrixSolution, Number, solve
@@ -535,7 +535,7 @@ def solve_two_exact(
     check_two(pos, objective)
     s = _Exact(pos, objective, max_nodes, time_limit)
     off, d, t0, t1 = root_offset(s)
-    result = EndgameResult(pos, objective, "unknown")
+    result = EndgameDraft(pos, objective)
     # The search builds many small objects that all live on (nodes, states, values; no cycles): the
     # cyclic collector would scan the growing table again and again and find nothing to free.
     collecting = gc.isenabled()
@@ -545,10 +545,10 @@ def solve_two_exact(
     finally:
         if collecting:
             gc.enable()
-    return result
+    return result.freeze()
 
 
-def _search(s: _Exact, result: EndgameResult, off: Number, d: int, t0: Tab, t1: Tab) -> None:
+def _search(s: _Exact, result: EndgameDraft, off: Number, d: int, t0: Tab, t1: Tab) -> None:
     """The root's value, mix and guarantees and the principal line, into ``result``."""
     with searching(result, s):
         banked, node = s.start(t0, t1, d)

@@ -7,7 +7,7 @@ import time
 from collections.abc import Sequence
 
 from sushigo.solver.endgame.position import Hand, Position, Tab
-from sushigo.solver.endgame.result import EndgameResult, PickValue, searching
+from sushigo.solver.endgame.result import EndgameDraft, EndgameResult, PickValue, searching
 from sushigo.solver.endgame.state import (
     _PUD,
     DEFAULT_MAX_NODES,
@@ -180,7 +180,7 @@ def solve_multi(
     s = _Multi(pos, policy, max_nodes, time_limit)
     tabs, gain0 = s.reduce_start()
     off = pos.scores[0] + gain0
-    result = EndgameResult(pos, "policy" if policy else "paranoid", "unknown", policy=policy)
+    result = EndgameDraft(pos, "policy" if policy else "paranoid", policy=policy)
     with searching(result, s):
         picks = s.pick_values(pos.hands, tabs)
         result.first_picks = [PickValue(m.turn, v + off) for m, v, _ in picks]
@@ -197,7 +197,7 @@ def solve_multi(
             line.append([m0.turn, *(m.turn for m in joint)])
             hands, tabs = s.child(hands, m0, joint)
         result.line = line
-    return result
+    return result.freeze()
 
 
 def greedy_first_pick(pos: Position) -> Turn:

@@ -6,7 +6,7 @@ import time
 from collections.abc import Sequence
 
 from sushigo.solver.endgame.position import Hand, Position, Tab
-from sushigo.solver.endgame.result import EndgameResult, PickValue, searching
+from sushigo.solver.endgame.result import EndgameDraft, EndgameResult, PickValue, searching
 from sushigo.solver.endgame.state import (
     _PUD,
     DEFAULT_MAX_NODES,
@@ -135,7 +135,7 @@ def root_offset(s: _TwoPlayer) -> tuple[Number, int, Tab, Tab]:
 
 
 def set_root(
-    result: EndgameResult, sol: MatrixSolution, ms0: Sequence[Move], guarantees: Sequence[Number], off: Number
+    result: EndgameDraft, sol: MatrixSolution, ms0: Sequence[Move], guarantees: Sequence[Number], off: Number
 ) -> None:
     """The root's value, each first pick's pure guarantee and the first-move mix, shifted by ``off``."""
     result.value = sol.value + off
@@ -153,7 +153,7 @@ def solve_two_reference(
     check_two(pos, objective)
     s = _TwoPlayer(pos, objective, max_nodes, time_limit)
     off, d, t0, t1 = root_offset(s)
-    result = EndgameResult(pos, objective, "unknown")
+    result = EndgameDraft(pos, objective)
     with searching(result, s):
         ms0, ms1, mixed, pure = s.matrices(pos.hands[0], pos.hands[1], t0, t1, d)
         set_root(result, solve(mixed), ms0, [min(row) for row in pure], off)
@@ -170,7 +170,7 @@ def solve_two_reference(
                 d += m0.gain - m1.gain
             h0, h1, t0, t1 = m1.rest, m0.rest, m0.tab, m1.tab
         result.line = line
-    return result
+    return result.freeze()
 
 
 def _heaviest(sol: MatrixSolution) -> tuple[int, int]:

@@ -11,6 +11,7 @@ from typing import Any
 from sushigo.solver.endgame.position import Position
 from sushigo.solver.endgame.state import BudgetExceeded
 from sushigo.solver.matrixgame import Number
+from sushigo.spec.answer import Answer, EndgameStatus
 from sushigo.spec.record import rules_fields
 from sushigo.spec.turns import Turn, format_turn
 
@@ -32,13 +33,14 @@ class PickValue:
     dummy: Turn | None = None  # dummy-2p: the card given to the dummy with this pick
 
 
-@dataclass
-class EndgameResult:
-    """A solved (or budget-exhausted) endgame, from player 0's point of view."""
+@dataclass(frozen=True)
+class EndgameResult(Answer[EndgameStatus]):
+    """A solved (or budget-exhausted) endgame, from player 0's point of view (a search fills in
+    an :class:`EndgameDraft` and returns it frozen)."""
 
     position: Position
     objective: str  # diff | own | win | paranoid | policy
-    status: str  # solved | unknown
+    status: EndgameStatus
     value: Number | None = None
     first_picks: list[PickValue] = field(default_factory=list)
     mix: list[tuple[Turn, Number]] = field(default_factory=list)
@@ -88,8 +90,29 @@ class EndgameResult:
         return out
 
 
+class EndgameDraft:
+    """An endgame answer while a search finds it: :class:`EndgameResult`'s fields, unknown until
+    the search ends (:func:`searching`); :meth:`freeze` is the answer."""
+
+    def __init__(self, position: Position, objective: str, policy: str | None = None) -> None:
+        self.position = position
+        self.objective = objective
+        self.status: EndgameStatus = "unknown"
+        self.value: Number | None = None
+        self.first_picks: list[PickValue] = []
+        self.mix: list[tuple[Turn, Number]] = []
+        self.line: list[list[Turn]] = []
+        self.nodes = 0
+        self.policy = policy
+        self.reason: str | None = None
+        self.mix_gifts: list[Turn | None] = []
+
+    def freeze(self) -> EndgameResult:
+        return EndgameResult(**vars(self))
+
+
 @contextmanager
-def searching(result: EndgameResult, search: Any) -> Iterator[None]:
+def searching(result: EndgameDraft, search: Any) -> Iterator[None]:
     """Run a search into ``result``: solved when the block ends, unknown when a budget runs out;
     the states the search visited (``search.nodes``) are recorded either way."""
     try:
@@ -102,7 +125,7 @@ def searching(result: EndgameResult, search: Any) -> Iterator[None]:
         result.nodes = search.nodes
 
 
-def set_unknown(result: EndgameResult, exc: Exception) -> None:
+def set_unknown(result: EndgameDraft, exc: Exception) -> None:
     """The budget ran out: the answer is unknown, with the reason; no value or pick is claimed."""
     result.reason = str(exc)
     result.value = None

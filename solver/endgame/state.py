@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from sushigo.solver.endgame.position import N_TOKENS, Hand, Tab
 from sushigo.solver.reduce import reduce_tableau
 from sushigo.spec.cards import Token
-from sushigo.spec.errors import InputError, Unsettled
+from sushigo.spec.errors import BudgetSpent, InputError
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.turns import Turn, turn_effects
 
@@ -22,8 +22,9 @@ DEFAULT_MAX_NODES = 2_000_000
 
 
 
-class BudgetExceeded(Unsettled):
-    """The node budget ran out; the answer is unknown."""
+#: The name a search's spent node or time budget raised under before :class:`BudgetSpent` was
+#: the one "ran out" exception; kept, library code catches it.
+BudgetExceeded = BudgetSpent
 
 
 def check_budget(max_nodes: int, time_limit: float | None) -> None:

@@ -21,7 +21,7 @@ pre-pass), :mod:`.explain` (an impossible sheet in words) and :mod:`.check` (:fu
 
 from __future__ import annotations
 
-from sushigo.solver.scoresheet.check import Verdict, check_sheet
+from sushigo.solver.scoresheet.check import SheetAnswer, check_sheet
 from sushigo.solver.scoresheet.explain import RULE_WORDS, explain, pudding_rows, round_maximum
 from sushigo.solver.scoresheet.model import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Cell, SheetModel, build
 from sushigo.solver.scoresheet.sheet import SHEET_FORMAT, Sheet, parse_sheet, sheet_from_record
@@ -30,7 +30,23 @@ from sushigo.solver.scoresheet.staged import _staged_search as _staged_search
 from sushigo.solver.scoresheet.witness import Witness
 
 __all__ = [
-    "DEFAULT_RLIMIT", "DEFAULT_TIMEOUT_MS", "LAST_BOOST", "RULE_WORDS", "SHEET_FORMAT", "STAGE_PLANS",
-    "STAGE_SHARE", "Cell", "Sheet", "SheetModel", "Verdict", "Witness", "build", "check_sheet", "explain",
-    "parse_sheet", "pudding_rows", "round_maximum", "sheet_from_record",
+    "DEFAULT_RLIMIT",
+    "DEFAULT_TIMEOUT_MS",
+    "LAST_BOOST",
+    "RULE_WORDS",
+    "SHEET_FORMAT",
+    "STAGE_PLANS",
+    "STAGE_SHARE",
+    "Cell",
+    "Sheet",
+    "SheetAnswer",
+    "SheetModel",
+    "Witness",
+    "build",
+    "check_sheet",
+    "explain",
+    "parse_sheet",
+    "pudding_rows",
+    "round_maximum",
+    "sheet_from_record",
 ]

@@ -19,6 +19,7 @@ from sushigo.solver.scoresheet.model import (
 from sushigo.solver.scoresheet.sheet import Sheet
 from sushigo.solver.scoresheet.staged import STAGE_SHARE, _staged_search
 from sushigo.solver.scoresheet.witness import Witness, _over_deck, _rescore, _witness
+from sushigo.spec.answer import Answer, PossibleStatus
 from sushigo.spec.cards import Card
 from sushigo.spec.model.budget import Budget, decide
 from sushigo.spec.model.scoring import card_count_terms
@@ -26,8 +27,11 @@ from sushigo.spec.record import record_from_tableaux, rules_fields
 
 
 @dataclass(frozen=True)
-class Verdict:
-    status: str  # "possible" | "impossible" | "unknown"
+class SheetAnswer(Answer[PossibleStatus]):
+    """Whether a score sheet can come from a legal game: possible (the witness), impossible (the
+    cells and rule ids of a core) or unknown (the reason)."""
+
+    status: PossibleStatus
     witness: Witness | None = None
     cells: tuple[Cell, ...] = ()
     rule_ids: tuple[str, ...] = ()
@@ -99,12 +103,18 @@ class _Tracked:
         return decide(self.s, Budget(self.timeout_ms, rlimit or self.rlimit), lits).as_z3()
 
 
-def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int = DEFAULT_RLIMIT) -> Verdict:
+def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS,
+                rlimit: int = DEFAULT_RLIMIT, *, budget: Budget | None = None) -> SheetAnswer:
     """Possible (with a witness re-scored by :func:`spec.scoring.score_game`), impossible (with
-    an explanation from a minimised unsat core), or unknown (with the reason and the budget)."""
+    an explanation from a minimised unsat core), or unknown (with the reason and the budget).
+    Each main call runs within ``timeout_ms`` and ``rlimit``, or ``budget``'s (a limit it leaves
+    open is the default)."""
+    if budget is not None:
+        timeout_ms = timeout_ms if budget.timeout_ms is None else budget.timeout_ms
+        rlimit = rlimit if budget.rlimit is None else budget.rlimit
     sm = build(sheet)
     tr = _Tracked(sm, timeout_ms, rlimit)
-    budget = f"rlimit {rlimit} per solver call, timeout {timeout_ms} ms"
+    limits = f"rlimit {rlimit} per solver call, timeout {timeout_ms} ms"
     rules = list(tr.rules.values())
     cells = tr.cells
     # Local checks first: each round's row alone, the pudding row alone. Most wrong sheets
@@ -122,7 +132,7 @@ def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int 
     staged = _staged_search(sheet, timeout_ms, rlimit)
     if staged is not None:
         _rescore(sheet, staged)
-        return Verdict("possible", witness=staged)
+        return SheetAnswer("possible", witness=staged)
     # The whole sheet, untracked: tracking literals slow the search for a witness several-fold.
     # Search times are heavy-tailed: restart with another random seed and a longer budget.
     for attempt, share in enumerate((4, 2, 1)):
@@ -133,7 +143,7 @@ def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int 
         if r == z3.sat:
             witness = _witness(sm, plain.model())
             _rescore(sheet, witness)
-            return Verdict("possible", witness=witness)
+            return SheetAnswer("possible", witness=witness)
         if r == z3.unsat:
             break
     # Impossible (or too hard untracked): the tracked solver for the core, adding each card's
@@ -143,14 +153,14 @@ def check_sheet(sheet: Sheet, timeout_ms: int = DEFAULT_TIMEOUT_MS, rlimit: int 
     for _ in range(len(Card) + 1):
         r2 = tr.check(everything + active)
         if r2 == z3.unknown:
-            return Verdict("unknown", reason=f"{tr.s.reason_unknown()} ({budget})")
+            return SheetAnswer("unknown", reason=f"{tr.s.reason_unknown()} ({limits})")
         if r2 == z3.unsat:
             return _impossible(tr, list(tr.s.unsat_core()))
         witness = _witness(sm, tr.s.model())
         over = _over_deck(sheet, witness)
         if not over:
             _rescore(sheet, witness)
-            return Verdict("possible", witness=witness)
+            return SheetAnswer("possible", witness=witness)
         active += [tr.deck[c] for c in over]
     raise AssertionError("every deck limit was added and the witness still breaks one")
 
@@ -171,7 +181,7 @@ def _rows_plausible(sheet: Sheet, timeout_ms: int, rlimit: int) -> bool:
     return True
 
 
-def _impossible(tr: _Tracked, core: list[z3.BoolRef]) -> Verdict:
+def _impossible(tr: _Tracked, core: list[z3.BoolRef]) -> SheetAnswer:
     core, minimal = _minimise(tr, core)
     by_name = {str(lit): cell for cell, lit in tr.cells}
     cells = tuple(by_name[str(b)] for b in core if str(b) in by_name)
@@ -183,7 +193,7 @@ def _impossible(tr: _Tracked, core: list[z3.BoolRef]) -> Verdict:
     words = explain(sheet, cells, rids)
     if not minimal:
         words.append("(the solver could not finish shrinking this explanation: it may name more than needed)")
-    return Verdict("impossible", cells=cells, rule_ids=tuple(rids), explanation=tuple(words))
+    return SheetAnswer("impossible", cells=cells, rule_ids=tuple(rids), explanation=tuple(words))
 
 
 def _minimise(tr: _Tracked, core: list[z3.BoolRef]) -> tuple[list[z3.BoolRef], bool]:

@@ -9,8 +9,8 @@ from functools import lru_cache
 import z3
 from sushigo.solver.scoresheet.model import DEFAULT_TIMEOUT_MS, Cell
 from sushigo.solver.scoresheet.sheet import Sheet
-from sushigo.solver.tableaux import SolverUnknown
 from sushigo.spec.cards import Card
+from sushigo.spec.errors import BudgetSpent
 from sushigo.spec.model.budget import Budget, decide
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import card_count_terms, round_terms, size_term, tableau_vars
@@ -67,7 +67,7 @@ def round_maximum(rules: Ruleset, players: int) -> int:
     assert isinstance(opt, z3.Optimize)
     h = opt.maximize(terms[0]["total"])
     if not decide(opt, Budget.kept()).sat:  # built with DEFAULT_TIMEOUT_MS
-        raise SolverUnknown("no round maximum found", f"timeout {DEFAULT_TIMEOUT_MS} ms")
+        raise BudgetSpent.unknown("no round maximum found", f"timeout {DEFAULT_TIMEOUT_MS} ms")
     return int(h.value().as_long())
 
 

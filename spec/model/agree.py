@@ -25,7 +25,7 @@ from collections.abc import Sequence
 from functools import cached_property
 from typing import Any
 
-from sushigo.spec.model.budget import Budget, UnknownAnswer, decide
+from sushigo.spec.model.budget import Budget, decide
 from sushigo.spec.model.compiled import CompiledEvaluator
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.evaluate import Evaluator, Undecided
@@ -42,7 +42,7 @@ class TermChecker:
 
     ``budget``: every solver question runs under it (none: no limit of its own, the run's
     ceiling still applies), and an unknown raises
-    :class:`~spec.model.budget.UnknownAnswer` (never read as a verdict). ``literals_kept``: the
+    :class:`~sushigo.spec.errors.BudgetSpent` (never read as a verdict). ``literals_kept``: the
     ``term == value`` literals kept for reuse, unbounded by default; a checker whose inputs are
     the caller's values (any integer) bounds it.
     """
@@ -81,10 +81,10 @@ class TermChecker:
         return [self._lit(t, n + k, x) for k, (t, x) in enumerate(zip(self.outputs, values, strict=True))]
 
     def _decide(self, lits: Sequence[Any]) -> bool:
-        """sat or unsat; an unknown raises :class:`UnknownAnswer` (never a verdict)."""
+        """sat or unsat; an unknown raises :class:`~sushigo.spec.errors.BudgetSpent` (never a verdict)."""
         answer = decide(self.solver, self.budget, lits)
         if answer.status == "unknown":
-            raise UnknownAnswer(answer)
+            raise answer.spent()
         return answer.sat
 
     def evaluator(self, kind: str = "compiled") -> Evaluator | CompiledEvaluator | None:

@@ -16,8 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sushigo.spec.answer import Verdict, verdict_of
-from sushigo.spec.errors import Unsettled
+from sushigo.spec.answer import Answer, Z3Status
+from sushigo.spec.errors import BudgetSpent
 
 # Re-exported: every name of the stop handling stays importable from here (budget.stop_on_signals...).
 from sushigo.spec.model.interrupts import _QUIETED as _QUIETED
@@ -60,9 +60,11 @@ def _listed(*parts: str | None) -> str:
 
 @dataclass(frozen=True)
 class Budget:
-    """How long one Z3 call may run: wall-clock ``timeout_ms`` and machine-independent ``rlimit``;
-    ``deadline`` (``time.time()``) ends a whole run (a call after it answers unknown at once);
-    ``nodes`` bounds a search's states (the endgame searches read it).
+    """The one budget type: what a solver, a check or a conform run may spend. For one Z3 call:
+    wall-clock ``timeout_ms`` and machine-independent ``rlimit``; ``deadline`` (``time.time()``)
+    ends a whole run (a call after it answers unknown at once); ``nodes`` bounds a search's
+    states (the endgame searches read it, :func:`sushigo.solver.endgame.solve_position`).
+    Whatever runs out raises :class:`~sushigo.spec.errors.BudgetSpent` or answers unknown.
 
     ``run_seconds`` and ``run_rlimit`` bound every call of one run together (``sushigo table``'s
     ``--timeout``/``--rlimit``; see :meth:`for_run`): the run that makes the calls keeps the
@@ -156,10 +158,11 @@ class Budget:
 
 
 @dataclass(frozen=True)
-class Answer:
-    """One Z3 answer: ``sat``, ``unsat`` or ``unknown`` (with Z3's reason and the budget)."""
+class Z3Answer(Answer[Z3Status]):
+    """One Z3 answer: ``sat``, ``unsat`` or ``unknown`` (with Z3's reason and the budget); its
+    verdict: sat is proved (a witness), unsat impossible, unknown unknown, never read as either."""
 
-    status: str
+    status: Z3Status
     reason: str = ""
 
     @property
@@ -180,18 +183,14 @@ class Answer:
 
         return {"sat": z3.sat, "unsat": z3.unsat}.get(self.status, z3.unknown)
 
-    @property
-    def verdict(self) -> Verdict:
-        """sat is proved (a witness), unsat impossible, unknown unknown: never read as either."""
-        return verdict_of(self.status)
+    def spent(self) -> BudgetSpent:
+        """The exception for this unknown answer, to raise where unknown has no answer of its own."""
+        return BudgetSpent(f"solver answered unknown: {self.reason}", self.reason)
 
 
-class UnknownAnswer(Unsettled):
-    """A question the solver could not settle within its budget: never read as sat or unsat."""
-
-    def __init__(self, answer: Answer) -> None:
-        super().__init__(f"solver answered unknown: {answer.reason}", answer.reason)
-        self.answer = answer
+#: The name a Z3 unknown raised under before :class:`BudgetSpent` was the one "ran out"
+#: exception; kept, library code catches it (raise ``answer.spent()``).
+UnknownAnswer = BudgetSpent
 
 
 _ceiling: list[Budget] = []  # the innermost :func:`ceiling` of this process (a stack)
@@ -217,7 +216,7 @@ def current_ceiling() -> Budget | None:
         return _ceiling[-1] if _ceiling else None
 
 
-def decide(s: Any, budget: Budget = Budget(), assumptions: Sequence[Any] = ()) -> Answer:
+def decide(s: Any, budget: Budget = Budget(), assumptions: Sequence[Any] = ()) -> Z3Answer:
     """``s.check(*assumptions)`` under ``budget`` (within the :func:`ceiling`): the one place a
     Z3 ``check()`` is called. Unknown carries Z3's reason and the budget; it is never read as
     sat or unsat. Thread-safe: the budget is set on ``s`` alone (a solver belongs to one thread,
@@ -231,16 +230,16 @@ def decide(s: Any, budget: Budget = Budget(), assumptions: Sequence[Any] = ()) -
     stop_point()
     budget = budget.within(current_ceiling())
     if budget.deadline is not None and time.time() >= budget.deadline:
-        return Answer("unknown", f"the run's time is spent (budget: {budget.describe()})")
+        return Z3Answer("unknown", f"the run's time is spent (budget: {budget.describe()})")
     budget = budget.now()
     budget.apply(s)
     r = s.check(*assumptions)
     stop_point()
     if r == z3.sat:
-        return Answer("sat")
+        return Z3Answer("sat")
     if r == z3.unsat:
-        return Answer("unsat")
-    return Answer("unknown", f"{s.reason_unknown()} (budget: {budget.describe()})")
+        return Z3Answer("unsat")
+    return Z3Answer("unknown", f"{s.reason_unknown()} (budget: {budget.describe()})")
 
 
 def _clear_cancel(z3: Any) -> None:
@@ -260,9 +259,9 @@ def _clear_cancel(z3: Any) -> None:
 __all__ = [
     "DEFAULT_RLIMIT",
     "DEFAULT_TIMEOUT_MS",
-    "Answer",
     "Budget",
     "UnknownAnswer",
+    "Z3Answer",
     "ceiling",
     "child_signals",
     "current_ceiling",

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeAlias
 
 import z3
+from sushigo.spec.answer import Answer, Z3Status
 from sushigo.spec.model.budget import Budget, decide
 
 
@@ -253,11 +254,11 @@ def core_rule_ids(core: Iterable[z3.BoolRef]) -> list[str]:
 
 
 @dataclass(frozen=True)
-class Core:
+class Core(Answer[Z3Status]):
     """An explanation by unsat core: ``status`` is "sat" (the claims hold), "unsat" (``rule_ids``
     name a minimal set of broken rules) or "unknown" (``reason`` says which budget ran out)."""
 
-    status: str
+    status: Z3Status
     rule_ids: tuple[str, ...] = ()
     reason: str = ""
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import z3
+from sushigo.spec.answer import Answer, Z3Status
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import InputError
 from sushigo.spec.model.budget import DEFAULT_RLIMIT, DEFAULT_TIMEOUT_MS, Budget, decide
@@ -177,11 +178,11 @@ def record_facts(
     return out
 
 
-@dataclass
-class CheckResult:
+@dataclass(frozen=True)
+class CheckResult(Answer[Z3Status]):
     """``status`` is sat, unsat or unknown; ``model`` on sat, ``core`` (rule ids) on unsat."""
 
-    status: str
+    status: Z3Status
     model: z3.ModelRef | None = None
     core: list[str] = field(default_factory=list)
     core_labels: list[str] = field(default_factory=list)

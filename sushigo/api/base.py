@@ -12,14 +12,14 @@ import os
 import time
 import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, ParamSpec, TypeVar, overload
 
 # re-exported (the ``as`` form): the api modules take the bounds and their test from here
 from sushigo.limits import MAX_BUDGET_COUNT as MAX_BUDGET_COUNT
 from sushigo.limits import MAX_BUDGET_SECONDS as MAX_BUDGET_SECONDS
 from sushigo.limits import MAX_GAMES as MAX_GAMES
 from sushigo.limits import in_range as in_range
-from sushigo.spec.errors import InputError, SushiGoError, Unsettled
+from sushigo.spec.errors import BudgetSpent, InputError, SushiGoError
 
 if TYPE_CHECKING:
     from sushigo.spec.model.budget import Budget
@@ -90,22 +90,33 @@ def at_boundary(run: Callable[P, T], *args: P.args, **kwargs: P.kwargs) -> T:
     the message the CLI prints (a notation, rules or illegal-move error becomes its cause)."""
     try:
         return run(*args, **kwargs)
-    except (InputError, Unsettled):  # an unknown answer is not bad input
+    except (InputError, BudgetSpent):  # an unknown answer is not bad input
         raise
     except SushiGoError as exc:
         raise InputError(str(exc)) from exc
 
 
 #: What a public function returns, as its annotation says: the JSON document ``--json`` prints.
-DOCUMENT = "dict[str, Any]"
+DOCUMENT: Final = "dict[str, Any]"
 #: ... or, for a command that also answers with a list (replay of many records, puzzle --list).
-DOCUMENTS = "dict[str, Any] | list[dict[str, Any]]"
+DOCUMENTS: Final = "dict[str, Any] | list[dict[str, Any]]"
+
+
+@overload
+def public(run: Callable[P, Outcome], name: str,
+           returns: Literal["dict[str, Any]"] = ...) -> Callable[P, dict[str, Any]]: ...
+
+
+@overload
+def public(run: Callable[P, Outcome], name: str, returns: Literal["dict[str, Any] | list[dict[str, Any]]"]
+           ) -> Callable[P, dict[str, Any] | list[dict[str, Any]]]: ...
 
 
 def public(run: Callable[P, Outcome], name: str, returns: str = DOCUMENT) -> Callable[P, Any]:
     """The public function for ``run``: the same arguments, returns ``Outcome.data`` as the JSON
     the CLI prints would parse (tuples become lists), so the two are equal, not just alike.
-    ``returns`` is its return annotation (what ``help()`` shows)."""
+    ``returns`` is its return annotation (what ``help()`` shows), and the overloads give mypy
+    the same type: ``sushigo.score(...)`` is a ``dict[str, Any]`` to a type checker too."""
 
     @functools.wraps(run)
     def call(*args: P.args, **kwargs: P.kwargs) -> Any:

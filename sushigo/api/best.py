@@ -18,7 +18,7 @@ from sushigo.api.base import (
     solver_budget,
     tagged,
 )
-from sushigo.spec.answer import Verdict, combine, verdict_of, with_outcome
+from sushigo.spec.answer import Verdict, combine, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-best-result/1"
@@ -117,6 +117,7 @@ def _best(
     from sushigo.solver.best import solve_hindsight, solve_puzzle
     from sushigo.solver.best_dummy import dummy_hindsight_from_json
     from sushigo.solver.search import hindsight_from_record, parse_hindsight, parse_puzzle
+    from sushigo.spec.model.budget import Budget
 
     if data.get("format") == "sushigo-record/1" or "rounds" in data:
         if round in (None, "all") or seat is None:
@@ -128,21 +129,21 @@ def _best(
         if ruleset.dummy_2p:
             return _dummy(dummy_hindsight_from_json(data, rnd, seat, ruleset))
         h = hindsight_from_record(data, rnd, seat, ruleset)
-        return _answer("hindsight", h, solve_hindsight(h, engine, timeout))
+        return _answer("hindsight", h, solve_hindsight(h, engine, budget=Budget.for_run(timeout)))
     if round is not None or seat is not None:
         raise InputError("--round and --seat apply to a game record; a round JSON names its own \"seat\"")
     if "deal" in data and ruleset.dummy_2p:
         return _dummy(dummy_hindsight_from_json(data, None, None, ruleset))
     if "deal" in data:
         h = parse_hindsight(data, ruleset)
-        return _answer("hindsight", h, solve_hindsight(h, engine, timeout))
+        return _answer("hindsight", h, solve_hindsight(h, engine, budget=Budget.for_run(timeout)))
     puzzle = parse_puzzle(data, ruleset)
-    return _answer("puzzle", puzzle, solve_puzzle(puzzle, engine, timeout))
+    return _answer("puzzle", puzzle, solve_puzzle(puzzle, engine, budget=Budget.for_run(timeout)))
 
 
 def _answer(form: str, question: Any, res: Any) -> Outcome:
     code = 0 if res.status == STATUS_OPTIMAL else 1
-    data = with_outcome(tagged(FORMAT, res.as_json()), verdict_of(res.status))
+    data = with_outcome(tagged(FORMAT, res.as_json()), res.verdict)
     return Outcome(data, code, BestDetail(form, question, res))
 
 
@@ -229,14 +230,14 @@ def _alldeals(
                 "best": _alldeals_json(best, timeout), "best_losing": _alldeals_json(lose, timeout),
             })
     all_optimal = all(b.status == lo.status == STATUS_OPTIMAL for _k, _n, b, lo in answers)
-    verdict = combine(verdict_of(r.status) for _k, _n, b, lo in answers for r in (b, lo))
+    verdict = combine(r.verdict for _k, _n, b, lo in answers for r in (b, lo))
     data = with_outcome(tagged(FORMAT, {"rules": ruleset.describe(), "seed": seed, "results": docs}), verdict)
     return Outcome(data, 0 if all_optimal else 1, BestDetail("alldeals", ruleset, answers))
 
 
 def _alldeals_json(res: Any, budget: float) -> dict[str, Any]:
     out: dict[str, Any] = res.as_json()
-    out["outcome"] = verdict_of(res.status).value
+    out["outcome"] = res.verdict.value
     out["seconds"] = round(res.seconds, 3)
     if res.status != STATUS_OPTIMAL:
         out["budget_seconds"] = budget

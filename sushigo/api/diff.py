@@ -20,7 +20,7 @@ from sushigo.api.base import (
     public,
     tagged,
 )
-from sushigo.spec.answer import Verdict, combine, verdict_of, with_outcome
+from sushigo.spec.answer import Verdict, combine, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-diff-result/1"
@@ -90,10 +90,12 @@ def diff_outcome(
                 raise InputError(f"--players {n}: Sushi Go! takes {rules_a.min_players} to "
                                  f"{rules_a.max_players} players")
         counts = sorted(set(as_list(players))) or None
-    res = diff(rules_a, rules_b, all_causes=all, players=counts, timeout_ms=timeout_ms,
-               extend=not no_extend, rlimit=rlimit)
+    from sushigo.spec.model.budget import Budget
+
+    res = diff(rules_a, rules_b, all_causes=all, players=counts, extend=not no_extend,
+               budget=Budget(timeout_ms, rlimit))
     code = 1 if res.status in ("unknown", "not-applicable") else 0
-    return Outcome(with_outcome(tagged(FORMAT, res.as_json()), verdict_of(res.status)), code, res)
+    return Outcome(with_outcome(tagged(FORMAT, res.as_json()), res.verdict), code, res)
 
 
 #: One search of the matrix on a worker (:mod:`sushigo.jobs`).
@@ -157,7 +159,7 @@ def _matrix(timeout_ms: int, rlimit: int | None, progress: bool, where: Any) -> 
     if progress:
         print("\r\033[K", end="", file=sys.stderr, flush=True)
     data = with_outcome({"format": "sushigo-diff-matrix/1", "pairs": [c.as_json() for c in cells]},
-                        combine(verdict_of(c.status) for c in cells))
+                        combine(c.verdict for c in cells))
     return Outcome(data, 1 if any(c.status == "unknown" for c in cells) else 0, (names, cells))
 
 

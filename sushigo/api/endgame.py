@@ -20,7 +20,7 @@ from sushigo.api.base import (
     solver_budget,
     tagged,
 )
-from sushigo.spec.answer import combine, verdict_of, with_outcome
+from sushigo.spec.answer import combine, with_outcome
 from sushigo.spec.errors import InputError
 
 FORMAT = "sushigo-endgame-result/1"
@@ -94,8 +94,10 @@ def _check_options(pos: Any, objective: str | None, policy: str | None, max_node
 def _solve(pos: Any, objective: str | None, policy: str | None, max_nodes: int, certify: bool,
            time_limit: float, rlimit: int | None = None) -> Outcome:
     from sushigo.solver.endgame import Certificate, certify_guarantee, solve_position
+    from sushigo.spec.model.budget import Budget
 
-    result = solve_position(pos, objective, policy, max_nodes, time_limit)
+    result = solve_position(pos, objective, policy, budget=Budget(None, None, nodes=max_nodes,
+                                                                   run_seconds=time_limit))
     certs: list[Certificate] = []
     if certify and result.status == "solved":
         with solver_budget(time_limit, rlimit):
@@ -105,7 +107,7 @@ def _solve(pos: Any, objective: str | None, policy: str | None, max_nodes: int, 
     for entry, cert in zip(out["first_picks"], certs, strict=False):
         entry["certified"] = cert.status
     ok = result.status == "solved" and all(c.status == "proved" for c in certs)
-    verdict = combine([verdict_of(result.status), *(verdict_of(c.status) for c in certs)])
+    verdict = combine([result.verdict, *(c.verdict for c in certs)])
     return Outcome(with_outcome(tagged(FORMAT, out), verdict), 0 if ok else 1, (result, certs))
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from sushigo.api.base import DOCUMENTS, Outcome, Rule, public, rules_from_options, solver_budget
 from sushigo.spec.answer import Verdict
-from sushigo.spec.errors import InputError, Unsettled
+from sushigo.spec.errors import BudgetSpent, InputError
 
 FORMAT = "sushigo-puzzle-result/1"
 
@@ -68,7 +68,7 @@ def _verify(P: Any, puzzles: Sequence[Any], rules: Any, timeout: float | None) -
             continue
         try:
             problems += P.verify(p, rules, left)
-        except Unsettled:
+        except BudgetSpent:
             unknown.append(p.id)
     return problems, unknown
 

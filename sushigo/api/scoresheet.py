@@ -12,7 +12,7 @@ from sushigo.api.base import (
     rules_from_options,
     tagged,
 )
-from sushigo.spec.answer import verdict_of, with_outcome
+from sushigo.spec.answer import with_outcome
 
 FORMAT = "sushigo-scoresheet-result/1"
 
@@ -40,9 +40,11 @@ def scoresheet_outcome(
     data, _where = load_input(input, schema="scoresheet")
     file_rules = data.get("rules") if isinstance(data, dict) else None
     sheet = parse_sheet(data, rules_from_options(rules, rule, file_rules))
-    verdict = check_sheet(sheet, timeout_ms=max(1, timeout) * 1000, rlimit=max(1, rlimit))
+    from sushigo.spec.model.budget import Budget
+
+    verdict = check_sheet(sheet, budget=Budget(max(1, timeout) * 1000, max(1, rlimit)))
     code = 0 if verdict.status == "possible" else 1
-    data = with_outcome(tagged(FORMAT, verdict.to_json(sheet)), verdict_of(verdict.status))
+    data = with_outcome(tagged(FORMAT, verdict.to_json(sheet)), verdict.verdict)
     return Outcome(data, code, (sheet, verdict))
 
 

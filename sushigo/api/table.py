@@ -73,9 +73,9 @@ def table_outcome(
                                as_list(count), as_list(icons))
     with terminal_progress(progress) as show:
         a = solve(q, limit=limit, run=run, progress=show)
-    from sushigo.spec.answer import verdict_of, with_outcome
+    from sushigo.spec.answer import with_outcome
 
-    data = with_outcome(tagged(FORMAT, answer_json(q, a)), verdict_of(a.status))
+    data = with_outcome(tagged(FORMAT, answer_json(q, a)), a.verdict)
     return Outcome(data, 0 if a.status == "possible" else 1, (q, a))
 
 
