@@ -13,7 +13,7 @@ is reproduced word for word rather than replaced:
 * The random policy takes option ``int(random() * n)`` of the ``n`` legal turns in
   legal_turns order, and draws nothing when there is one; seats decide in seat order.
 
-The legal turns and what they do come from :class:`spec.game.OptionTable` (legal_turns and
+The legal turns and what they do come from :class:`spec.engine.options.OptionTable` (legal_turns and
 apply_turn), numbered here by hand pattern so that a whole table of games looks up its options
 with one array index; rounds are scored for the whole table at once by ``_Scorer`` (the
 numbers of :mod:`spec.scoring`). A game the word
@@ -31,7 +31,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 from sushigo.spec.cards import Token
-from sushigo.spec.game import BITS, N_CARDS, N_TOKENS, OptionTable, option_table, pack
+from sushigo.spec.engine.options import OptionTable, option_table
+from sushigo.spec.engine.packed import BITS, N_CARDS, N_TOKENS, pack
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import dish_points, maki_icons, maki_points, pudding_points, winners
 
@@ -202,7 +203,7 @@ _SCORERS: dict[tuple[Ruleset, int], _Scorer] = {}
 
 
 def _codes(hands: I8, tabs: I8) -> I64:
-    """The pattern code of each hand in its tableau (see spec.game.pattern; same information)."""
+    """The pattern code of each hand in its tableau (see spec.engine.packed.pattern; same information)."""
     once = (hands > 0).astype(np.int64) @ _BIT_WEIGHTS
     twice = (hands > 1).astype(np.int64) @ _BIT_WEIGHTS
     wasabi = tabs[..., _WASABI].astype(np.int64)

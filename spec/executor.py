@@ -53,14 +53,10 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from sushigo.spec import step as steps
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.engine.seats import DUMMY_SEAT, check_players, dummy_controller
+from sushigo.spec.engine.shuffle import shuffled_deck
 from sushigo.spec.errors import IllegalMoveError, InputError, SushiGoError, check_first_seed
-from sushigo.spec.game import (
-    DUMMY_SEAT,
-    MutableGame,
-    check_players,
-    dummy_controller,
-    shuffled_deck,
-)
+from sushigo.spec.game import MutableGame
 from sushigo.spec.policies import POLICIES, PlayerView, Policy
 from sushigo.spec.record import GameRecord, RoundRecord, record_from_json
 from sushigo.spec.ruleset import OFFICIAL, Ruleset

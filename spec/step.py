@@ -24,11 +24,12 @@ here that the executor does not state; ``tests/test_step.py`` drives this module
 with the executor's own policies and seeds and requires the very games
 :func:`spec.executor.play_game` records.
 
-One engine: a :class:`Step` is the count-vector face of :mod:`spec.game`'s engine. The
-legal turns are its option tables, a turn lands, the hands pass and a round is scored by
-its :func:`spec.game.land`, :func:`spec.game.pass_hands` and :func:`spec.game.score_round`,
-exactly as in :meth:`spec.game.Game.apply`; what is added here is only what a seeded
-:class:`~spec.game.Game` does not need: deals pushed in from outside and the dummy.
+One engine: a :class:`Step` is the count-vector face of :mod:`spec.engine`. The legal
+turns are its option tables, a turn lands, the hands pass and a round is scored by its
+:func:`~spec.engine.moves.land`, :func:`~spec.engine.moves.pass_hands` and
+:func:`~spec.engine.moves.score_round`, exactly as in :meth:`spec.game.Game.apply`; what is
+added here is only what a seeded :class:`~spec.game.Game` does not need: deals pushed in
+from outside and the dummy.
 """
 
 from __future__ import annotations
@@ -37,25 +38,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.engine.moves import is_turn, land, pass_hands, score_round, seat_index, turns_given
+from sushigo.spec.engine.options import OptionTable
+from sushigo.spec.engine.packed import CARD_BIT, N_CARDS, N_TOKENS, pack, unpack
+from sushigo.spec.engine.seats import DUMMY_SEAT, check_players, dummy_controller, seats_of
 from sushigo.spec.errors import IllegalMoveError
-from sushigo.spec.game import (
-    CARD_BIT,
-    DUMMY_SEAT,
-    N_CARDS,
-    N_TOKENS,
-    OptionTable,
-    check_players,
-    dummy_controller,
-    is_turn,
-    land,
-    pack,
-    pass_hands,
-    score_round,
-    seat_index,
-    seats_of,
-    turns_given,
-    unpack,
-)
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import GameScore, score_game
 from sushigo.spec.tableau import Tableau

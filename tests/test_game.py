@@ -10,9 +10,11 @@ import random
 
 import pytest
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.engine.options import option_table
+from sushigo.spec.engine.packed import pack
 from sushigo.spec.errors import IllegalMoveError, InputError
 from sushigo.spec.executor import iter_game, play_game, replay
-from sushigo.spec.game import Game, option_table, pack
+from sushigo.spec.game import Game
 from sushigo.spec.policies import PlayerView
 from sushigo.spec.ruleset import OFFICIAL, RULESETS
 from sushigo.spec.turns import Pick, apply_turn, legal_turns
@@ -175,7 +177,7 @@ def test_fast_shuffle_is_random_shuffle() -> None:
     """Game.new's shuffle (raw words in one block) = random.Random(seed).shuffle, then the 64 bits
     drawn next, seed by seed, also when only the first ``keep`` cards are kept (what a game deals);
     the seeds whose shuffle outruns the block take the plain path."""
-    from sushigo.spec import game as G
+    from sushigo.spec.engine import shuffle as G
 
     base = [c for c in range(len(Card)) for _ in range(OFFICIAL.deck[c])]
     outran = 0

@@ -11,8 +11,10 @@ import random
 
 import pytest
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.engine.options import FILL_AFTER, OptionTable
+from sushigo.spec.engine.packed import BITS, DENSE, pack, pattern
 from sushigo.spec.errors import IllegalMoveError
-from sushigo.spec.game import BITS, DENSE, FILL_AFTER, Game, MutableGame, OptionTable, pack, pattern
+from sushigo.spec.game import Game, MutableGame
 from sushigo.spec.ruleset import get_ruleset
 from sushigo.spec.scoring import score_round
 from sushigo.spec.tableau import Tableau
