@@ -49,7 +49,7 @@ import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from sushigo.spec import step as steps
 from sushigo.spec.cards import Card, Token
@@ -63,9 +63,6 @@ from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import GameScore, round_totals, score_game
 from sushigo.spec.tableau import Tableau, format_tableau
 from sushigo.spec.turns import Pick, Turn, TurnResult, apply_turn, legal_turns, resolve_turn
-
-if TYPE_CHECKING:  # spec.batch needs numpy, which is optional
-    from sushigo.spec.batch import Result
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
@@ -790,11 +787,8 @@ def fast_random_games(
     except ImportError:  # numpy missing: the same games, one at a time
         return _python_random_games(players, range(seed, seed + n), rules, tableaux)
 
-    def one(s: int) -> Result:
-        return _python_random_games(players, [s], rules, tableaux)[0][1:]  # a slice is a plain tuple
-
     seeds = range(seed, seed + n)
-    games = batch_games(players, seeds, rules, tableaux, one)
+    games = batch_games(players, seeds, rules, tableaux)
     return [FastGame(s, *game) for s, game in zip(seeds, games, strict=True)]
 
 

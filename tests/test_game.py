@@ -251,13 +251,15 @@ def test_batch_path_under_every_named_ruleset(rules_name: str) -> None:
             assert (game.totals, game.winners) == (record.totals, record.winners)
 
 
-def test_batch_path_replays_a_game_its_words_cannot_cover(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a word block too short for any shuffle, every game goes to the pure-Python path."""
-    import sushigo.spec.batch as B
-    from sushigo.spec.executor import fast_random_games
+def test_batch_path_deals_from_the_one_shuffle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch deals what the engine's shuffle gives, its plain fallback included: with a word
+    block too short for any shuffle, every deck is drawn again by random.shuffle, same games."""
+    import sushigo.spec.engine.shuffle as S
+    from sushigo.spec.executor import _python_random_games, fast_random_games
 
     want = fast_random_games(3, 5, 20)
-    monkeypatch.setattr(B, "_SHUFFLE_WORDS", 60)
+    assert want == _python_random_games(3, range(5, 25), OFFICIAL, False)
+    monkeypatch.setattr(S, "_BLOCK", 60)
     assert fast_random_games(3, 5, 20) == want
 
 
