@@ -251,16 +251,20 @@ def play(step: Step, turns: Sequence[tuple[Pick, ...]], gift: tuple[Pick, ...] |
     where = f"round {step.round_index + 1}, turn {step.turn + 1}"
     for s, turn in enumerate(turns):
         who = f"{where}, player {s}"
-        if s == ctrl and is_turn(turn) and len(turn) == 2 and sum(step.hands[s]) < 3:
-            raise IllegalMoveError(
-                f"{who} used chopsticks with {sum(step.hands[s])} cards, leaving none for the dummy (R-DUMMY)"
-            )
         hands[s], tabs[s] = land(table(hands[s], tabs[s]), hands[s], tabs[s], turn, rules, who)
         if s == ctrl and gift is not None:
             # a legal two-card turn used chopsticks; they rejoin the hand after the gift
             used = _CHOP_BIT if len(turn) == 2 else 0
+            if used and sum(step.hands[s]) < 3:
+                raise IllegalMoveError(
+                    f"{who} used chopsticks with {sum(step.hands[s])} cards after drawing the dummy's "
+                    "card, leaving none for the dummy (R-DUMMY)"
+                )
             if len(gift) != 1:
-                raise IllegalMoveError(f"{where}: the dummy takes exactly one card (R-DUMMY)")
+                raise IllegalMoveError(
+                    f"{where}, the dummy took {len(gift)} cards; the dummy takes exactly one card and "
+                    "never uses chopsticks (R-DUMMY)"
+                )
             held = hands[s] - used
             found = table(held, _gift_tableau(pack(step.tableaux[DUMMY_SEAT])))
             held, tabs[DUMMY_SEAT] = land(found, held, tabs[DUMMY_SEAT], gift, rules, f"{where}, the dummy")

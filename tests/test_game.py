@@ -1,13 +1,14 @@
 """The step API (spec.game.Game) against the reference rules of spec.turns and the old engine.
 
 Expected values come from independent paths: legal_turns/apply_turn on plain count vectors,
-the turn-by-turn engine behind iter_game and replay (which never uses the option tables).
+the plain turn-by-turn loop of tests/plain_executor.py (which never uses the engine).
 """
 
 from __future__ import annotations
 
 import random
 
+import plain_executor
 import pytest
 from sushigo.spec.cards import Card, Token
 from sushigo.spec.engine.options import option_table
@@ -68,13 +69,15 @@ def test_every_state_offers_legal_turns_of_its_hand(players: int, rules_name: st
 @pytest.mark.parametrize("rules_name", RULES)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_play_game_through_the_step_api_matches_the_turn_engine(players: int, rules_name: str) -> None:
-    """play_game drives Game; iter_game and replay run the old per-turn engine on the same seed."""
+    """play_game drives Game; the plain per-turn loop plays the same seed and re-executes the record."""
     rules = RULESETS[rules_name]
     for seed in range(4):
         for policies in (["random"], ["greedy"]):
             record = play_game(players, seed, rules, policies)
-            final = list(iter_game(players, seed, rules, policies))[-1]
+            final = list(plain_executor.iter_game(players, seed, rules, policies))[-1]
             assert tuple(r.scores for r in record.rounds) == final.scores
+            assert plain_executor.replay_rounds(record) == list(record.rounds)
+            assert list(iter_game(players, seed, rules, policies))[-1] == final
             assert replay(record).ok
 
 

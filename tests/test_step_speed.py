@@ -1,8 +1,7 @@
 """The step API's speed paths give exactly the answers of the reference path.
 
 Expected values come from spec.turns.legal_turns/apply_turn on plain count vectors (the rules'
-reference) and, for whole games, from the turn-by-turn engine behind spec.executor.iter_game,
-which never uses the option tables.
+reference), also for whole games: every turn of seeded games is followed on count vectors.
 """
 
 from __future__ import annotations
