@@ -16,16 +16,18 @@ from __future__ import annotations
 import random
 
 import plain_executor
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sushigo.spec.cards import NIGIRI, Card
+from sushigo.solver.endgame import random_position
+from sushigo.spec.cards import NIGIRI, Card, Token
 from sushigo.spec.errors import IllegalMoveError
 from sushigo.spec.executor import fast_random_games, iter_game, play_game, replay, seeded_deals
 from sushigo.spec.game import Game
 from sushigo.spec.record import GameRecord, RoundRecord
-from sushigo.spec.ruleset import RULESETS, get_ruleset
+from sushigo.spec.ruleset import RULESETS, Ruleset, get_ruleset
 from sushigo.spec.step import deal, gift_options, new_game, options, play
-from sushigo.spec.turns import Pick, Turn, apply_turn, legal_turns
+from sushigo.spec.turns import Pick, Turn, apply_turn, hand_counts, legal_turns
 
 NAMES = sorted(RULESETS)
 
@@ -241,3 +243,45 @@ def test_the_dummy_rules_fail_as_on_the_reference() -> None:
             assert got.rule_id == "R-DUMMY", got.error
             seen[what] += 1
     assert min(seen.values()) > 0, seen
+
+
+def _plain_random_position(seed: int, players: int, cards_left: int, rules: Ruleset, rnd: int) -> tuple:
+    """solver.endgame.random_position's draws on plain count lists (its loop before it moved onto
+    the engine): hands, turns taken and tableaux."""
+    rng = random.Random(seed)
+    size = rules.hand_size(players)
+    deck = [c for c in Card for _ in range(rules.copies(c))]
+    if rnd > 1:
+        puddings = []
+        for _ in range(players):
+            puddings.append(rng.randint(0, 2))
+            rng.randint(0, 30)
+        for _ in range(sum(puddings)):
+            deck.remove(Card.PUDDING)
+    rng.shuffle(deck)
+    hands = [hand_counts(deck[p * size:(p + 1) * size]) for p in range(players)]
+    tabs = [[0] * len(Token) for _ in range(players)]
+    taken: list[list[Turn]] = [[] for _ in range(players)]
+    for _ in range(size - cards_left):
+        for p in range(players):
+            found = legal_turns(hands[p], tabs[p], rules)
+            turn = found[rng.randrange(len(found))]
+            apply_turn(hands[p], tabs[p], turn, rules)
+            taken[p].append(turn)
+        offset = rules.pass_offset(rnd - 1)
+        hands = [hands[(p - offset) % players] for p in range(players)]
+    return tuple(map(tuple, hands)), tuple(map(tuple, taken)), tuple(map(tuple, tabs))
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_random_positions_are_played_as_on_plain_counts(name: str) -> None:
+    """The endgame's random positions move on the engine (option tables, land, pass_hands): the
+    same hands, turns and tableaux as legal_turns and apply_turn give from the same draws."""
+    rules = get_ruleset(name)
+    for players in (2,) if rules.dummy_2p else (2, 3, 5):
+        for seed in range(12):
+            k = 1 + seed % 4
+            rnd = 1 + seed % rules.rounds
+            pos = random_position(seed, players, k, rules, rnd)
+            want = _plain_random_position(seed, players, k, rules, rnd)
+            assert (pos.hands, pos.taken, pos.tableaux) == want
