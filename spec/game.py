@@ -23,7 +23,8 @@ legal turns (:func:`spec.turns.legal_turns`, same order), its moves land them
 game. Nothing is stated here but the two ways to move a position on.
 
 Not covered: the dummy-2p variant (the dummy's turn is chosen by a controller mid-turn);
-``Game.new`` refuses it and :func:`spec.executor.play_game` plays it on its own engine.
+``Game.new`` refuses it and :func:`spec.executor.play_game` plays it on the engine's count-vector
+face (:mod:`spec.step`).
 """
 
 from __future__ import annotations
