@@ -3,6 +3,8 @@
 Every face that advances a game moves through these: the step API's positions
 (:mod:`spec.engine.position`) and the count-vector face with deals and the dummy pushed in
 from outside (:mod:`spec.step`, behind OpenSpiel, PettingZoo, replay and the dummy-2p games).
+:func:`land_turns` lands every seat's turn of a joint move (and the dummy's card) for both;
+the position's two- and three-seat paths are that loop unrolled, for listed turns only.
 """
 
 from __future__ import annotations
@@ -10,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from operator import index as _index
 
-from sushigo.spec.engine.options import Options
-from sushigo.spec.engine.packed import HIGH, N_CARDS, N_TOKENS, PUD_TOKEN, pack, unpack
+from sushigo.spec.cards import Card, Token
+from sushigo.spec.engine.options import Options, OptionTable
+from sushigo.spec.engine.packed import BITS, CARD_BIT, HIGH, N_CARDS, N_TOKENS, PUD_TOKEN, pack, unpack
 from sushigo.spec.errors import IllegalMoveError
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import round_totals
@@ -44,6 +47,73 @@ def land(
     except IllegalMoveError as exc:
         raise IllegalMoveError(f"{who} {exc}") from exc
     return pack(hand_counts), pack(tab_counts)
+
+
+_CHOP_BIT = CARD_BIT[int(Card.CHOPSTICKS)]
+_CHOP_FIELD = 0xFF << (BITS * int(Token.CHOPSTICKS))  # a packed tableau's chopsticks count
+
+#: In dummy-2p: the seat controlling the dummy this turn, the card it gives the dummy, and the
+#: option table the dummy's card is found in.
+Dummy = tuple[int, tuple[Pick, ...], OptionTable]
+
+
+def land_turns(
+    found: Sequence[Options], hands: Sequence[int], tabs: Sequence[int], turns: Sequence[tuple[Pick, ...]],
+    rules: Ruleset, round_index: int, turn: int, dummy: Dummy | None = None,
+) -> tuple[list[int], list[int]]:
+    """Every player's turn at once: seat s takes ``turns[s]`` from ``hands[s]`` in ``tabs[s]`` (its
+    options ``found[s]``), checked against its own tableau as it lay at the start of the turn, in
+    seat order; the hands come back not yet passed. Seats past the players (the dummy pile) are
+    carried over. With ``dummy`` the controller, right after its own turn, gives the dummy its
+    card from what is left, the chopsticks it used rejoining its hand only after that (R-DUMMY:
+    a controller uses chopsticks only with a card left for the dummy). IllegalMoveError names
+    round, turn and seat (counted from 1, 1 and 0); nothing given is changed."""
+    new_hands: list[int] = []
+    new_tabs: list[int] = []
+    rest = list(tabs[len(found):])  # the dummy's tableau (dummy-2p), changed by its card
+    for s, (options, picks, hand, tab) in enumerate(zip(found, turns, hands, tabs)):  # noqa: B905
+        change = options.change_of.get(id(picks))
+        if change is not None and not (moved := hand + change[0]) & HIGH:
+            tab += change[1]
+        else:  # not a listed object of this state, or a card not held: land checks it
+            where = f"round {round_index + 1}, turn {turn + 1}"
+            moved, tab = land(options, hand, tab, picks, rules, f"{where}, player {s}")
+        if dummy is not None and s == dummy[0]:
+            moved, rest[-1] = _give(moved, hand, rest[-1], picks, dummy, rules, round_index, turn)
+        new_hands.append(moved)
+        new_tabs.append(tab)
+    return new_hands + list(hands[len(new_hands):]), new_tabs + rest
+
+
+def gift_tableau(tab: int) -> int:
+    """The dummy's packed tableau as its turn sees it: the dummy never uses chopsticks."""
+    return tab & ~_CHOP_FIELD
+
+
+def _give(
+    left: int, held: int, dummy_tab: int, picks: tuple[Pick, ...], dummy: Dummy, rules: Ruleset,
+    round_index: int, turn: int,
+) -> tuple[int, int]:
+    """The controller's hand and the dummy's tableau after the dummy's card: the controller held
+    ``held`` and has ``left`` after its own turn ``picks``."""
+    where = f"round {round_index + 1}, turn {turn + 1}"
+    _, gift, table = dummy
+    used = _CHOP_BIT if len(picks) == 2 else 0  # a legal two-card turn used chopsticks
+    cards = sum(unpack(held, N_CARDS))
+    if used and cards < 3:
+        raise IllegalMoveError(
+            f"{where}, player {dummy[0]} used chopsticks with {cards} cards after drawing the dummy's "
+            "card, leaving none for the dummy (R-DUMMY)"
+        )
+    if len(gift) != 1:
+        raise IllegalMoveError(
+            f"{where}, the dummy took {len(gift)} cards; the dummy takes exactly one card and "
+            "never uses chopsticks (R-DUMMY)"
+        )
+    left -= used
+    options = table(left, gift_tableau(dummy_tab))
+    left, dummy_tab = land(options, left, dummy_tab, gift, rules, f"{where}, the dummy")
+    return left + used, dummy_tab
 
 
 def pass_hands(hands: list[int], offset: int) -> list[int]:

@@ -14,7 +14,7 @@ from operator import add, itemgetter
 from typing import Self, TypeVar
 
 from sushigo.spec.cards import Card
-from sushigo.spec.engine.moves import land, no_seat, round_end, seat_index, turns_given
+from sushigo.spec.engine.moves import land_turns, no_seat, round_end, seat_index, turns_given
 from sushigo.spec.engine.options import Options, options_of
 from sushigo.spec.engine.packed import (
     AT_LEAST_1,
@@ -249,17 +249,9 @@ class Position:
                 hands = [m2, m0, m1] if offset == 1 else [m1, m2, m0] if offset else [m0, m1, m2]
                 tabs = [b0 + c0[1], b1 + c1[1], b2 + c2[1]]
         if hands is None:
-            moved_hands: list[int] = []
-            new_tabs: list[int] = []
-            for found, turn, hand, tab in zip(self._opts, actions, self._hands, self._tabs):  # noqa: B905
-                change = found.change_of.get(id(turn))
-                if change is not None and not (moved := hand + change[0]) & HIGH:
-                    moved_hands.append(moved)
-                    new_tabs.append(tab + change[1])
-                else:  # not a listed object of this state, or a card not held: land checks it
-                    moved, tab = land(found, hand, tab, turn, seats.rules, self._where(len(moved_hands)))
-                    moved_hands.append(moved)
-                    new_tabs.append(tab)
+            moved_hands, new_tabs = land_turns(
+                self._opts, self._hands, self._tabs, actions, seats.rules, self.round_index, self.turn
+            )
             offset = seats.offsets[self.round_index]
             if offset:
                 moved_hands = moved_hands[-offset:] + moved_hands[:-offset]  # pass_hands inlined
