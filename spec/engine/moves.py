@@ -70,15 +70,25 @@ def land_turns(
     round, turn and seat (counted from 1, 1 and 0); nothing given is changed."""
     new_hands: list[int] = []
     new_tabs: list[int] = []
-    rest = list(tabs[len(found):])  # the dummy's tableau (dummy-2p), changed by its card
+    if dummy is None:  # every move of the step API comes this way: kept as lean as the loop can be
+        for options, picks, hand, tab in zip(found, turns, hands, tabs):  # noqa: B905
+            change = options.change_of.get(id(picks))
+            if change is not None and not (moved := hand + change[0]) & HIGH:
+                new_hands.append(moved)
+                new_tabs.append(tab + change[1])
+            else:  # not a listed object of this state, or a card not held: land checks it
+                who = f"round {round_index + 1}, turn {turn + 1}, player {len(new_hands)}"
+                moved, tab = land(options, hand, tab, picks, rules, who)
+                new_hands.append(moved)
+                new_tabs.append(tab)
+        if len(new_hands) == len(hands):
+            return new_hands, new_tabs
+        return new_hands + list(hands[len(new_hands):]), new_tabs + list(tabs[len(new_tabs):])
+    rest = list(tabs[len(found):])  # the dummy's tableau, changed by its card
     for s, (options, picks, hand, tab) in enumerate(zip(found, turns, hands, tabs)):  # noqa: B905
-        change = options.change_of.get(id(picks))
-        if change is not None and not (moved := hand + change[0]) & HIGH:
-            tab += change[1]
-        else:  # not a listed object of this state, or a card not held: land checks it
-            where = f"round {round_index + 1}, turn {turn + 1}"
-            moved, tab = land(options, hand, tab, picks, rules, f"{where}, player {s}")
-        if dummy is not None and s == dummy[0]:
+        who = f"round {round_index + 1}, turn {turn + 1}, player {s}"
+        moved, tab = land(options, hand, tab, picks, rules, who)
+        if s == dummy[0]:
             moved, rest[-1] = _give(moved, hand, rest[-1], picks, dummy, rules, round_index, turn)
         new_hands.append(moved)
         new_tabs.append(tab)
