@@ -255,7 +255,7 @@ def _chunk(
     size, n_rounds = rules.hand_size(players), rules.rounds
     seats = seats_of(rules, players)  # the unshuffled deck and the cards a game deals
     deals = [fast_shuffled_deck(seats.base, s, seats.dealt) for s in seeds]
-    deck = np.array([cards for cards, _ in deals], dtype=np.int8)
+    deck = np.frombuffer(b"".join([bytes(cards) for cards, _ in deals]), np.int8).reshape(games, -1)
     policy_seeds = [policy_seed for _, policy_seed in deals]
     rows = np.arange(games)
     rng = random.Random()
