@@ -1,25 +1,23 @@
 """The batch path: many all-random games at once, vectorised across games with numpy.
 
 Exactly the games of ``play_game(players, seed, rules, ["random"])``, seed by seed: the same
-deal, the same picks, the same scores. What makes it the same is the random generator, which
-is reproduced word for word rather than replaced:
+deal, the same picks, the same scores. An accelerator of the engine, not a second engine: the
+deck of each game is the engine's one shuffle (:func:`spec.engine.shuffle.fast_shuffled_deck`,
+which also gives the policies' seed), the legal turns and what they do are the engine's option
+tables (:class:`spec.engine.options.OptionTable`), numbered here by hand pattern so that a whole
+table of games looks up its options with one array index, and rounds are scored for the whole
+table at once by ``_Scorer`` (the numbers of :mod:`spec.scoring`). What is vectorised besides
+is the policies' generator, reproduced word for word rather than replaced:
 
-* ``random.Random(seed)`` is seeded by CPython itself and asked for a block of raw 32-bit words
-  (``getrandbits(32 * W)``: the words in the order the generator makes them). ``shuffle``
-  draws ``getrandbits(k)`` = one word shifted right by ``32 - k``, with rejection above ``n``
-  (``Random._randbelow``); that loop runs here on every game at once.
-* The policies' generator is ``random.Random(w0 | w1 << 32)`` from the next two words; each
+* The policies' generator is ``random.Random(policy_seed)``, asked for a block of raw 32-bit
+  words (``getrandbits(32 * W)``: the words in the order the generator makes them); each
   ``random()`` uses two of its words: ``((a >> 5) * 2**26 + (b >> 6)) / 2**53``.
 * The random policy takes option ``int(random() * n)`` of the ``n`` legal turns in
   legal_turns order, and draws nothing when there is one; seats decide in seat order.
 
-The legal turns and what they do come from :class:`spec.game.OptionTable` (legal_turns and
-apply_turn), numbered here by hand pattern so that a whole table of games looks up its options
-with one array index; rounds are scored for the whole table at once by ``_Scorer`` (the
-numbers of :mod:`spec.scoring`). A game the word
-block cannot cover (a shuffle with very many rejections) is played by the pure-Python path.
-
-Dummy-2p is not played here (:func:`spec.executor.fast_random_games` sends it to play_game).
+tests/test_one_engine.py holds the batch to the engine (the step API driven by the same random
+policy) game by game under every named ruleset. Dummy-2p is not played here
+(:func:`spec.executor.fast_random_games` sends it to play_game).
 """
 
 from __future__ import annotations
@@ -31,14 +29,16 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 from sushigo.spec.cards import Token
-from sushigo.spec.game import BITS, N_CARDS, N_TOKENS, OptionTable, option_table, pack
+from sushigo.spec.engine.options import OptionTable, option_table
+from sushigo.spec.engine.packed import BITS, N_CARDS, N_TOKENS, pack
+from sushigo.spec.engine.seats import seats_of
+from sushigo.spec.engine.shuffle import fast_shuffled_deck
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import dish_points, maki_icons, maki_points, pudding_points, winners
 
 __all__ = ["CHUNK", "batch_games"]
 
 CHUNK = 2048  # games vectorised together (memory: a few MB)
-_SHUFFLE_WORDS = 320  # a 108-card shuffle draws 157 words on average; 320 is never short in practice
 _WASABI, _CHOP, _PUD = int(Token.WASABI), int(Token.CHOPSTICKS), int(Token.PUDDING)
 _BIT_WEIGHTS = (1 << np.arange(N_CARDS, dtype=np.int64)).astype(np.int64)
 
@@ -202,46 +202,13 @@ _SCORERS: dict[tuple[Ruleset, int], _Scorer] = {}
 
 
 def _codes(hands: I8, tabs: I8) -> I64:
-    """The pattern code of each hand in its tableau (see spec.game.pattern; same information)."""
+    """The pattern code of each hand in its tableau (see spec.engine.packed.pattern; same information)."""
     once = (hands > 0).astype(np.int64) @ _BIT_WEIGHTS
     twice = (hands > 1).astype(np.int64) @ _BIT_WEIGHTS
     wasabi = tabs[..., _WASABI].astype(np.int64)
     chop = tabs[..., _CHOP] > 0
     return np.where(chop, once | (twice << 12) | (np.minimum(wasabi, 2) << 24) | (1 << 26),
                     once | ((wasabi > 0).astype(np.int64) << 24))
-
-
-def _shuffle(words: npt.NDArray[np.uint32], order: I8) -> tuple[I8, I64, npt.NDArray[np.bool_]]:
-    """``random.shuffle`` of ``order`` for every game from its words; also each game's next word
-    and whether the words ran short (such a game is replayed by the caller)."""
-    games = words.shape[0]
-    deck = np.broadcast_to(order, (games, order.size)).copy()
-    pos = np.zeros(games, dtype=np.int64)
-    rows = np.arange(games)
-    last = words.shape[1] - 1
-    w64 = words.astype(np.int64)
-    for i in range(order.size - 1, 0, -1):
-        n = i + 1
-        shift = 32 - n.bit_length()
-        r = w64[rows, np.minimum(pos, last)] >> shift
-        pos += 1
-        bad = r >= n
-        while bad.any():
-            idx = np.nonzero(bad)[0]
-            # A game whose words ran out stops drawing (its draws would repeat the last word for
-            # ever); it is marked short below and replayed by the caller on the Python path.
-            out_of_words = idx[pos[idx] > last]
-            r[out_of_words] = 0
-            bad[out_of_words] = False
-            idx = idx[pos[idx] <= last]
-            r[idx] = w64[idx, pos[idx]] >> shift
-            pos[idx] += 1
-            bad[idx] = r[idx] >= n
-        picked = deck[rows, r]
-        deck[rows, r] = deck[:, i]
-        deck[:, i] = picked
-    short = pos + 2 > words.shape[1]
-    return deck, pos, short
 
 
 def _words(rng: random.Random, seeds: Sequence[int], n: int) -> npt.NDArray[np.uint32]:
@@ -258,13 +225,9 @@ Result = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...], tu
 
 
 def batch_games(
-    players: int, seeds: Sequence[int], rules: Ruleset, tableaux: bool,
-    replay: Callable[[int], Result],
+    players: int, seeds: Sequence[int], rules: Ruleset, tableaux: bool
 ) -> list[Result]:
-    """Per seed: (round totals, puddings, totals, winners, final tableaux or None).
-
-    ``replay(seed)`` plays a game the word block cannot cover (the pure-Python path).
-    """
+    """Per seed: (round totals, puddings, totals, winners, final tableaux or None)."""
     numbered = _NUMBERED.get(rules)
     if numbered is None:
         numbered = _NUMBERED[rules] = _Numbered(option_table(rules))
@@ -278,7 +241,7 @@ def batch_games(
     gc.disable()
     try:
         for k in range(0, len(seeds), CHUNK):
-            out += _chunk(players, list(seeds[k : k + CHUNK]), rules, tableaux, numbered, scorer, replay)
+            out += _chunk(players, list(seeds[k : k + CHUNK]), rules, tableaux, numbered, scorer)
     finally:
         if was_enabled:
             gc.enable()
@@ -286,19 +249,16 @@ def batch_games(
 
 
 def _chunk(
-    players: int, seeds: list[int], rules: Ruleset, tableaux: bool, numbered: _Numbered, scorer: _Scorer,
-    replay: Callable[[int], Result],
+    players: int, seeds: list[int], rules: Ruleset, tableaux: bool, numbered: _Numbered, scorer: _Scorer
 ) -> list[Result]:
     games = len(seeds)
     size, n_rounds = rules.hand_size(players), rules.rounds
-    order = np.array([c for c in range(N_CARDS) for _ in range(rules.deck[c])], dtype=np.int8)
-    rng = random.Random()
-    words = _words(rng, seeds, _SHUFFLE_WORDS)
-    deck, pos, short = _shuffle(words, order)
+    seats = seats_of(rules, players)  # the unshuffled deck and the cards a game deals
+    deals = [fast_shuffled_deck(seats.base, s, seats.dealt) for s in seeds]
+    deck = np.frombuffer(b"".join([bytes(cards) for cards, _ in deals]), np.int8).reshape(games, -1)
+    policy_seeds = [policy_seed for _, policy_seed in deals]
     rows = np.arange(games)
-    nxt = np.minimum(pos, words.shape[1] - 2)
-    low, high = words[rows, nxt].astype(np.uint64), words[rows, nxt + 1].astype(np.uint64)
-    policy_seeds = (low | (high << np.uint64(32))).tolist()
+    rng = random.Random()
     draws = n_rounds * players * size  # at most one random() per decision
     pw = _words(rng, policy_seeds, 2 * draws).astype(np.float64)
     floats = (np.floor(pw[:, 0::2] / 32) * 67108864.0 + np.floor(pw[:, 1::2] / 64)) / 9007199254740992.0
@@ -337,9 +297,6 @@ def _chunk(
     pudding_memo: dict[tuple[int, ...], list[int]] = {}
     out: list[Result] = []
     for g in range(games):
-        if short[g]:
-            out.append(replay(seeds[g]))
-            continue
         puddings = tuple(kept_rows[g])
         pud = pudding_memo.get(puddings)
         if pud is None:

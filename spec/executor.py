@@ -38,6 +38,12 @@ Records: :class:`spec.record.GameRecord`; :func:`replay` re-executes one and
 names the first illegal step. Seats are numbered from 0 (as in the JSON
 ``winners``), rounds and turns from 1 in messages.
 
+No game loop is written here: every game is advanced by the one engine (:mod:`spec.engine`),
+play_game through the step API (:class:`spec.game.MutableGame`), dummy-2p games, iter_game
+and replay through its count-vector face (:mod:`spec.step`), which also words every illegal
+step. tests/plain_executor.py keeps the plain loop this module once ran, as the reference the
+engine is tested against.
+
 Speed: :func:`fast_random_games` plays all-random games on count vectors with
 memoised option tables and gives exactly the games of :func:`play_game`.
 """
@@ -49,27 +55,20 @@ import random
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from sushigo.spec import step as steps
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.engine.seats import DUMMY_SEAT, check_players, dummy_controller
+from sushigo.spec.engine.shuffle import shuffled_deck
 from sushigo.spec.errors import IllegalMoveError, InputError, SushiGoError, check_first_seed
-from sushigo.spec.game import (
-    DUMMY_SEAT,
-    MutableGame,
-    check_players,
-    dummy_controller,
-    shuffled_deck,
-)
+from sushigo.spec.game import MutableGame
 from sushigo.spec.policies import POLICIES, PlayerView, Policy
 from sushigo.spec.record import GameRecord, RoundRecord, record_from_json
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
-from sushigo.spec.scoring import GameScore, round_totals, score_game
+from sushigo.spec.scoring import GameScore, score_game
 from sushigo.spec.tableau import Tableau, format_tableau
-from sushigo.spec.turns import Pick, Turn, TurnResult, apply_turn, legal_turns, resolve_turn
-
-if TYPE_CHECKING:  # spec.batch needs numpy, which is optional
-    from sushigo.spec.batch import Result
+from sushigo.spec.turns import Pick, Turn
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
@@ -197,139 +196,46 @@ class _StepError(SushiGoError):
     """A record step that breaks the rules (message complete, rule id in parentheses)."""
 
 
-class _Table:
-    """The mutable table the engine plays on."""
-
-    def __init__(self, rules: Ruleset, players: int) -> None:
-        self.rules = rules
-        self.players = players
-        self.seats = rules.seats(players)
-        self.hand_size = rules.hand_size(players)
-        self.deck = list(rules.deck)
-        self.hands = [[0] * N_CARDS for _ in range(self.seats)]
-        self.tabs = [[0] * N_TOKENS for _ in range(self.seats)]
-        self.start: tuple[tuple[int, ...], ...] = tuple(tuple(t) for t in self.tabs)
-        self.kept = [0] * self.seats
-        self.discard = [0] * N_CARDS
-        self.scores: list[tuple[int, ...]] = []
-        self.round_index = 0
-        self.turn = 0
-        self.round_turns: tuple[tuple[tuple[Pick, ...], ...], ...] = ()
-
-    def snapshot(self, phase: str) -> GameState:
-        return GameState(
-            rules=self.rules,
-            players=self.players,
-            round_index=self.round_index,
-            turn=self.turn,
-            phase=phase,
-            deck=tuple(self.deck),
-            hands=tuple(tuple(h) for h in self.hands),
-            tableaux=tuple(tuple(t) for t in self.tabs),
-            puddings=tuple(self.kept),
-            discard=tuple(self.discard),
-            scores=tuple(self.scores),
-        )
-
-    def view(self, seat: int, target: int, hand: Sequence[int]) -> PlayerView:
-        return _view(self.rules, self.players, self.round_index, self.turn, seat, target, hand, self.start,
-                     self.kept, self.scores)
-
-    def where(self, seat: int) -> str:
-        return f"round {self.round_index + 1}, turn {self.turn + 1}, {_who(seat, self.players)}"
+#: decide(step) -> the turn of every player (seat order) and, in dummy-2p, the dummy's card.
+Decide = Callable[[steps.Step], tuple[list[tuple[Pick, ...]], tuple[Pick, ...] | None]]
 
 
-#: decide(table, seat, target, hand) -> the turn ``seat`` takes for ``target``'s tableau.
-Decide = Callable[[_Table, int, int, list[int]], tuple[Pick, ...]]
+def _state(
+    step: steps.Step, phase: str, discard: Sequence[int], *, round_index: int | None = None,
+    turn: int | None = None, hands: Sequence[Sequence[int]] | None = None,
+    tableaux: Sequence[Sequence[int]] | None = None, drawn: Card | None = None,
+    kept: Sequence[int] | None = None, scores: Sequence[tuple[int, ...]] | None = None,
+) -> GameState:
+    """A snapshot of the engine's table ``step`` (fields given override it). ``drawn``: the card
+    the dummy's controller has drawn at this turn's start, put back on the pile: a snapshot is
+    taken before the draw (the engine's Step holds the table after it)."""
+    held = [list(h) for h in (step.hands if hands is None else hands)]
+    if drawn is not None:
+        ctrl = dummy_controller(step.turn)
+        held[ctrl][int(drawn)] -= 1
+        held[DUMMY_SEAT][int(drawn)] += 1
+    return GameState(
+        rules=step.rules,
+        players=step.players,
+        round_index=step.round_index if round_index is None else round_index,
+        turn=step.turn if turn is None else turn,
+        phase=phase,
+        deck=step.deck,
+        hands=tuple(tuple(h) for h in held),
+        tableaux=tuple(tuple(t) for t in (step.tableaux if tableaux is None else tableaux)),
+        puddings=tuple(step.kept if kept is None else kept),
+        discard=tuple(discard),
+        scores=tuple(step.scores if scores is None else scores),
+    )
 
 
-def _resolve(
-    table: _Table, seat: int, hand: Sequence[int], tab: Sequence[int], turn: tuple[Pick, ...]
-) -> TurnResult:
-    if not turn:
-        raise _StepError(f"{table.where(seat)} took no card; every player takes a card each turn (R-PICK)")
-    try:
-        return resolve_turn(hand, tab, turn, table.rules)
-    except IllegalMoveError as exc:
-        raise _StepError(f"{table.where(seat)} {exc}") from exc
-
-
-def _run_round(
-    table: _Table, dealt: Sequence[Sequence[Card]], decide: Decide, snapshots: bool
-) -> Iterator[GameState]:
-    """Play one round on ``table`` (hands as dealt); yields snapshots if asked.
-
-    The turns played are left in ``table.round_turns``.
-    """
-    rules, players, seats = table.rules, table.players, table.seats
-    for s, cards in enumerate(dealt):
-        hand = [0] * N_CARDS
-        for c in cards:
-            hand[int(c)] += 1
-            table.deck[int(c)] -= 1
-        table.hands[s] = hand
-    pile = list(dealt[DUMMY_SEAT]) if rules.dummy_2p else []
-    offset = rules.pass_offset(table.round_index)
-    turns: list[tuple[tuple[Pick, ...], ...]] = []
-    table.turn = 0
-    if snapshots:
-        yield table.snapshot("dealt")
-    for t in range(table.hand_size):
-        table.turn = t
-        table.start = tuple(tuple(x) for x in table.tabs)
-        step: list[tuple[Pick, ...]] = [() for _ in range(seats)]  # every seat filled below
-        ctrl = dummy_controller(t) if rules.dummy_2p else -1
-        for s in range(players):
-            hand = table.hands[s]
-            tab = table.tabs[s]
-            if s == ctrl:
-                top = int(pile[t])
-                hand[top] += 1
-                table.hands[DUMMY_SEAT][top] -= 1
-            turn = decide(table, s, s, hand)
-            result = _resolve(table, s, hand, table.start[s], turn)
-            if s == ctrl and result.chopsticks and sum(hand) < 3:
-                raise _StepError(
-                    f"{table.where(s)} used chopsticks with {sum(hand)} cards after drawing the dummy's "
-                    "card, leaving none for the dummy (R-DUMMY)"
-                )
-            apply_turn(hand, tab, turn, rules)
-            if s == ctrl:
-                # the used chopsticks rejoin the hand only after the dummy's card is chosen
-                hand[_CHOP] -= int(result.chopsticks)
-                gift = decide(table, s, DUMMY_SEAT, hand)
-                if len(gift) != 1:
-                    raise _StepError(
-                        f"{table.where(DUMMY_SEAT)} took {len(gift)} cards; the dummy takes exactly one "
-                        "card and never uses chopsticks (R-DUMMY)"
-                    )
-                _resolve(table, DUMMY_SEAT, hand, table.start[DUMMY_SEAT], gift)
-                apply_turn(hand, table.tabs[DUMMY_SEAT], gift, rules)
-                hand[_CHOP] += int(result.chopsticks)
-                step[DUMMY_SEAT] = gift
-            step[s] = turn
-        turns.append(tuple(step))
-        moved = table.hands[:players]
-        for s in range(players):
-            table.hands[(s + offset) % players] = moved[s]
-        table.turn = t + 1
-        if snapshots:
-            yield table.snapshot("turn")
-    table.round_turns = tuple(turns)
-
-
-def _score_round(table: _Table) -> tuple[tuple[Tableau, ...], tuple[int, ...]]:
-    tableaux = tuple(Tableau(tuple(t)) for t in table.tabs)
-    scores = tuple(round_totals(table.tabs, table.rules))
-    table.scores.append(scores)
-    for s, tab in enumerate(table.tabs):
-        table.kept[s] += tab[_PUD_TOKEN]
-        cards = _token_cards(tab)
-        cards[_PUD] -= tab[_PUD_TOKEN]
+def _discarded(discard: list[int], tableaux: Sequence[Tableau]) -> None:
+    """Add a scored round's cards to ``discard``: every card of the tableaux but the puddings."""
+    for tab in tableaux:
+        cards = _token_cards(tab.counts)
+        cards[_PUD] -= tab.counts[_PUD_TOKEN]
         for c in range(N_CARDS):
-            table.discard[c] += cards[c]
-    table.tabs = [[0] * N_TOKENS for _ in range(table.seats)]
-    return tableaux, scores
+            discard[c] += cards[c]
 
 
 # --------------------------------------------------------------------------- playing
@@ -369,7 +275,7 @@ def _instances(policies: Sequence[PolicyLike]) -> list[Policy]:
     return [POLICIES[p]() if isinstance(p, str) else p for p in policies]
 
 
-_check_players = check_players  # the executor's older private name (check_players is in spec.game)
+_check_players = check_players  # the executor's older private name (check_players is in spec.engine)
 
 
 def _seeded_deal(rules: Ruleset, players: int, seed: int) -> tuple[list[list[list[Card]]], random.Random]:
@@ -394,19 +300,20 @@ def seeded_deals(rules: Ruleset, players: int, seed: int) -> list[list[list[Card
     return _seeded_deal(rules, players, seed)[0]
 
 
-def _policy_decider(rules: Ruleset, policies: Sequence[Policy], prng: random.Random) -> Decide:
-    def decide(table: _Table, seat: int, target: int, hand: list[int]) -> Turn:
-        tab = table.start[target]
-        if target != seat:
-            # the dummy never uses chopsticks: offer single picks only
-            stub = list(tab)
-            stub[_CHOP] = 0
-            options = legal_turns(hand, stub, rules)
-        else:
-            options = legal_turns(hand, tab, rules)
-            if rules.dummy_2p and seat == dummy_controller(table.turn) and sum(hand) < 3:
-                options = [o for o in options if len(o) == 1]
-        return policies[seat].choose(table.view(seat, target, hand), options, prng)
+def _policy_decider(players: int, policies: Sequence[Policy], prng: random.Random) -> Decide:
+    """The policies asked in seat order, each shown the table at the start of the turn; the
+    dummy's controller is asked for the dummy's card right after its own turn."""
+
+    def decide(step: steps.Step) -> tuple[list[tuple[Pick, ...]], tuple[Pick, ...] | None]:
+        chosen: list[tuple[Pick, ...]] = []
+        gift: tuple[Pick, ...] | None = None
+        for s in range(players):
+            turn = policies[s].choose(_step_view(step, s, s, step.hands[s]), steps.options(step, s), prng)
+            chosen.append(turn)
+            if s == step.controller:
+                view = _step_view(step, s, DUMMY_SEAT, steps.gift_hand(step, turn))
+                gift = policies[s].choose(view, steps.gift_options(step, turn), prng)
+        return chosen, gift
 
     return decide
 
@@ -419,23 +326,42 @@ def _game(
     snapshots: bool,
     on_round: Callable[[int, RoundRecord], None] | None = None,
 ) -> Iterator[GameState]:
-    table = _Table(rules, players)
-    rounds: list[RoundRecord] = []
+    """Play ``deals`` on the engine (its count-vector face, spec.step), one round after another,
+    with the turns ``decide`` gives; yields a snapshot after the deal, each turn and each scoring
+    if asked. An illegal turn raises _StepError with the engine's words (round, turn, seat, rule)."""
+    step = steps.new_game(players, rules)
+    discard = [0] * N_CARDS
+    size = step.hand_size
     for r, dealt in enumerate(deals):
-        table.round_index = r
-        yield from _run_round(table, dealt, decide, snapshots)
-        tableaux, scores = _score_round(table)
-        rnd = RoundRecord(
-            hands=tuple(tuple(h) for h in dealt),
-            turns=table.round_turns,
-            tableaux=tableaux,
-            scores=scores,
-        )
-        rounds.append(rnd)
+        step = steps.deal(step, dealt)
+        pile = dealt[DUMMY_SEAT] if rules.dummy_2p else ()
+        if snapshots:
+            yield _state(step, "dealt", discard, drawn=pile[0] if pile else None)
+        turns: list[tuple[tuple[Pick, ...], ...]] = []
+        while step.dealt:
+            chosen, gift = decide(step)
+            turns.append((*chosen, *(() if gift is None else (gift,))))
+            try:
+                after = steps.play(step, chosen, gift)
+            except IllegalMoveError as exc:
+                raise _StepError(str(exc)) from exc
+            if snapshots:
+                if after.dealt:
+                    yield _state(after, "turn", discard, drawn=pile[after.turn] if pile else None)
+                else:  # the round's last turn: the snapshot before its scoring
+                    empty = [[0] * N_CARDS for _ in after.hands]
+                    yield _state(after, "turn", discard, round_index=r, turn=size, hands=empty,
+                                 tableaux=[t.counts for t in after.rounds[-1]], kept=step.kept,
+                                 scores=step.scores)
+            step = after
+        tableaux = step.rounds[-1]
+        _discarded(discard, tableaux)
+        hands = tuple(tuple(h) for h in dealt)
+        rnd = RoundRecord(hands=hands, turns=tuple(turns), tableaux=tableaux, scores=step.scores[-1])
         if on_round is not None:
             on_round(r, rnd)
         if snapshots:
-            yield table.snapshot("scored")
+            yield _state(step, "scored", discard, round_index=r, turn=size)
 
 
 def _finish(
@@ -468,7 +394,7 @@ def iter_game(
     _check_players(rules, players)
     names = resolve_policies(players, policies)
     deals, prng = _seeded_deal(rules, players, seed)
-    decide = _policy_decider(rules, _instances(names), prng)
+    decide = _policy_decider(players, _instances(names), prng)
     yield from _game(rules, players, deals, decide, snapshots=True)
 
 
@@ -517,30 +443,14 @@ def _play_dummy_steps(
     (spec.step): the policies are asked in seat order, the controller for the dummy's card
     right after its own turn, each shown the table at the start of the turn."""
     deals, prng = _seeded_deal(rules, players, seed)
-    policies = _instances(names)
-    step = steps.new_game(players, rules)
     rounds: list[RoundRecord] = []
-    for dealt in deals:
-        step = steps.deal(step, dealt)
-        turns: list[tuple[Turn, ...]] = []
-        while step.dealt:
-            chosen: list[Turn] = []
-            gift: Turn | None = None
-            for s in range(players):
-                turn = policies[s].choose(_step_view(step, s, s, step.hands[s]), steps.options(step, s), prng)
-                chosen.append(turn)
-                if s == step.controller:
-                    view = _step_view(step, s, DUMMY_SEAT, steps.gift_hand(step, turn))
-                    gift = policies[s].choose(view, steps.gift_options(step, turn), prng)
-            turns.append((*chosen, *(() if gift is None else (gift,))))
-            step = steps.play(step, chosen, gift)
-        hands = tuple(tuple(h) for h in dealt)
-        rounds.append(RoundRecord(hands, tuple(turns), step.rounds[-1], step.scores[-1]))
+    decide = _policy_decider(players, _instances(names), prng)
+    _drain(_game(rules, players, deals, decide, False, lambda _r, rnd: rounds.append(rnd)))
     return rounds
 
 
 def _step_view(step: steps.Step, seat: int, target: int, hand: Sequence[int]) -> PlayerView:
-    """What ``seat`` sees choosing for ``target`` (the executor's _Table.view, from a Step)."""
+    """What ``seat`` sees choosing for ``target`` (every tableau at the start of the turn)."""
     return _view(step.rules, step.players, step.round_index, step.turn, seat, target, hand, step.tableaux,
                  step.kept, step.scores)
 
@@ -609,20 +519,20 @@ def _check_deal(
 
 
 def _record_decider(rec_rounds: Sequence[RoundRecord]) -> Decide:
-    def decide(table: _Table, seat: int, target: int, hand: list[int]) -> tuple[Pick, ...]:
-        turns = rec_rounds[table.round_index].turns
-        if table.turn >= len(turns):
+    def decide(step: steps.Step) -> tuple[list[tuple[Pick, ...]], tuple[Pick, ...] | None]:
+        turns = rec_rounds[step.round_index].turns
+        if step.turn >= len(turns):
             raise _StepError(
-                f"round {table.round_index + 1}, turn {table.turn + 1} is missing: the hands still "
-                f"hold cards (a round has {table.hand_size} turns) (R-HAND-SIZE)"
+                f"round {step.round_index + 1}, turn {step.turn + 1} is missing: the hands still "
+                f"hold cards (a round has {step.hand_size} turns) (R-HAND-SIZE)"
             )
-        step = turns[table.turn]
-        if len(step) != table.seats:
+        listed = turns[step.turn]
+        if len(listed) != step.seats:
             raise _StepError(
-                f"round {table.round_index + 1}, turn {table.turn + 1} lists {len(step)} turns; "
-                f"the table has {table.seats} seats (R-RECORD)"
+                f"round {step.round_index + 1}, turn {step.turn + 1} lists {len(listed)} turns; "
+                f"the table has {step.seats} seats (R-RECORD)"
             )
-        return step[target]
+        return list(listed[: step.players]), listed[DUMMY_SEAT] if step.rules.dummy_2p else None
 
     return decide
 
@@ -794,11 +704,8 @@ def fast_random_games(
     except ImportError:  # numpy missing: the same games, one at a time
         return _python_random_games(players, range(seed, seed + n), rules, tableaux)
 
-    def one(s: int) -> Result:
-        return _python_random_games(players, [s], rules, tableaux)[0][1:]  # a slice is a plain tuple
-
     seeds = range(seed, seed + n)
-    games = batch_games(players, seeds, rules, tableaux, one)
+    games = batch_games(players, seeds, rules, tableaux)
     return [FastGame(s, *game) for s, game in zip(seeds, games, strict=True)]
 
 

@@ -24,11 +24,12 @@ here that the executor does not state; ``tests/test_step.py`` drives this module
 with the executor's own policies and seeds and requires the very games
 :func:`spec.executor.play_game` records.
 
-One engine: a :class:`Step` is the count-vector face of :mod:`spec.game`'s engine. The
-legal turns are its option tables, a turn lands, the hands pass and a round is scored by
-its :func:`spec.game.land`, :func:`spec.game.pass_hands` and :func:`spec.game.score_round`,
-exactly as in :meth:`spec.game.Game.apply`; what is added here is only what a seeded
-:class:`~spec.game.Game` does not need: deals pushed in from outside and the dummy.
+One engine: a :class:`Step` is the count-vector face of :mod:`spec.engine`. The legal
+turns are its option tables; every seat's turn (and the dummy's card) lands by its
+:func:`~spec.engine.moves.land_turns`, the loop :meth:`spec.game.Game.apply` lands by too, the
+hands pass by :func:`~spec.engine.moves.pass_hands` and a round is scored by
+:func:`~spec.engine.moves.score_round`; what is added here is only what a seeded
+:class:`~spec.game.Game` does not need: deals pushed in from outside and the controller's draw.
 """
 
 from __future__ import annotations
@@ -36,34 +37,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sushigo.spec.cards import Card, Token
-from sushigo.spec.errors import IllegalMoveError
-from sushigo.spec.game import (
-    CARD_BIT,
-    DUMMY_SEAT,
-    N_CARDS,
-    N_TOKENS,
-    OptionTable,
-    check_players,
-    dummy_controller,
+from sushigo.spec.cards import Card
+from sushigo.spec.engine.moves import (
+    gift_tableau,
     is_turn,
-    land,
-    pack,
+    land_turns,
     pass_hands,
     score_round,
     seat_index,
-    seats_of,
     turns_given,
-    unpack,
 )
+from sushigo.spec.engine.options import OptionTable
+from sushigo.spec.engine.packed import N_CARDS, N_TOKENS, pack, unpack
+from sushigo.spec.engine.seats import DUMMY_SEAT, check_players, dummy_controller, seats_of
+from sushigo.spec.errors import IllegalMoveError
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import GameScore, score_game
 from sushigo.spec.tableau import Tableau
 from sushigo.spec.turns import Pick, Turn
-
-_CHOP = int(Card.CHOPSTICKS)
-_CHOP_BIT = CARD_BIT[_CHOP]
-_CHOP_FIELD = 0xFF << (8 * int(Token.CHOPSTICKS))  # a packed tableau's chopsticks count
 
 __all__ = [
     "Step",
@@ -229,14 +220,9 @@ def gift_hand(step: Step, turn: tuple[Pick, ...]) -> Counts:
     return tuple(left)
 
 
-def _gift_tableau(tab: int) -> int:
-    """The dummy's packed tableau as its turn sees it: the dummy never uses chopsticks."""
-    return tab & ~_CHOP_FIELD
-
-
 def gift_options(step: Step, turn: tuple[Pick, ...]) -> list[Turn]:
     """The cards the controller may give the dummy after taking ``turn`` (single picks only)."""
-    stub = _gift_tableau(pack(step.tableaux[DUMMY_SEAT]))
+    stub = gift_tableau(pack(step.tableaux[DUMMY_SEAT]))
     return list(_table(step)(pack(gift_hand(step, turn)), stub).turns)
 
 
@@ -261,23 +247,9 @@ def play(step: Step, turns: Sequence[tuple[Pick, ...]], gift: tuple[Pick, ...] |
     table = _table(step)
     hands = [pack(h) for h in step.hands]
     tabs = [pack(t) for t in step.tableaux]
-    where = f"round {step.round_index + 1}, turn {step.turn + 1}"
-    for s, turn in enumerate(turns):
-        who = f"{where}, player {s}"
-        if s == ctrl and is_turn(turn) and len(turn) == 2 and sum(step.hands[s]) < 3:
-            raise IllegalMoveError(
-                f"{who} used chopsticks with {sum(step.hands[s])} cards, leaving none for the dummy (R-DUMMY)"
-            )
-        hands[s], tabs[s] = land(table(hands[s], tabs[s]), hands[s], tabs[s], turn, rules, who)
-        if s == ctrl and gift is not None:
-            # a legal two-card turn used chopsticks; they rejoin the hand after the gift
-            used = _CHOP_BIT if len(turn) == 2 else 0
-            if len(gift) != 1:
-                raise IllegalMoveError(f"{where}: the dummy takes exactly one card (R-DUMMY)")
-            held = hands[s] - used
-            found = table(held, _gift_tableau(pack(step.tableaux[DUMMY_SEAT])))
-            held, tabs[DUMMY_SEAT] = land(found, held, tabs[DUMMY_SEAT], gift, rules, f"{where}, the dummy")
-            hands[s] = held + used
+    found = [table(hands[s], tabs[s]) for s in range(step.players)]
+    dummy = None if ctrl is None or gift is None else (ctrl, gift, table)
+    hands, tabs = land_turns(found, hands, tabs, turns, rules, step.round_index, step.turn, dummy)
     moved = pass_hands(hands[: step.players], rules.pass_offset(step.round_index) % step.players)
     hands[: step.players] = moved
     after = _replace(

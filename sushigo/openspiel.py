@@ -46,9 +46,9 @@ from sushigo import tensor
 from sushigo.actions import NUM_ACTIONS, action_string, decode, encode, encode_all
 from sushigo.solver.endgame import Position, parse_position
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.engine.moves import seat_index
 from sushigo.spec.errors import InputError
 from sushigo.spec.executor import DUMMY_SEAT
-from sushigo.spec.game import seat_index
 from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import Ruleset, get_ruleset
 from sushigo.spec.scoring import pudding_points

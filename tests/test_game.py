@@ -1,18 +1,21 @@
 """The step API (spec.game.Game) against the reference rules of spec.turns and the old engine.
 
 Expected values come from independent paths: legal_turns/apply_turn on plain count vectors,
-the turn-by-turn engine behind iter_game and replay (which never uses the option tables).
+the plain turn-by-turn loop of tests/plain_executor.py (which never uses the engine).
 """
 
 from __future__ import annotations
 
 import random
 
+import plain_executor
 import pytest
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.engine.options import option_table
+from sushigo.spec.engine.packed import pack
 from sushigo.spec.errors import IllegalMoveError, InputError
 from sushigo.spec.executor import iter_game, play_game, replay
-from sushigo.spec.game import Game, option_table, pack
+from sushigo.spec.game import Game
 from sushigo.spec.policies import PlayerView
 from sushigo.spec.ruleset import OFFICIAL, RULESETS
 from sushigo.spec.turns import Pick, apply_turn, legal_turns
@@ -66,13 +69,15 @@ def test_every_state_offers_legal_turns_of_its_hand(players: int, rules_name: st
 @pytest.mark.parametrize("rules_name", RULES)
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_play_game_through_the_step_api_matches_the_turn_engine(players: int, rules_name: str) -> None:
-    """play_game drives Game; iter_game and replay run the old per-turn engine on the same seed."""
+    """play_game drives Game; the plain per-turn loop plays the same seed and re-executes the record."""
     rules = RULESETS[rules_name]
     for seed in range(4):
         for policies in (["random"], ["greedy"]):
             record = play_game(players, seed, rules, policies)
-            final = list(iter_game(players, seed, rules, policies))[-1]
+            final = list(plain_executor.iter_game(players, seed, rules, policies))[-1]
             assert tuple(r.scores for r in record.rounds) == final.scores
+            assert plain_executor.replay_rounds(record) == list(record.rounds)
+            assert list(iter_game(players, seed, rules, policies))[-1] == final
             assert replay(record).ok
 
 
@@ -175,7 +180,7 @@ def test_fast_shuffle_is_random_shuffle() -> None:
     """Game.new's shuffle (raw words in one block) = random.Random(seed).shuffle, then the 64 bits
     drawn next, seed by seed, also when only the first ``keep`` cards are kept (what a game deals);
     the seeds whose shuffle outruns the block take the plain path."""
-    from sushigo.spec import game as G
+    from sushigo.spec.engine import shuffle as G
 
     base = [c for c in range(len(Card)) for _ in range(OFFICIAL.deck[c])]
     outran = 0
@@ -249,13 +254,15 @@ def test_batch_path_under_every_named_ruleset(rules_name: str) -> None:
             assert (game.totals, game.winners) == (record.totals, record.winners)
 
 
-def test_batch_path_replays_a_game_its_words_cannot_cover(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With a word block too short for any shuffle, every game goes to the pure-Python path."""
-    import sushigo.spec.batch as B
-    from sushigo.spec.executor import fast_random_games
+def test_batch_path_deals_from_the_one_shuffle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The batch deals what the engine's shuffle gives, its plain fallback included: with a word
+    block too short for any shuffle, every deck is drawn again by random.shuffle, same games."""
+    import sushigo.spec.engine.shuffle as S
+    from sushigo.spec.executor import _python_random_games, fast_random_games
 
     want = fast_random_games(3, 5, 20)
-    monkeypatch.setattr(B, "_SHUFFLE_WORDS", 60)
+    assert want == _python_random_games(3, range(5, 25), OFFICIAL, False)
+    monkeypatch.setattr(S, "_BLOCK", 60)
     assert fast_random_games(3, 5, 20) == want
 
 

@@ -13,17 +13,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.engine.moves import land
+from sushigo.spec.engine.options import option_table
+from sushigo.spec.engine.packed import BITS, DENSE, pack
+from sushigo.spec.engine.seats import check_players
 from sushigo.spec.errors import IllegalMoveError, InputError
-from sushigo.spec.game import (
-    BITS,
-    DENSE,
-    Game,
-    MutableGame,
-    check_players,
-    land,
-    option_table,
-    pack,
-)
+from sushigo.spec.game import Game, MutableGame
 from sushigo.spec.ruleset import RULESETS, get_ruleset
 from sushigo.spec.turns import Pick, Turn, apply_turn, legal_turns
 

@@ -1,8 +1,7 @@
 """The step API's speed paths give exactly the answers of the reference path.
 
 Expected values come from spec.turns.legal_turns/apply_turn on plain count vectors (the rules'
-reference) and, for whole games, from the turn-by-turn engine behind spec.executor.iter_game,
-which never uses the option tables.
+reference), also for whole games: every turn of seeded games is followed on count vectors.
 """
 
 from __future__ import annotations
@@ -11,8 +10,10 @@ import random
 
 import pytest
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.engine.options import FILL_AFTER, OptionTable
+from sushigo.spec.engine.packed import BITS, DENSE, pack, pattern
 from sushigo.spec.errors import IllegalMoveError
-from sushigo.spec.game import BITS, DENSE, FILL_AFTER, Game, MutableGame, OptionTable, pack, pattern
+from sushigo.spec.game import Game, MutableGame
 from sushigo.spec.ruleset import get_ruleset
 from sushigo.spec.scoring import score_round
 from sushigo.spec.tableau import Tableau

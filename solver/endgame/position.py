@@ -9,11 +9,14 @@ from typing import Any
 
 from sushigo.spec.cards import Card, Token, parse_card
 from sushigo.spec.document import check_format
+from sushigo.spec.engine.moves import land, pass_hands
+from sushigo.spec.engine.options import option_table
+from sushigo.spec.engine.packed import pack, unpack
+from sushigo.spec.engine.seats import check_players
 from sushigo.spec.errors import IllegalMoveError, InputError, NotationError
-from sushigo.spec.game import check_players
 from sushigo.spec.rulefile import rules_value, ruleset_from_value
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
-from sushigo.spec.turns import Turn, apply_turn, format_turn, hand_counts, legal_turns, parse_turn
+from sushigo.spec.turns import Turn, apply_turn, format_turn, hand_counts, parse_turn
 
 N_CARDS = len(Card)
 N_TOKENS = len(Token)
@@ -256,25 +259,26 @@ def random_position(
         for _ in range(sum(earlier_puddings)):
             deck.remove(Card.PUDDING)
     rng.shuffle(deck)
-    hands = [hand_counts(deck[p * size:(p + 1) * size]) for p in range(players)]
-    tabs = [[0] * N_TOKENS for _ in range(players)]
+    # The turns are the engine's: its options (legal_turns order), landed by its moves, the hands
+    # passed by the round's offset; seats play as in a game without the dummy.
+    table = option_table(rules)
+    hands = [pack(hand_counts(deck[p * size:(p + 1) * size])) for p in range(players)]
+    tabs = [0] * players
     taken: list[list[Turn]] = [[] for _ in range(players)]
-    offset = rules.pass_offset(round_number - 1)
+    offset = rules.pass_offset(round_number - 1) % players
     for _ in range(size - cards_left):
-        rests: list[list[int]] = []
         for p in range(players):
-            options = legal_turns(hands[p], tabs[p], rules)
-            turn = options[rng.randrange(len(options))]
-            apply_turn(hands[p], tabs[p], turn, rules)
+            found = table(hands[p], tabs[p])
+            turn = found.turns[rng.randrange(len(found.turns))]
+            hands[p], tabs[p] = land(found, hands[p], tabs[p], turn, rules, f"player {p}")
             taken[p].append(turn)
-            rests.append(hands[p])
-        hands = [rests[(p - offset) % players] for p in range(players)]
+        hands = pass_hands(hands, offset)
     return Position(
         rules,
         round_number,
-        tuple(tuple(h) for h in hands),
+        tuple(tuple(unpack(h, N_CARDS)) for h in hands),
         tuple(tuple(t) for t in taken),
-        tuple(tuple(t) for t in tabs),
+        tuple(tuple(unpack(t, N_TOKENS)) for t in tabs),
         tuple(earlier_puddings),
         tuple(scores),
     )
