@@ -212,11 +212,18 @@ def tile_named(word: str, tiles: Mapping[str, Tile] = TILES) -> Tile:
     if key in SUGGESTED:
         raise InputError(f"--menu: {key} is a suggested menu: give its name alone (--menu {key}), or list "
                          "kinds only")
+    hint = _near(key, [*tiles, *TILE_ALIASES], TILE_ALIASES)
+    raise InputError(f"--menu: no menu tile is called {word.strip()!r}{hint} (tiles: {', '.join(tiles)})")
+
+
+def _near(word: str, choices: Sequence[str], aliases: Mapping[str, str] | None = None) -> str:
+    """'; did you mean X?' naming the choice nearest ``word`` (an alias as the name it stands for)."""
     import difflib  # only an error line needs it
 
-    near = difflib.get_close_matches(key, [*tiles, *TILE_ALIASES], n=1, cutoff=0.5)
-    hint = f"; did you mean {TILE_ALIASES.get(near[0], near[0])!r}?" if near else ""
-    raise InputError(f"--menu: no menu tile is called {word.strip()!r}{hint} (tiles: {', '.join(tiles)})")
+    near = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.5)
+    if not near:
+        return ""
+    return f"; did you mean {(aliases or {}).get(near[0], near[0])!r}?"
 
 
 def parse_menu(text: str, players: int | None = None, uramaki: str = DEFAULT_URAMAKI_SPLIT) -> Menu:
@@ -232,10 +239,7 @@ def parse_menu(text: str, players: int | None = None, uramaki: str = DEFAULT_URA
         if word in SUGGESTED:
             menu = _menu(word, [tiles[k] for k in SUGGESTED[word]])
         else:
-            import difflib  # only an error line needs it
-
-            near = difflib.get_close_matches(word, list(SUGGESTED), n=1, cutoff=0.5)
-            hint = f"; did you mean {near[0]!r}?" if near else ""
+            hint = _near(word, list(SUGGESTED))
             raise InputError(f"--menu: {text.strip()!r} is not a suggested menu{hint}; name one "
                              f"({', '.join(SUGGESTED)}) or list the kinds, e.g. "
                              f"--menu {','.join(SUGGESTED['sushi-go'])}")
