@@ -30,6 +30,16 @@ def add_rules_args(parser: argparse.ArgumentParser, default: str | None = "offic
     )
 
 
+def add_game_args(parser: argparse.ArgumentParser, party: str, menu: str = "") -> None:
+    """``--game base|party`` and ``--menu MENU`` (Sushi Go Party!; docs/party.md): ``party`` says
+    what the command does with Party, ``menu`` what it does with the menu."""
+    parser.add_argument("--game", choices=("base", "party"), default="base",
+                        help=f"base: Sushi Go! (default); party: Sushi Go Party!: {party} (docs/party.md)")
+    parser.add_argument("--menu", default=None, metavar="MENU",
+                        help="with --game party: a suggested menu's name, or its kinds separated by commas "
+                        "(1 roll, 3 appetizers, 2 specials, 1 dessert)" + (f"; {menu}" if menu else ""))
+
+
 def add_json_arg(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON for machines")
 

@@ -119,6 +119,8 @@ class PartyKind:
 
 
 _TEMAKI = MostFewest(4, 4, penalty_from=3)
+#: The uramaki race (RB p9): paid as players reach 10 icons, 8 / 5 / 2.
+URAMAKI_RACE: Final = Race(10, (8, 5, 2))
 _PUDDING = MostFewest(6, 6, penalty_from=3)
 
 #: Every kind of Party, in the tiles' order (the nigiri first).
@@ -131,7 +133,7 @@ KINDS: Final[tuple[PartyKind, ...]] = (
               "player paid in full (RB p8)"),
     PartyKind("temaki", _TEMAKI, "R-PARTY-TEMAKI", "plum", "#701858",
               summary="most cards +4, fewest (none counts) -4; with 2 players nobody loses (RB p8)"),
-    PartyKind("uramaki", Race(10, (8, 5, 2)), "R-PARTY-URAMAKI", "chartreuse", "#d8e820", "turn", "played",
+    PartyKind("uramaki", URAMAKI_RACE, "R-PARTY-URAMAKI", "chartreuse", "#d8e820", "turn", "played",
               icons=(3, 4, 5),
               summary="8 / 5 / 2 to the first players whose uramaki reach 10 icons, then discarded; "
               "left over at round end: the next place to the most icons (RB p9)"),
@@ -226,5 +228,29 @@ def shape_of(kind: PartyKind, rules: PartyRules) -> Scoring:
     return s
 
 
-__all__ = ["CARD_KIND", "FLIPPED_POINTS", "FLIPPED_RULE", "KIND", "KINDS", "LargestColour", "MostColours",
-           "Nigiri", "PartyKind", "Race", "Unscored", "card_index", "icons", "kind_of", "shape_of"]
+def document() -> list[dict[str, object]]:
+    """The kinds as plain data (``sushigo rules --game party --json``)."""
+    return [{"tile": k.tile, "course": k.course, "cards": list(k.cards), "icons": list(k.icons),
+             "colour": k.colour, "hex": k.hex or None, "when": k.when, "acts": k.acts or None,
+             "scoring": k.summary, "rule_id": k.rule} for k in KINDS]
+
+
+__all__ = [
+    "CARD_KIND",
+    "FLIPPED_POINTS",
+    "FLIPPED_RULE",
+    "KIND",
+    "KINDS",
+    "URAMAKI_RACE",
+    "LargestColour",
+    "MostColours",
+    "Nigiri",
+    "PartyKind",
+    "Race",
+    "Unscored",
+    "card_index",
+    "document",
+    "icons",
+    "kind_of",
+    "shape_of",
+]

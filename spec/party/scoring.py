@@ -160,8 +160,8 @@ def leftover_uramaki(seat_icons: Sequence[int], rule: Race, places_used: int) ->
 
 
 def _kind_points(kind: PartyKind, tableaux: Sequence[PartyTableau], rules: PartyRules,
-                 race: RacePaid | None) -> list[int]:
-    """Every seat's round points for ``kind``."""
+                 race: RacePaid | None, shown: Sequence[PartyTableau]) -> list[int]:
+    """Every seat's round points for ``kind`` (``shown``: the cards whose colours count)."""
     s = shape_of(kind, rules)
     seats = [counts(t, kind) for t in tableaux]
     if isinstance(s, Nigiri):
@@ -179,10 +179,10 @@ def _kind_points(kind: PartyKind, tableaux: Sequence[PartyTableau], rules: Party
         return [a + b for a, b in zip(race.paid, end, strict=True)]
     if isinstance(s, MostColours):
         held = [sum(c) for c in seats]
-        shown = [len(colours(t, rules)) for t in tableaux]  # nobody played one: nobody scores
-        return [s.points * n if shown[k] == max(shown) else 0 for k, n in enumerate(held)]
+        many = [len(colours(t, rules)) for t in shown]  # nobody played one: nobody scores
+        return [s.points * n if many[k] == max(many) else 0 for k, n in enumerate(held)]
     if isinstance(s, LargestColour):
-        groups = [colours(t, rules, desserts=rules.tea_desserts == "yes") for t in tableaux]
+        groups = [colours(t, rules, desserts=rules.tea_desserts == "yes") for t in shown]
         return [s.per * sum(c) * max(g.values(), default=0) for c, g in zip(seats, groups, strict=True)]
     if isinstance(s, (Sets, PerCard)):
         return [s.score(sum(c), None) for c in seats]
@@ -201,10 +201,15 @@ def round_categories(menu: Menu) -> dict[str, str]:
 
 
 def score_round(tableaux: Sequence[PartyTableau], menu: Menu, rules: PartyRules = DEFAULT,
-                race: RacePaid | None = None) -> RoundScore:
-    """One round's points per seat and category from the final tableaux (see the module docstring)."""
+                race: RacePaid | None = None, discarded: Sequence[PartyTableau] | None = None) -> RoundScore:
+    """One round's points per seat and category from the final tableaux (see the module docstring);
+    ``discarded``: the cards each seat played and lost during the round, which count as colours
+    under ``discarded_colours=yes``."""
     cats = round_categories(menu)
-    per_kind = {cat: _kind_points(KIND[cat], tableaux, rules, race) for cat in cats if cat != FLIPPED}
+    shown = list(tableaux)
+    if discarded is not None and rules.discarded_colours == "yes":
+        shown = [(*t, *d) for t, d in zip(tableaux, discarded, strict=True)]
+    per_kind = {cat: _kind_points(KIND[cat], tableaux, rules, race, shown) for cat in cats if cat != FLIPPED}
     if FLIPPED in cats:
         per_kind[FLIPPED] = [FLIPPED_POINTS * sum(1 for i in t for p in i.parts() if p.flipped)
                              for t in tableaux]

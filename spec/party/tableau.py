@@ -111,6 +111,12 @@ def card_names() -> tuple[str, ...]:
 
 
 def _card(word: str, text: str) -> str:
+    return card_named(word, f"tableau {text!r}")
+
+
+def card_named(word: str, where: str) -> str:
+    """The card ``word`` names (an alias read as its card), or one line naming the nearest; ``where``
+    opens the line."""
     key = CARD_ALIASES.get(word, word)
     if key in CARD_KIND or key in NUMBERED:
         return key
@@ -118,7 +124,7 @@ def _card(word: str, text: str) -> str:
 
     near = difflib.get_close_matches(key, [*card_names(), FLIPPED, *CARD_ALIASES], n=1, cutoff=0.5)
     hint = f"; did you mean {CARD_ALIASES.get(near[0], near[0])!r}?" if near else ""
-    raise NotationError(f"tableau {text!r}: no Party card is called {word!r}{hint} (cards: docs/party.md)")
+    raise NotationError(f"{where}: no Party card is called {word!r}{hint} (cards: docs/party.md)")
 
 
 def _part(word: str, text: str) -> Part:
@@ -195,4 +201,4 @@ def cards_of(tableau: Iterable[Item]) -> list[str]:
 
 
 __all__ = ["CARD_ALIASES", "EMPTY", "FLIPPED", "NUMBERED", "SPECIAL", "Item", "Part", "PartyTableau",
-           "card_names", "cards_of", "format_party_tableau", "kind_name", "parse_party_tableau"]
+           "card_named", "card_names", "cards_of", "format_party_tableau", "kind_name", "parse_party_tableau"]

@@ -8,7 +8,7 @@ import argparse
 import textwrap
 from typing import TYPE_CHECKING, Any
 
-from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
+from sushigo.common import add_game_args, add_json_arg, add_rules_args, print_json, print_table
 
 if TYPE_CHECKING:
     from sushigo.spec.ruleset import Ruleset
@@ -49,16 +49,8 @@ def register(subparsers: Any) -> None:
         help="player count for the constraint counts of --catalogue (default 4; dummy-2p uses 2); "
         "with --game party --menu, the game's hand size and desserts (the menu must allow N)",
     )
-    parser.add_argument(
-        "--game", choices=("base", "party"), default="base",
-        help="base: Sushi Go! (default); party: Sushi Go Party!'s menu tiles, suggested menus and "
-        "numbers (docs/party.md)",
-    )
-    parser.add_argument(
-        "--menu", default=None, metavar="MENU",
-        help="with --game party: a suggested menu's name, or its kinds separated by commas (1 roll, "
-        "3 appetizers, 2 specials, 1 dessert); shows its deck",
-    )
+    add_game_args(parser, "its menu tiles, suggested menus, numbers, kinds and readings (--rule "
+                  "NAME=VALUE)", "shows its deck")
     parser.add_argument(
         "--export", metavar="RULESET", default=None,
         help="print RULESET (a name or a rules file; --rule applies) as a commented TOML rules file",
@@ -248,23 +240,42 @@ def _print_party(doc: dict[str, Any]) -> None:
             for u in doc["uramaki_splits"]]
     print_table(rows, ["uramaki split", "3 / 4 / 5 icons", "dealt so by"],
                 title="the 12 uramaki by icons: the rulebook gives only the total")
+    print()
+    rows = [[k["tile"], textwrap.fill(k["scoring"], 60), k["when"], k["colour"], k["rule_id"]]
+            for k in doc["kinds"]]
+    print_table(rows, ["kind", "scoring (RB page)", "scores", "colour", "rule id"],
+                title="the kinds, each stated once (spec/party/kinds.py)")
+    print()
+    print("open questions, each a reading (--rule NAME=VALUE; the default leans to the rulebook's text)")
+    for r in doc["readings"]:
+        chosen = "" if r["value"] == r["default"] else f"; chosen here: {r['value']}"
+        print(f"\n  {r['name']} (default {r['default']}{chosen}): {r['question']}")
+        for v in r["values"]:
+            head = f"    {v['value']}: "
+            print(textwrap.fill(v["read_by"], width=100, initial_indent=head,
+                                subsequent_indent=" " * len(head)))
 
 
 def _run_party(args: argparse.Namespace) -> int:
     from sushigo.spec.errors import InputError
+    from sushigo.spec.party.kinds import document as kinds_document
     from sushigo.spec.party.menus import document, parse_menu
+    from sushigo.spec.party.readings import document as readings_document
+    from sushigo.spec.party.readings import party_rules
 
     base_only = [flag for flag, given in (("RULESET", bool(args.rulesets)), ("--all", args.all),
                                           ("--catalogue", args.catalogue), ("--export", args.export),
-                                          ("--vs", args.vs), ("--rules", args.rules), ("--rule", args.rule))
-                 if given]
+                                          ("--vs", args.vs), ("--rules", args.rules)) if given]
     if base_only:
         raise InputError(f"{base_only[0]} is for the base game's rulesets; with --game party use "
                          "--menu and --players (or drop --game party)")
     if args.players is not None and args.menu is None:
         raise InputError("--players with --game party needs --menu (the player counts a menu allows)")
-    menu = parse_menu(args.menu, args.players) if args.menu is not None else None
+    rules = party_rules(list(args.rule))
+    menu = parse_menu(args.menu, args.players, rules.uramaki_split) if args.menu is not None else None
     doc = document(menu, args.players)
+    doc["kinds"] = kinds_document()
+    doc["readings"] = readings_document(rules)
     if args.json:
         print_json(doc)
     else:

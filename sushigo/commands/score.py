@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING, Any
 
-from sushigo.common import add_json_arg, add_rules_args, print_json, print_table
+from sushigo.common import add_game_args, add_json_arg, add_rules_args, print_json, print_table
 
 if TYPE_CHECKING:
     from sushigo.spec.document import ScoreDocument
+    from sushigo.spec.party.document import PartyGame
     from sushigo.spec.scoring import GameScore
 
 ORDER = 20
@@ -20,7 +21,10 @@ examples:
                 "sashimi*2 tempura dumpling*5"
   sushigo score game.json            # {"rules": "official", "rounds": [[T1, T2, ...], ...]}
   sushigo score - --json < game.json
-tableau notation: docs/notation.md (names, aliases, name*N, wasabi+squid stacks, '-' for empty)
+  sushigo score --game party --menu sushi-go "maki3 maki2" "maki2*2 maki1" maki3 maki1
+  sushigo score --game party party-game.json   # {"menu": M, "rounds": [[T1, ...] or {"turns": ...}]}
+tableau notation: docs/notation.md (names, aliases, name*N, wasabi+squid stacks, '-' for empty);
+Sushi Go Party!: docs/party.md
 """
 
 
@@ -41,6 +45,8 @@ def register(subparsers: Any) -> None:
         help="one JSON score document, or one tableau per player",
     )
     add_rules_args(parser, default=None)
+    add_game_args(parser, "Party's card names, --menu, --rule NAME=VALUE for its readings",
+                  "a Party document's own \"menu\" otherwise")
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
@@ -94,12 +100,54 @@ def _print_tables(score: GameScore, doc: ScoreDocument) -> None:
     print(_winners_line(score, doc))
 
 
+def _print_party(game: PartyGame) -> None:
+    """A Party game's rounds, the game so far or whole, and the winner."""
+    from sushigo.spec.party.tableau import format_party_tableau
+
+    score = game.score
+    label = game.menu.label
+    print(f"Sushi Go Party!, menu {label}, {game.players} players; readings: {game.rules.describe()}")
+    for r, rnd in enumerate(game.rounds):
+        cats = list(rnd.score.rules)
+        rows = [[f"player {k}", *(p[c] for c in cats), sum(p.values()), format_party_tableau(t)]
+                for k, (p, t) in enumerate(zip(rnd.score.points, rnd.tableaux, strict=True))]
+        print()
+        for event in rnd.events:
+            print(event)
+        print_table(rows, ["player", *cats, "total", "tableau"], title=f"round {r + 1}")
+        print("rule ids: " + ", ".join(f"{c} {rule}" for c, rule in rnd.score.rules.items()))
+    dessert = score.dessert
+    if score.dessert_points is None:
+        if len(game.rounds) > 1:
+            rows = [[f"player {k}", t, n] for k, (t, n) in enumerate(zip(score.totals, score.dessert_cards,
+                                                                          strict=True))]
+            print()
+            print_table(rows, ["player", "total", f"{dessert} held"],
+                        title=f"game so far ({len(game.rounds)} of 3 rounds, {dessert} not scored yet)")
+        return
+    rows = [[f"player {k}", *(r.totals[k] for r in score.rounds), score.dessert_points[k], score.totals[k],
+             score.dessert_cards[k]] for k in range(game.players)]
+    print()
+    print_table(rows, ["player", "round 1", "round 2", "round 3", dessert, "total", "dessert cards"],
+                title="game")
+    print()
+    seats = ", ".join(str(k) for k in score.winners)
+    if len(score.winners) == 1:
+        print(f"winner: player {seats} with {score.totals[score.winners[0]]} points")
+    else:
+        print(f"winners (shared, tied on points and dessert cards): players {seats} with "
+              f"{score.totals[score.winners[0]]} points")
+
+
 def run(args: argparse.Namespace) -> int:
     from sushigo.api.score import score_outcome
 
-    out = score_outcome(list(args.inputs), rules=args.rules, rule=list(args.rule))
+    out = score_outcome(list(args.inputs), rules=args.rules, rule=list(args.rule), game=args.game,
+                        menu=args.menu)
     if args.json:
         print_json(out.data)
+    elif args.game == "party":
+        _print_party(out.detail)
     else:
         doc, score = out.detail
         _print_tables(score, doc)
