@@ -112,10 +112,10 @@ def _print_party(game: PartyGame) -> None:
         rows = [[f"player {k}", *(p[c] for c in cats), sum(p.values()), format_party_tableau(t)]
                 for k, (p, t) in enumerate(zip(rnd.score.points, rnd.tableaux, strict=True))]
         print()
-        for event in rnd.events:
-            print(event)
         print_table(rows, ["player", *cats, "total", "tableau"], title=f"round {r + 1}")
         print("rule ids: " + ", ".join(f"{c} {rule}" for c, rule in rnd.score.rules.items()))
+        for event in rnd.events:
+            print(event)
     dessert = score.dessert
     if score.dessert_points is None:
         if len(game.rounds) > 1:
