@@ -8,6 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import sushigo
 from sushigo.cli import main
@@ -100,3 +102,24 @@ def test_rules_game_party_lists_kinds_and_readings(capsys: pytest.CaptureFixture
     assert "open questions, each a reading" in out and "R-PARTY-URAMAKI" in out
     code, _, err = run(capsys, "rules", "--game", "party", "--rule", "tea_desert=no")
     assert code == 2 and "did you mean 'tea_desserts'" in err
+
+
+_WORDS = ["maki3", "wasabi+squid", "uramaki5", "special-order:eel", "special-order", "flipped", "menu-7:eel",
+          "takeout-10:tofu", "chopsticks-1:tempura", "spoon-4:-", "pudding*3", "miso", "-", "x", "a+b+c",
+          "tempura*0", "eel:tofu", "fruit-orange", "onigiri-square*99", "tea", "soy-sauce", ":", "*"]
+
+
+@given(st.lists(st.lists(st.sampled_from(_WORDS), min_size=1, max_size=3).map(" ".join), min_size=1,
+                max_size=5),
+       st.sampled_from(["sushi-go", "master-menu", "dinner-for-two", "cutthroat-combo", "bogus"]),
+       st.booleans())
+@settings(max_examples=60, deadline=None)
+def test_any_party_input_is_answered_or_one_line(texts: list[str], menu: str, turns: bool) -> None:
+    """Whatever the words, a Party score is a result or one InputError line, never a traceback."""
+    from sushigo.spec.errors import SushiGoError
+
+    data = {"menu": menu, "rounds": [{"turns": [texts, texts]} if turns else texts]}
+    try:
+        sushigo.score(data, game="party")
+    except SushiGoError as exc:
+        assert "\n" not in str(exc)

@@ -13,8 +13,9 @@ from sushigo.spec.party.tableau import format_party_tableau
 from sushigo.spec.party.turns import TurnRound, play_round
 
 
-def play(menu: str, turns: list[list[str]], *rules: str) -> TurnRound:
-    return play_round(turns, parse_menu(menu), party_rules(rules))
+def play(menu: str, turns: list[list[str]], *assign: str) -> TurnRound:
+    rules = party_rules(assign)
+    return play_round(turns, parse_menu(menu, uramaki=rules.uramaki_split), rules)
 
 
 def cat(r: TurnRound, name: str) -> list[int]:
@@ -161,3 +162,67 @@ def test_discarded_colours_reading() -> None:
     turns = [["miso", "miso"], ["miso", "-"], ["tea", "-"]]
     assert cat(play(menu, turns), "tea") == [1, 0]
     assert cat(play(menu, turns, "discarded_colours=yes"), "tea") == [2, 0]
+
+
+def test_flipped_colour_reading() -> None:
+    # three flipped cards: no colour (none), or one group of 3 for tea (one)
+    menu = "maki,tempura,sashimi,dumpling,takeout,tea,pudding"
+    turns = [["tempura", "-"], ["sashimi", "-"], ["dumpling", "-"],
+             ["takeout-10:tempura,sashimi,dumpling", "-"], ["tea", "-"]]
+    assert cat(play(menu, turns), "tea") == [1, 0]
+    assert cat(play(menu, turns, "flipped_colour=one"), "tea") == [3, 0]
+    assert cat(play(menu, turns), "flipped") == [6, 0]
+
+
+def test_takeout_dessert_reading() -> None:
+    menu = "maki,tempura,sashimi,dumpling,takeout,wasabi,pudding"
+    turns = [["pudding", "-"], ["takeout-12:pudding", "-"]]
+    r = play(menu, turns)
+    assert cat(r, "flipped") == [2, 0] and r.score.desserts[0] == {}  # no longer a dessert
+    with pytest.raises(InputError, match="takeout_dessert=keep"):
+        play(menu, turns, "takeout_dessert=keep")
+
+
+def test_uramaki_after_places_reading() -> None:
+    # four players reach 10 one after another; the fourth finds no place left: keep (its uramaki
+    # stay, and at round end the most icons take the next place, which is none) or discard
+    menu = "points-platter"
+    turns = [["uramaki5", "uramaki5", "uramaki5", "uramaki4"],
+             ["uramaki5", "uramaki4", "uramaki3", "uramaki4"],
+             ["-", "uramaki3", "-", "uramaki4"],
+             ["-", "-", "uramaki3", "-"]]
+    # turn 2: seat 0 at 10 (8); turn 3: seats 1 and 3 at 12, tied (5 each, 2 skipped);
+    # turn 4: seat 2 at 11 with no place left
+    r = play(menu, turns)
+    assert cat(r, "uramaki") == [8, 5, 0, 5]
+    assert format_party_tableau(r.tableaux[2]) == "uramaki3*2 uramaki5"
+    r = play(menu, turns, "uramaki_after_places=discard")
+    assert format_party_tableau(r.tableaux[2]) == "-"
+
+
+def test_special_order_copies_chopsticks_a_flipped_card_and_a_dessert() -> None:
+    menu = "maki,tempura,eel,dumpling,chopsticks,special-order,pudding"
+    # RB p14: a copy of chopsticks is used later like them (and goes back to the hand)
+    r = play(menu, [["chopsticks-2", "-"], ["special-order:chopsticks-2", "-"],
+                    ["tempura special-order:chopsticks-2:tempura", "-"]])
+    assert cat(r, "tempura") == [5, 0] and format_party_tableau(r.tableaux[0]) == "tempura*2 chopsticks-2"
+    # a copy of a flipped card is flipped too
+    r = play("maki,tempura,eel,dumpling,takeout,special-order,pudding",
+             [["tempura", "-"], ["takeout-10:tempura", "-"], ["special-order:flipped", "-"]])
+    assert cat(r, "flipped") == [4, 0]
+    r = play(menu, [["pudding", "-"], ["special-order:pudding", "-"]])
+    assert r.score.desserts[0] == {"pudding": 2}  # RB p14: the copy joins the desserts
+
+
+def test_uramaki_by_a_menu_scores_at_once() -> None:
+    # RB p13: an uramaki played through a menu also scores when it reaches 10
+    r = play("dinner-for-two", [["uramaki5", "-"], ["menu-8:uramaki5", "uramaki3"]])
+    assert cat(r, "uramaki") == [8, 5]  # seat 1's 3 icons left take the next place at round end
+
+
+def test_uramaki_split_reading_changes_the_copies() -> None:
+    # even: 4 uramaki5; mly32 (3 / 5 / 4): 4 uramaki5 still, 5 uramaki4; rysxtu (4 / 5 / 3): 3 uramaki5
+    turns = [["uramaki5", "uramaki5"], ["uramaki5", "uramaki5"]]
+    play("dinner-for-two", turns)
+    with pytest.raises(InputError, match="4 uramaki5, more than the 3"):
+        play("dinner-for-two", turns, "uramaki_split=rysxtu")

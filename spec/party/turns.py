@@ -221,8 +221,8 @@ class _Round:
             if len(bonuses) > 1 and self.rules.bonus_actions == "one":
                 raise InputError(f"{where}: one bonus action a turn (bonus_actions=one)")
             for b in bonuses:
-                bhead = b.partition(":")[0]
-                if kind_name(card_named(bhead, where)) not in ("chopsticks", "spoon"):
+                bhead = _bonus_head(b)
+                if kind_name(card_named(bhead.rpartition(":")[2], where)) not in ("chopsticks", "spoon"):
                     raise InputError(f"{where}: {b!r}: after the normal play come only chopsticks-N:CARD "
                                      "and spoon-N:CARD")
                 later.append((_number(bhead, where), k, b, where, True))
@@ -245,12 +245,13 @@ class _Round:
 
     def _bonus(self, k: int, text: str, where: str) -> None:
         seat = self.seats[k]
-        head, sep, rest = text.partition(":")
+        head = _bonus_head(text)
+        sep, rest = text[len(head):len(head) + 1], text[len(head) + 1:]
         slot = seat.find(head, self.turn)
         if slot is None:
             raise InputError(f"{where}: {head}: player {k} has no {head} played on an earlier turn")
         seat.remove(slot)  # back to the hand, or to the spoon's giver
-        name = kind_name(head)
+        name = kind_name(head.rpartition(":")[2])
         if not sep or rest == "-":
             if name == "spoon":  # RB p13: nobody had it, the spoon is discarded
                 seat.discarded.append(slot.part)
@@ -284,6 +285,13 @@ class _Round:
 
 def _flip(part: Part) -> Part:
     return Part(part.card, flipped=True)
+
+
+def _bonus_head(text: str) -> str:
+    """The card a bonus action uses: ``chopsticks-1``, or a special order copying one,
+    ``special-order:chopsticks-1`` (RB p14: the copy is used like the card)."""
+    parts = text.split(":")
+    return ":".join(parts[:2]) if parts[0] == SPECIAL and len(parts) > 1 else parts[0]
 
 
 def _number(head: str, where: str) -> int:
