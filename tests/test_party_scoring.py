@@ -209,3 +209,31 @@ def test_notation_round_trips(items: list[Item]) -> None:
     text = format_party_tableau(items)
     assert format_party_tableau(parse_party_tableau(text)) == text
     assert sorted(map(str, parse_party_tableau(text))) == sorted(map(str, items))
+
+
+@pytest.mark.parametrize(("value", "held", "expected"), [
+    ("both", 1, [0, 0, 0]), ("nothing", 1, [0, 0, 0]), ("most", 1, [6, 6, 6]),
+    ("most-unless-none", 1, [6, 6, 6]),
+    ("both", 0, [0, 0, 0]), ("most", 0, [6, 6, 6]), ("most-unless-none", 0, [-6, -6, -6])])
+def test_pudding_all_tied_readings(value: str, held: int, expected: list[int]) -> None:
+    # every seat equal at game end (RB p16 does not say): each reading's points, worked by hand
+    first = ["pudding" if held else "-"] * 3
+    game = _game("sushi-go", [first, ["-"] * 3, ["-"] * 3], [f"pudding_all_tied={value}"])
+    assert list(game.dessert_points) == expected  # type: ignore[attr-defined]
+
+
+def test_a_document_mixes_tableau_rounds_and_turn_rounds() -> None:
+    from sushigo.spec.party.document import read_party_document
+
+    doc = {"menu": "dinner-for-two", "rounds": [
+        ["tofu*2 fruit-watermelon", "miso"],
+        {"turns": [["uramaki5", "uramaki5"], ["uramaki5", "uramaki4"], ["miso", "miso"]]},
+        ["-", "fruit-orange*2"]]}
+    game = read_party_document(doc)
+    # round 1: tofu 6 / miso 3; round 2: seat 0 reaches 10 first (8), seat 1's 9 left take 5,
+    # both misos of turn 3 discarded; game end: seat 0 watermelon 2 icons (1) -2 -2 = -3,
+    # seat 1 orange 4 icons (6) -2 -2 = 2
+    assert [r.score.totals for r in game.rounds] == [(6, 3), (8, 5), (0, 0)]
+    assert game.score.dessert_points == (-3, 2) and game.score.totals == (11, 10)
+    with pytest.raises(InputError, match="round 2 has 3 players, round 1 had 2"):
+        read_party_document({"menu": "sushi-go", "rounds": [["-", "-"], ["-", "-", "-"]]})
