@@ -140,6 +140,7 @@ def test_special_order_copies_and_the_copies_reading() -> None:
     ([["tempora", "-"]], "did you mean 'tempura'"),
     ([["tempura eel", "-"]], "after the normal play come only chopsticks-N:CARD and spoon-N:CARD"),
     ([["tempura"] * 2] * 11, "hands of 10"),
+    ([["chopsticks-1", "-"]] + [["-", "-"]] * 8 + [["tempura chopsticks-1:tempura", "-"]], "is the last"),
 ])
 def test_a_turn_by_turn_round_that_does_not_line_up_is_one_line(turns: list[list[str]], says: str) -> None:
     menu = "maki,tempura,sashimi,dumpling,chopsticks,takeout,pudding"

@@ -24,6 +24,9 @@ What each rule does, in the order the rulebook gives (RB p6, p13):
 4. when two or more misos were played in the turn, by anyone and by any means, all are
    discarded (RB p11).
 
+No bonus action is taken on a round's last turn: every hand is empty once its last card is
+played, so chopsticks have nothing to play and a spoon nothing to find.
+
 At round end the final tableaux are scored (:func:`.scoring.score_round`) with what the race paid.
 The hands are not given, so "from your hand" is not checked; the deck's copies are (the
 chopsticks and spoons, which change hands, excepted).
@@ -119,6 +122,7 @@ class _Round:
         self.events: list[str] = []
         self.misos: list[tuple[int, _Slot]] = []
         self.turn = 0
+        self.last = hand_size(players)
 
     # --- placing a card ----------------------------------------------------------------------
 
@@ -218,6 +222,9 @@ class _Round:
                 later.append((_number(head, where), k, normal, where, False))
             else:
                 self.act(k, normal, where, bonus=False)
+            if bonuses and self.turn == self.last:  # every hand is empty once the last cards are played
+                raise InputError(f"{where}: turn {self.turn} is the last ({self.last} cards a hand): no "
+                                 "card is left in any hand for chopsticks or a spoon")
             if len(bonuses) > 1 and self.rules.bonus_actions == "one":
                 raise InputError(f"{where}: one bonus action a turn (bonus_actions=one)")
             for b in bonuses:
