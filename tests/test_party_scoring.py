@@ -237,3 +237,22 @@ def test_a_document_mixes_tableau_rounds_and_turn_rounds() -> None:
     assert game.score.dessert_points == (-3, 2) and game.score.totals == (11, 10)
     with pytest.raises(InputError, match="round 2 has 3 players, round 1 had 2"):
         read_party_document({"menu": "sushi-go", "rounds": [["-", "-"], ["-", "-", "-"]]})
+
+
+_SEAT = st.lists(st.sampled_from(["temaki", "edamame", "tofu", "eel", "soy-sauce", "tea", "squid", "egg",
+                                  "pudding"]), max_size=4).map(lambda cards: " ".join(cards) or "-")
+
+
+@given(st.lists(_SEAT, min_size=3, max_size=5), st.integers(1, 4))
+def test_rotating_the_seats_rotates_the_points(texts: list[str], shift: int) -> None:
+    """No rule looks at seat numbers in a round: the points follow the tableaux around the table
+    (temaki, edamame and soy sauce read the other seats)."""
+    menu = parse_menu("temaki,edamame,tofu,eel,soy-sauce,tea,pudding")
+    tableaux = [parse_party_tableau(t) for t in texts]
+    try:
+        check_round(tableaux, menu)
+    except InputError:
+        return
+    shift %= len(tableaux)
+    points = score_round(tableaux, menu).points
+    assert score_round(tableaux[shift:] + tableaux[:shift], menu).points == points[shift:] + points[:shift]

@@ -6,10 +6,13 @@ by hand for each sequence of plays."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sushigo.spec.errors import InputError
 from sushigo.spec.party.menus import parse_menu
 from sushigo.spec.party.readings import party_rules
-from sushigo.spec.party.tableau import format_party_tableau
+from sushigo.spec.party.scoring import check_round, score_round
+from sushigo.spec.party.tableau import format_party_tableau, parse_party_tableau
 from sushigo.spec.party.turns import TurnRound, play_round
 
 
@@ -227,3 +230,22 @@ def test_uramaki_split_reading_changes_the_copies() -> None:
     play("dinner-for-two", turns)
     with pytest.raises(InputError, match="4 uramaki5, more than the 3"):
         play("dinner-for-two", turns, "uramaki_split=rysxtu")
+
+
+_PLAIN = ["egg", "salmon", "squid", "maki1", "maki2", "maki3", "tempura", "sashimi", "dumpling", "pudding"]
+
+
+@given(st.lists(st.lists(st.sampled_from(_PLAIN), min_size=2, max_size=2), min_size=1, max_size=10))
+@settings(max_examples=60, deadline=None)
+def test_cards_without_turn_rules_score_the_same_turn_by_turn_or_as_tableaux(turns: list[list[str]]) -> None:
+    """With no kind that acts during the turn, playing a round turn by turn must end in the tableaux
+    of the cards played, scored as those tableaux (two readings of the same round)."""
+    menu = parse_menu("sushi-go")
+    try:
+        tableaux = [parse_party_tableau(" ".join(t[k] for t in turns)) for k in range(2)]
+        check_round(tableaux, menu)
+    except InputError:
+        return  # more copies than the deck holds: both refuse
+    r = play_round(turns, menu)
+    assert r.tableaux == tuple(tableaux)
+    assert r.score == score_round(tableaux, menu)
