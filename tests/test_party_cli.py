@@ -69,6 +69,8 @@ def test_score_party_bad_input_is_one_line_exit_2(capsys: pytest.CaptureFixture[
         (("maki3", "maki2"), "a Party round needs its menu"),
         (("--menu", "sushi-go", "maki3", "-", "--rule", "edamame_caps=round"), "did you mean 'edamame_cap'"),
         (("--menu", "points-platter", "uramaki5*2", "-", "-"), "give the round turn by turn"),
+        (("--menu", "party-sampler", "menu-7", "-"), "a menu is discarded once played"),
+        (("--menu", "points-platter", "special-order", "-", "-"), "names its copy"),
     ]:
         code, out, err = run(capsys, "score", "--game", "party", *argv)
         assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and says in err, (argv, err)

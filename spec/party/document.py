@@ -22,6 +22,7 @@ from sushigo.spec.party.readings import PartyRules, party_rules
 from sushigo.spec.party.scoring import (
     GameScore,
     RoundScore,
+    check_final,
     check_round,
     dessert_cards,
     score_game,
@@ -81,6 +82,7 @@ def score_rounds(rounds: Sequence[Sequence[str] | Mapping[str, Any]], menu: Menu
             tableaux, score, events = result.tableaux, result.score, result.events
         else:
             tableaux = tuple(_parse(t, where, k) for k, t in enumerate(rnd))
+            check_final(tableaux)
             check_round(tableaux, menu, r + 1, desserts)
             score, events = score_round(tableaux, menu, rules), ()
         if r and len(tableaux) != players:

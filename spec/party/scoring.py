@@ -302,11 +302,28 @@ def check_round(tableaux: Sequence[PartyTableau], menu: Menu, round_no: int = 1,
                              "holds")
 
 
+def check_final(tableaux: Sequence[PartyTableau]) -> None:
+    """Refuse cards no final tableau can hold: a used menu or takeout box is discarded (RB p12,
+    p15), and so is a special order with nothing to copy (RB p14)."""
+    for k, tableau in enumerate(tableaux):
+        for item in tableau:
+            for part in item.parts():
+                if part.flipped or part.copy:
+                    continue
+                name = kind_name(part.card)
+                if name in ("menu", "takeout"):
+                    raise InputError(f"player {k}: {part.card} in a final tableau: a {name} is discarded "
+                                     "once played; give what it did (flipped cards, the card it played)")
+                if name == SPECIAL:
+                    raise InputError(f"player {k}: a special order in a final tableau names its copy "
+                                     "(special-order:CARD); one with nothing to copy is discarded")
+
+
 def dessert_cards(tableaux: Iterable[PartyTableau], menu: Menu) -> int:
     """Printed dessert cards the tableaux hold (a special order's copy is no printed card)."""
     return sum(1 for t in tableaux for c in cards_of(t) if kind_name(c) == menu.dessert.name)
 
 
-__all__ = ["WINNER_RULE", "GameScore", "RacePaid", "RoundScore", "check_round", "colours", "counts",
-           "dessert_cards",
-           "leftover_uramaki", "round_categories", "score_game", "score_round", "uramaki_icons"]
+__all__ = ["WINNER_RULE", "GameScore", "RacePaid", "RoundScore", "check_final", "check_round", "colours",
+           "counts", "dessert_cards", "leftover_uramaki", "round_categories", "score_game", "score_round",
+           "uramaki_icons"]
