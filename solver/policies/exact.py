@@ -121,8 +121,8 @@ class ExactPolicy:
             if result.status == "solved" and result.value == -1:
                 # Lost whatever is played: the margin (its points less the other's) instead of a
                 # chance of winning that is 0 everywhere.
-                self.margin += 1
                 result = solve_two(pos, "diff", self.nodes, self.solve_time)
+                self.margin += result.status == "solved"
         else:
             result = solve_multi(pos, None, self.nodes, self.solve_time)
         if result.status != "solved" or not result.mix:
