@@ -142,7 +142,7 @@ def test_exact_plays_the_hand_worked_equilibrium() -> None:
     eggs. Squid now: 3 + 1 (the egg passed back) against the other's 1 + 1, a margin of +2;
     egg now: 1 + 1 against 1 + 3 (the squid passed on), -2. The equilibrium is squid, surely."""
     first = _view({Card.EGG: 2, Card.SALMON: 1})
-    policy = make_policy("exact:rounds=all")  # a first round: by default exact solves the last only
+    policy = make_policy("exact")  # a first round: solved too (rounds=all, the default)
     assert isinstance(policy, ExactPolicy)
     rng = random.Random(3)
     opts0 = legal_turns(first.hand, first.tableau, OFFICIAL)
