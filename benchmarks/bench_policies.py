@@ -75,7 +75,8 @@ def _game(job: tuple[str, str, int, int, int]) -> tuple[float, list[float], list
     seats.insert(me, mine)
     rec = play_game(players, seed, OFFICIAL, seats)
     won = 1 / len(rec.winners) if me in rec.winners else 0.0
-    counters = {k: getattr(mine.inner, k) for k in ("solved", "fallen_back", "out_of_budget", "fallbacks")
+    counters = {k: getattr(mine.inner, k)
+                for k in ("solved", "fallen_back", "out_of_budget", "margin", "fallbacks")
                 if hasattr(mine.inner, k)}
     return won, mine.seconds, [x for o in others for x in o.seconds], counters
 
@@ -217,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(["2", f"{args.exact} vs {args.ismcts}", "2", m["games"], _pct(m["share"]), ">= 55%",
                      _median(m["mine"]), _median(m["theirs"]),
                      f"solved {c.get('solved', 0)}, before known {c.get('fallen_back', 0)}, "
-                     f"out of budget {c.get('out_of_budget', 0)}"])
+                     f"out of budget {c.get('out_of_budget', 0)}, lost round for the margin {c.get('margin', 0)}"])
         done()
     if 3 in parts:
         target = statistics.median(exact_seconds) if exact_seconds else 0.05

@@ -46,6 +46,8 @@ def test_names_and_canonical_specs() -> None:
     ("ismcts:iterations", "is not OPTION=VALUE"),
     ("ismcts:iterations=5,iterations=6", "given twice"),
     ("greedy:x=1", "greedy takes no options"),
+    ("exact:rounds=first", "rounds='first' is not one of last, all"),
+    ("exact:objective=win", "is not one of game, round"),
 ])
 def test_bad_specs_are_named(spec: str, words: str) -> None:
     with pytest.raises(InputError, match=words.replace("(", r"\(")):
@@ -140,7 +142,7 @@ def test_exact_plays_the_hand_worked_equilibrium() -> None:
     eggs. Squid now: 3 + 1 (the egg passed back) against the other's 1 + 1, a margin of +2;
     egg now: 1 + 1 against 1 + 3 (the squid passed on), -2. The equilibrium is squid, surely."""
     first = _view({Card.EGG: 2, Card.SALMON: 1})
-    policy = make_policy("exact:rounds=all")  # a first round: by default exact solves the last only
+    policy = make_policy("exact")  # a first round: solved too (rounds=all, the default)
     assert isinstance(policy, ExactPolicy)
     rng = random.Random(3)
     opts0 = legal_turns(first.hand, first.tableau, OFFICIAL)
@@ -158,34 +160,109 @@ def test_exact_plays_the_hand_worked_equilibrium() -> None:
     assert policy.solved == 1 and policy.out_of_budget == 0
 
 
-def test_exact_by_default_solves_only_the_last_round() -> None:
-    """A round before the last is solved without its puddings (solver.endgame), so by default
-    exact leaves it to its fallback; the same two-card position in the last round is solved."""
-    for round_index, solved in ((0, 0), (OFFICIAL.rounds - 1, 1)):
-        policy = make_policy("exact")
-        assert isinstance(policy, ExactPolicy)
-        counts = [0] * len(Card)
-        counts[int(Card.SQUID)] = counts[int(Card.EGG)] = 1
-        first = PlayerView(seat=0, target=0, players=2, round_index=round_index, turn=0,
-                           hand=(0,) * len(Card), tableaux=((0,) * len(Token),) * 2, puddings=(0, 0),
-                           scores=((0, 0),) * round_index, rules=OFFICIAL)
-        egg2 = [0] * len(Card)
-        egg2[int(Card.EGG)] = 2
-        egg2[int(Card.SALMON)] = 1
-        first = PlayerView(**{**first.__dict__, "hand": tuple(egg2)})
-        policy.memories[0] = Memory()
-        policy.memories[0].see(first)
-        policy.memories[0].complete = True  # as a memory that saw the earlier rounds
-        policy.fallback.memory(first)
-        mine = [0] * len(Token)
-        mine[int(Token.SALMON)] = 1
-        theirs = [0] * len(Token)
-        theirs[int(Token.MAKI1)] = 1
-        second = PlayerView(**{**first.__dict__, "turn": 1, "hand": tuple(counts),
-                               "tableaux": (tuple(mine), tuple(theirs))})
-        opts = legal_turns(second.hand, second.tableau, OFFICIAL)
-        assert str(policy.choose(second, opts, random.Random(3))) in {"squid", "egg"}
-        assert policy.solved == solved, round_index
+def _cards(*cards: Card) -> tuple[int, ...]:
+    counts = [0] * len(Card)
+    for c in cards:
+        counts[int(c)] += 1
+    return tuple(counts)
+
+
+def _tokens(*tokens: Token) -> tuple[int, ...]:
+    counts = [0] * len(Token)
+    for t in tokens:
+        counts[int(t)] += 1
+    return tuple(counts)
+
+
+def _exact_at_second_turn(spec: str, round_index: int, before: tuple[Card, ...], mine: Token, theirs: Token,
+                          hand: tuple[Card, ...], puddings: tuple[int, int] = (0, 0),
+                          scores: tuple[tuple[int, int], ...] | None = None) -> tuple[ExactPolicy, str]:
+    """``spec`` as seat 0 of two at a round's second turn: it held ``before`` and took ``mine`` (the
+    other seat took ``theirs``), so it now knows the other's hand is ``before`` less ``mine``."""
+    policy = make_policy(spec)
+    assert isinstance(policy, ExactPolicy)
+    first = PlayerView(seat=0, target=0, players=2, round_index=round_index, turn=0, hand=_cards(*before),
+                       tableaux=((0,) * len(Token),) * 2, puddings=puddings,
+                       scores=((0, 0),) * round_index if scores is None else scores, rules=OFFICIAL)
+    policy.memories[0] = Memory()
+    policy.memories[0].see(first)
+    policy.memories[0].complete = True  # as a memory that saw the earlier rounds
+    policy.fallback.memory(first)
+    second = PlayerView(**{**first.__dict__, "turn": 1, "hand": _cards(*hand),
+                           "tableaux": (_tokens(mine), _tokens(theirs))})
+    opts = legal_turns(second.hand, second.tableau, OFFICIAL)
+    return policy, str(policy.choose(second, opts, random.Random(3)))
+
+
+def test_exact_solves_every_round_by_default_and_the_last_only_with_rounds_last() -> None:
+    """The two-card position of the test above, in the first round and in the last: exact (rounds=all
+    by default) solves both; exact:rounds=last leaves the first round to its fallback."""
+    for spec, round_index, solved in (("exact", 0, 1), ("exact", OFFICIAL.rounds - 1, 1),
+                                      ("exact:rounds=last", 0, 0), ("exact:rounds=last", OFFICIAL.rounds - 1, 1)):
+        policy, pick = _exact_at_second_turn(spec, round_index, (Card.EGG, Card.EGG, Card.SALMON), Token.SALMON,
+                                             Token.MAKI1, (Card.SQUID, Card.EGG))
+        assert policy.solved == solved, (spec, round_index)
+        if solved:
+            assert pick == "squid"
+
+
+def test_pudding_outlook_worked_by_hand() -> None:
+    """RULES.md, End of game: 2 players, most puddings +6 (ties split, no penalty); the deck is
+    108 cards with 10 puddings, hands of 10. Round 2 of 3 ends with puddings 4 against 3 and one
+    pudding unseen: round 3 deals 20 of the 68 cards left, so it comes with chance q = 20/68.
+    Not dealt: 4 against 3, +6. Dealt, to seat 0 (5-3): +6; to seat 1 (4-4): a tie, 0 margin.
+    Expected margin 6 (1 - q) + 6 q / 2 = 6 - 3q = 6 - 15/17 = 87/17. In the last round nothing
+    is to come: 4 against 3 is +6, 3 against 3 is 0, 2 against 5 is -6."""
+    from fractions import Fraction
+
+    from sushigo.solver.policies.carry import pudding_outlook
+
+    assert pudding_outlook(OFFICIAL, 2, 1)(4, 3) == Fraction(87, 17)
+    assert pudding_outlook(OFFICIAL, 2, 1)(3, 3) == 0  # even chances either way
+    last = pudding_outlook(OFFICIAL, 3, 0)
+    assert (last(4, 3), last(3, 3), last(2, 5)) == (6, 0, -6)
+
+
+def test_carry_takes_the_pudding_that_only_the_race_pays_for() -> None:
+    """Round 2 of 3, seat 0 holds pudding and egg, seat 1 two salmon; puddings kept 4 against 5,
+    so with the pudding in hand all 10 of the deck are placed and round 3 brings none (RULES.md).
+    Egg: seat 0 ends the round with egg + salmon (3) against salmon + pudding (2), +1, but the
+    race ends 4 against 6: -6, total -5. Pudding: salmon + pudding (2) against salmon + egg (3),
+    -1, the race 5 against 5, a tie: 0, total -1. The round's points alone say egg (+1 against -1)."""
+    from sushigo.solver.endgame import solve_two
+    from sushigo.solver.endgame.position import Position
+    from sushigo.solver.policies.carry import SCALE, solve_carry
+
+    empty = (0,) * len(Token)
+    pos = Position(OFFICIAL, 2, (_cards(Card.PUDDING, Card.EGG), _cards(Card.SALMON, Card.SALMON)), ((), ()),
+                   (empty, empty), (4, 5), (0, 0))
+    carried = solve_carry(pos, 10_000)
+    assert [str(t) for t, _ in carried.mix] == ["pudding"]
+    assert {str(p.turn): p.guarantee for p in carried.first_picks} == {"pudding": -1 * SCALE, "egg": -5 * SCALE}
+    assert [str(t) for t, _ in solve_two(pos, "diff", 10_000).mix] == ["egg"]
+    # The same through the policy: it held pudding, egg and a maki and took the maki; the other
+    # seat took a tempura from a hand that left it two salmon.
+    for spec, want in (("exact", "pudding"), ("exact:objective=round", "egg")):
+        policy, pick = _exact_at_second_turn(spec, 1, (Card.SALMON, Card.SALMON, Card.MAKI1), Token.MAKI1,
+                                             Token.TEMPURA, (Card.PUDDING, Card.EGG), puddings=(4, 5))
+        assert (pick, policy.solved) == (want, 1), spec
+
+
+def test_exact_plays_a_lost_last_round_for_the_margin() -> None:
+    """The last round, seat 0 30 points behind, with the first test's cards: it took a salmon
+    (2), the other seat a maki (6 maki points, RULES.md: the only one with rolls). Squid now: 2 + 3
+    + 1 (the egg passed back) against 6 + 1 + 1, -2; egg now: 2 + 1 + 1 against 6 + 1 + 3, -6. Lost
+    whatever is played, so every pick's chance of winning is 0 and the win objective's equilibrium
+    (the solver's first pick, egg) is no better than any; played for the margin it is squid."""
+    policy, pick = _exact_at_second_turn("exact", OFFICIAL.rounds - 1, (Card.EGG, Card.EGG, Card.SALMON),
+                                         Token.SALMON, Token.MAKI1, (Card.SQUID, Card.EGG),
+                                         scores=((0, 15), (0, 15)))
+    assert (pick, policy.margin, policy.solved) == ("squid", 1, 1)
+    # 3 points ahead the round is not lost (squid wins by 1, egg loses by 3): no margin play.
+    policy, pick = _exact_at_second_turn("exact", OFFICIAL.rounds - 1, (Card.EGG, Card.EGG, Card.SALMON),
+                                         Token.SALMON, Token.MAKI1, (Card.SQUID, Card.EGG),
+                                         scores=((3, 0), (0, 0)))
+    assert (pick, policy.margin) == ("squid", 0)
 
 
 # ----------------------------------------------------------------------------- strength

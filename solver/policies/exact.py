@@ -5,10 +5,14 @@ both hands (its own, and the one it held a turn ago less the pick the other seat
 shows: :mod:`knowledge`). From then on the rest of the round is a game of perfect information
 with simultaneous picks, which :func:`solver.endgame.solve_two` solves exactly: this policy
 samples the equilibrium's mixed first pick with its generator. The position is the seat's own
-(it is player 0), with the finished rounds' scores and the puddings kept; the objective is
-``diff`` (its points less the other's, with the pudding points in the last round) before the
-last round and ``win`` in it (the chance of winning the game less that of losing it), or the
-one named by ``objective=round`` (``diff`` throughout).
+(it is player 0), with the finished rounds' scores and the puddings kept. With the objective
+``game`` (the default), a round before the last is solved by :func:`carry.solve_carry`: its
+points difference plus the expected margin of the pudding race at the game's end, so a pudding
+is worth what it changes in that race; the last round by ``win`` (the chance of winning the game
+less that of losing it, the real pudding scoring and the score so far included), and when that
+round is lost whatever is played (the value is -1) by ``diff``, the margin, counted in
+``margin``. ``objective=round`` is ``diff`` throughout (the round's points, puddings only in the
+last round). ``rounds=all`` (the default) solves every round, ``rounds=last`` the last only.
 
 Before both hands are known, or with a hand larger than ``depth`` cards (where the solver would
 take longer than the move is worth), it plays its ``fallback`` (ismcts with the same budget
@@ -43,7 +47,7 @@ class ExactPolicy:
 
     def __init__(self, name: str, iterations: int | None, seconds: float | None, rollout: str, fallback: str,
                  solve_time: float, nodes: int, objective: str, depth: int,
-                 rounds: str = "last") -> None:
+                 rounds: str = "all") -> None:
         self.name = name
         self.solve_time = solve_time
         self.nodes = nodes
@@ -57,6 +61,7 @@ class ExactPolicy:
         self.solved = 0  # moves played from the endgame's equilibrium
         self.fallen_back = 0  # moves before both hands were known, or with more cards than depth
         self.out_of_budget = 0  # moves where the solver said unknown (the fallback played)
+        self.margin = 0  # last-round moves in a round already lost, played for the margin
 
     @property
     def fallbacks(self) -> int:
@@ -82,9 +87,6 @@ class ExactPolicy:
         self, view: PlayerView, mem: Memory, options: Sequence[Turn], rng: random.Random
     ) -> Turn | None:
         rules = view.rules
-        # The endgame of a round before the last drops the puddings (solver.endgame values a round by
-        # its own points): at equilibrium there it gives pudding away, which measured 32.5% [24.8,
-        # 41.3] of 120 games against ismcts:iterations=1000. By default it plays the last round only.
         last = view.round_index + 1 == rules.rounds
         if (rules.dummy_2p or view.for_dummy or sum(view.hand) > self.depth
                 or (self.rounds == "last" and not last and view.players == 2)):
@@ -95,6 +97,7 @@ class ExactPolicy:
             self.fallen_back += 1
             return None
         from sushigo.solver.endgame import Position, solve_multi, solve_two
+        from sushigo.solver.policies.carry import solve_carry
 
         n, s = view.players, view.seat
         order = [(s + k) % n for k in range(n)]  # the seat is the solver's player 0
@@ -109,9 +112,17 @@ class ExactPolicy:
             puddings=tuple(kept[j] for j in order),
             scores=tuple(before[j] for j in order),
         )
-        if n == 2:
-            objective = "win" if last and self.objective == "game" else "diff"
-            result = solve_two(pos, objective, self.nodes, self.solve_time)
+        if n == 2 and self.objective == "round":
+            result = solve_two(pos, "diff", self.nodes, self.solve_time)
+        elif n == 2 and not last:
+            result = solve_carry(pos, self.nodes, self.solve_time)  # puddings by the race to come
+        elif n == 2:
+            result = solve_two(pos, "win", self.nodes, self.solve_time)
+            if result.status == "solved" and result.value == -1:
+                # Lost whatever is played: the margin (its points less the other's) instead of a
+                # chance of winning that is 0 everywhere.
+                result = solve_two(pos, "diff", self.nodes, self.solve_time)
+                self.margin += result.status == "solved"
         else:
             result = solve_multi(pos, None, self.nodes, self.solve_time)
         if result.status != "solved" or not result.mix:

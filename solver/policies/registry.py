@@ -119,8 +119,8 @@ _TABLE: dict[str, _Entry] = {
         Option("nodes", int, 200_000, "the endgame solver's node budget per move", low=1),
         Option("objective", ("game", "round"), "game", "game: puddings and the score so far; round: "
                "the round's points only"),
-        Option("rounds", ("last", "all"), "last", "the rounds the endgame solver plays: last (the "
-               "only round whose endgame values puddings), or all"),
+        Option("rounds", ("last", "all"), "all", "the rounds the endgame solver plays: all (a round "
+               "before the last values its puddings by the race to come), or last"),
     ), "two players: the endgame's equilibrium once both hands are known"),
 }
 
