@@ -3,12 +3,17 @@ failed before its fix."""
 
 from __future__ import annotations
 
+import json
 import re
+import sys
+from pathlib import Path
 
 import pytest
 
 from sushigo.cli import main
 from sushigo.common import print_table
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def one_error_line(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
@@ -98,3 +103,31 @@ def test_table_lines_up_an_escaped_name(capsys: pytest.CaptureFixture[str]) -> N
     for row in lines[header + 2:header + 4]:
         assert row[column - 2:column] == "  " and row[column] != " ", lines
     assert any(row.startswith("A\\x1b[2JB ") for row in lines)
+
+
+# --- issue 32 item 5: the sandbox keeps the user's files out of reach, not the adapter's own -----
+
+
+@pytest.mark.parametrize("sandbox", ["process", "bwrap"])
+def test_an_adapter_imports_the_engine_beside_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                 capsys: pytest.CaptureFixture[str], sandbox: str) -> None:
+    # Was: "failed while loading: ModuleNotFoundError: No module named 'my_engine'" (exit 2) from
+    # the console script: the engine runs in an empty folder, and the adapter's own folder was not
+    # on sys.path as `python adapter.py` puts it (tests/adapters/ insert theirs by hand).
+    from sushigo.checks.conform.engine import _bwrap
+
+    if sandbox == "bwrap" and not (sys.platform.startswith("linux") and _bwrap()):
+        pytest.skip("bubblewrap cannot make its namespaces here")
+    monkeypatch.setenv("SUSHIGO_CONFORM_SANDBOX", sandbox)
+    (tmp_path / "my_engine.py").write_text((ROOT / "examples" / "conform_adapter.py").read_text())
+    adapter = tmp_path / "adapter.py"
+    adapter.write_text("from my_engine import score_round, score_puddings  # noqa: F401\n")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    monkeypatch.setattr(sys, "path", [p for p in sys.path if p not in ("", str(tmp_path))])
+    code = main(["conform", str(adapter), "--rules", "dummy-2p", "--examples", "10", "--call-timeout", "1",
+                 "--time-limit", "60", "--json"])
+    captured = capsys.readouterr()
+    assert code == 0, captured.err
+    assert json.loads(captured.out)["verdict"] == "conforms"
