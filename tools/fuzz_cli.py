@@ -27,6 +27,11 @@ A campaign (``--cases 0``: every case of every class; ``--class world``: the hos
 
     python tools/fuzz_cli.py --seed 1 --cases 2000 [--command score] [--class world] [--jobs 2]
 
+The long slice by hand (issue 32: at least 10,000 cases over every command), the commands taking
+turns and one JSON line per case logged, so a run stopped early still counts what it tried::
+
+    nice -n 10 python tools/fuzz_cli.py --seed 32 --cases 1100 --jobs 2 --interleave --log fuzz.jsonl
+
 ``tests/test_fuzz_subprocess.py`` runs a seeded sample of the same cases on every test run.
 """
 
