@@ -64,10 +64,14 @@ def _shown(value: object) -> str:
         return f"a {type(value).__name__}"
 
 
-def _out_of_range(what: str, text: str, low: int, high: int) -> int:
+def quoted(text: str) -> str:
+    """``text`` quoted for an error line: whole up to 40 characters, else its ends and length."""
     word = text.strip()
-    shown = repr(text) if len(word) <= 40 else f"'{word[:12]}...{word[-4:]}' ({len(word)} characters)"
-    raise NotationError(f"{what} {shown} is out of range: give a whole number from {low} to {high}")
+    return repr(text) if len(word) <= 40 else f"'{word[:12]}...{word[-4:]}' ({len(word)} characters)"
 
 
-__all__ = ["MAX_COUNT", "check_whole", "parse_whole"]
+def _out_of_range(what: str, text: str, low: int, high: int) -> int:
+    raise NotationError(f"{what} {quoted(text)} is out of range: give a whole number from {low} to {high}")
+
+
+__all__ = ["MAX_COUNT", "check_whole", "parse_whole", "quoted"]

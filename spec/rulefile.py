@@ -492,8 +492,9 @@ def write_json_schema(path: str | None = None) -> bool:
                 return False
     except FileNotFoundError:
         pass
-    with open(path, "w", encoding="utf-8") as fh:
-        fh.write(text)
+    from sushigo.spec.files import write_atomic
+
+    write_atomic(path, text)  # a failed write leaves the shipped schema as it was
     return True
 
 

@@ -69,6 +69,10 @@ class _Parser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs["allow_abbrev"] = False
         super().__init__(*args, **kwargs)
+        # Every ``type=int`` option (a seed, --round, --players ...) is read by the one parser of
+        # whole numbers, as notation counts are: int() took '1_0' and Arabic-Indic digits, and a
+        # number of 5,000 digits came back as "invalid int value" (Python's integer-string limit).
+        self.register("type", int, int_option)
 
     def _get_formatter(self) -> argparse.HelpFormatter:
         # The width argparse would find, found without importing shutil (and the compression
@@ -105,6 +109,28 @@ class _Parser(argparse.ArgumentParser):
         hints = [nearest(w.partition("=")[0], options, quote=False)
                  for w in extra if w.startswith("--")]
         self.error(f"unrecognized arguments: {' '.join(extra)}{next((h for h in hints if h), '')}")
+
+
+#: The most digits a ``type=int`` option reads (a seed of 30 digits is past any a user types);
+#: each count-like option also holds its value to its own documented bound.
+MAX_INT_DIGITS = 30
+
+
+def int_option(text: str) -> int:
+    """argparse's ``type=int`` for every parser here: an optional sign and at most
+    :data:`MAX_INT_DIGITS` ASCII digits, read by :func:`sushigo.spec.numbers.parse_whole`."""
+    from sushigo.spec.errors import NotationError
+    from sushigo.spec.numbers import parse_whole, quoted
+
+    high = 10**MAX_INT_DIGITS - 1
+    try:
+        return parse_whole(text, "", -high, high)
+    except NotationError as exc:
+        if "out of range" in str(exc):
+            raise argparse.ArgumentTypeError(
+                f"{quoted(text)} is too long: give a whole number of at most {MAX_INT_DIGITS} digits") from exc
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number: give one in ASCII digits, "
+                                         "e.g. 3") from exc
 
 
 def _columns() -> int:

@@ -127,8 +127,15 @@ def print_json(value: Any) -> None:
 
 
 def print_table(rows: list[list[Any]], headers: list[str], title: str | None = None) -> None:
+    from sushigo.cli import printable  # imported already when a command prints
+
     if title:
         print(title)
+    # Control characters (a player named '\x1b[31mRED') are escaped before the columns are laid
+    # out, not after as standard output escapes them: tabulate measured an escape sequence as no
+    # width and the table came out askew.
+    rows = [[printable(v) if isinstance(v, str) else v for v in row] for row in rows]
+    headers = [printable(h) if isinstance(h, str) else h for h in headers]
     text = simple_table(rows, headers)
     if text is None:  # a cell plain text cannot lay out alike: tabulate does
         from tabulate import tabulate  # lazy: JSON output and 'import sushigo' do without it

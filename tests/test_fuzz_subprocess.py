@@ -135,3 +135,37 @@ def test_no_fault_in_a_seeded_sample(command: str) -> None:
     # ASCII only: a case's bytes (lone surrogates) in a failure report broke pytest-xdist's
     # reporting (an INTERNALERROR that hid which case failed)
     assert not faults, "\n".join(faults).encode("ascii", "backslashreplace").decode("ascii")
+
+
+# --- the long slice's bookkeeping: --interleave, --log and the counts by fault kind -------------
+
+
+def test_interleave_lets_the_commands_take_turns() -> None:
+    cases = fuzz.sample(5, 3, ["score", "rules", "play"])
+    turns = fuzz.by_turns(cases)
+    assert sorted(map(id, turns)) == sorted(map(id, cases))  # the same cases, reordered
+    assert [c.command for c in turns[:3]] == ["score", "play", "rules"]  # sample's command order
+    for command in ("score", "rules", "play"):  # each command's own order kept
+        assert [c for c in turns if c.command == command] == [c for c in cases if c.command == command]
+
+
+@pytest.mark.parametrize(("fault", "kind"), [
+    ("traceback", "traceback"),
+    ("hang: no end within 30 s", "hang"),
+    ("exit 0 after lost output", "exit 0 after lost output"),
+    ("exit 0 after a write to a full disk", "exit 0 after lost output"),
+    ("exit code 70 (an internal error)", "exit code 70 (an internal error)"),
+])
+def test_each_fault_counts_under_its_kind(fault: str, kind: str) -> None:
+    assert fuzz.fault_kind(fault) == kind
+
+
+def test_the_log_holds_a_line_per_case(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "fuzz.jsonl"
+    code = fuzz.main(["--seed", "3", "--cases", "1", "--command", "schema", "--command", "completion",
+                      "--interleave", "--log", str(log)])
+    out = capsys.readouterr().out
+    rows = [json.loads(line) for line in log.read_text().splitlines()]
+    assert code == 0 and [r["command"] for r in rows] == ["schema", "completion"]
+    assert all(r["faults"] == [] and r["code"] in (0, 1, 2) for r in rows)
+    assert "faults by kind: 0 traceback, 0 exit 0 after lost output, 0 hang, 0 other" in out

@@ -27,6 +27,11 @@ A campaign (``--cases 0``: every case of every class; ``--class world``: the hos
 
     python tools/fuzz_cli.py --seed 1 --cases 2000 [--command score] [--class world] [--jobs 2]
 
+The long slice by hand (issue 32: at least 10,000 cases over every command), the commands taking
+turns and one JSON line per case logged, so a run stopped early still counts what it tried::
+
+    nice -n 10 python tools/fuzz_cli.py --seed 32 --cases 1100 --jobs 2 --interleave --log fuzz.jsonl
+
 ``tests/test_fuzz_subprocess.py`` runs a seeded sample of the same cases on every test run.
 """
 
@@ -1406,6 +1411,31 @@ def campaign(
     return results
 
 
+def by_turns(cases: list[Case]) -> list[Case]:
+    """``cases`` with the commands taking turns, each command's cases in their own order."""
+    queues: dict[str, list[Case]] = {}
+    for case in cases:
+        queues.setdefault(case.command, []).append(case)
+    out: list[Case] = []
+    depth = max((len(q) for q in queues.values()), default=0)
+    for i in range(depth):
+        out.extend(q[i] for q in queues.values() if i < len(q))
+    return out
+
+
+#: The fault kinds the closing note counts one by one (issue 32's "Done when"); the rest are "other".
+FAULT_KINDS = ("traceback", "exit 0 after lost output", "hang")
+
+
+def fault_kind(fault: str) -> str:
+    """The kind of one of :func:`judge`'s faults: one of :data:`FAULT_KINDS` or the fault itself."""
+    if fault.startswith("hang"):
+        return "hang"
+    if fault in ("exit 0 after lost output", "exit 0 after a write to a full disk"):
+        return "exit 0 after lost output"
+    return fault
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__.split("\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter
@@ -1420,19 +1450,35 @@ def main(argv: list[str] | None = None) -> int:
                         help="only cases of this input class (the kind's first word: digits, encoding, "
                         "stream, cwd, disk, engine, option, rule, ...; 'world' for the six of a hostile "
                         "world; repeatable)")
+    parser.add_argument("--log", metavar="FILE", default=None,
+                        help="write one JSON line per case as it ends (command, kind, exit code, seconds, "
+                        "faults), so a long campaign stopped early still gives its counts")
+    parser.add_argument("--interleave", action="store_true",
+                        help="run the commands' cases in turns (one of each command, then the next), so a "
+                        "campaign stopped early has tried every command")
     args = parser.parse_args(argv)
     cases = sample(args.seed, args.cases, args.command, classes_of(args.classes))
+    if args.interleave:
+        cases = by_turns(cases)
     if args.list:
         for case in cases:
             print(case.label())
         return 0
     tries: Counter[str] = Counter()
     faulty: Counter[str] = Counter()
+    kinds: Counter[str] = Counter()
+    log = open(args.log, "a", encoding="utf-8") if args.log else None  # closed below
 
     def report(result: Result) -> None:
         tries[result.case.command] += 1
+        if log is not None:
+            log.write(json.dumps({"command": result.case.command, "case": result.case.label(),
+                                  "code": result.code, "seconds": round(result.seconds, 3),
+                                  "faults": result.faults}) + "\n")
+            log.flush()
         if result.faults:
             faulty[result.case.command] += 1
+            kinds.update(fault_kind(f) for f in result.faults)
             tail = " | ".join(result.stderr.strip().splitlines()[-2:])[:300]
             print(
                 f"FAULT {'; '.join(result.faults)}: {result.case.label()} -> exit {result.code} "
@@ -1440,10 +1486,16 @@ def main(argv: list[str] | None = None) -> int:
                 flush=True,
             )
 
-    results = campaign(cases, args.jobs, args.time_limit, report)
+    try:
+        results = campaign(cases, args.jobs, args.time_limit, report)
+    finally:
+        if log is not None:
+            log.close()
     print(f"\nseed {args.seed}, {len(results)} cases:")
     for command in sorted(tries):
         print(f"  {command:<11} {tries[command]:>5} tries  {faulty[command]:>4} faulty")
+    counts = ", ".join(f"{kinds[k]} {k}" for k in FAULT_KINDS)
+    print(f"faults by kind: {counts}, {sum(kinds.values()) - sum(kinds[k] for k in FAULT_KINDS)} other")
     return 1 if any(r.faults for r in results) else 0
 
 

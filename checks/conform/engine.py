@@ -230,9 +230,12 @@ class Engine:
         self._buf, self._status, self._sent = b"", b"", 0
         req_r, self._req = os.pipe()
         self._rep, rep_w = os.pipe()
-        setup = {"target": _where(self.target), "name": self.target, "memory_mb": self.limits.memory_mb,
-                 "max_procs": self.limits.max_procs, "fds": [req_r, rep_w],
-                 "path": [os.path.abspath(p) if p else os.getcwd() for p in sys.path]}
+        where = _where(self.target)
+        path = [os.path.abspath(p) if p else os.getcwd() for p in sys.path]
+        if where != self.target or os.path.isabs(where):  # a file: its folder first, as `python FILE`
+            path.insert(0, os.path.dirname(where))  # puts it (an adapter imports its engine beside it)
+        setup = {"target": where, "name": self.target, "memory_mb": self.limits.memory_mb,
+                 "max_procs": self.limits.max_procs, "fds": [req_r, rep_w], "path": path}
         cmd = [sys.executable, str(CHILD), json.dumps(setup)]
         if self.sandbox == "bwrap":
             exe = _bwrap()

@@ -198,6 +198,23 @@ def _normalise_number(param: NumberParameter, value: Any) -> Any:
     return tuple(value)
 
 
+def _hands_example(rules: Ruleset, counts: list[int]) -> str:
+    """A hand table for exactly ``counts`` players to suggest: the sizes given where there are some,
+    else the largest the deck deals every round (R-DEAL), at most the next smaller count's size."""
+    given = {n: size for n, size in rules.hand_sizes if isinstance(n, int) and isinstance(size, int)}
+    cards = sum(v for v in rules.deck if isinstance(v, int)) if rules.deck else 0
+    shown = []
+    for n in counts:
+        size = given.get(n)
+        if size is None:
+            fits = cards // max(1, n * max(1, rules.rounds)) if isinstance(rules.rounds, int) else 1
+            smaller = [given[m] for m in sorted(given) if m < n]
+            size = max(1, min(fits, smaller[-1]) if smaller else fits)
+            given[n] = size
+        shown.append(f"{n}:{size}")
+    return ",".join(shown)
+
+
 def validate_numbers(rules: Ruleset) -> None:
     """Every rule number of ``rules`` within its bounds and shape, the hand table covering the player
     counts, and the deck large enough to deal every listed player count; else one RulesError line
@@ -229,7 +246,8 @@ def validate_numbers(rules: Ruleset) -> None:
                 if sorted(counts) != want_counts:
                     raise RulesError(
                         f"rule {shown} is not allowed: give one hand size for each of "
-                        f"{', '.join(map(str, want_counts))} players, e.g. hand_sizes=2:10,3:9,4:8,5:7")
+                        f"{', '.join(map(str, want_counts))} players, e.g. "
+                        f"hand_sizes={_hands_example(rules, want_counts)}")
                 for _, size in value:
                     _whole(param, size, shown)
             case _:
