@@ -119,8 +119,9 @@ def _dumplings_past_five(orig: Any) -> Any:
         top = len(rules.dumpling_points) - 1
         step = rules.dumpling_points[-1] - rules.dumpling_points[-2]
         # Bug: the dumpling table keeps growing past its last entry.
-        grown = tuple(v if k <= top else v + (k - top) * step for k, v in enumerate(tb.dumpling))
-        return replace(tb, dumpling=grown)
+        at = scoring.by_count_index("dumpling")
+        grown = tuple(v if k <= top else v + (k - top) * step for k, v in enumerate(tb.by_count[at]))
+        return replace(tb, by_count=(*tb.by_count[:at], grown, *tb.by_count[at + 1:]))
 
     return f
 

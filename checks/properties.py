@@ -46,7 +46,7 @@ from sushigo.spec.model.scoring import (
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.tableau import Tableau, format_tableau
 
-ROUND_KEYS = ("tempura", "sashimi", "dumpling", "nigiri", "maki", "total")
+ROUND_KEYS = (*scoring.CATEGORIES, "total")  # the round's columns, from the kinds (spec.kinds)
 _NOT_RULES = ("FACT", "CLAIM", "R-DOMAIN")
 _MAKI_TOKENS = (Token.MAKI1, Token.MAKI2, Token.MAKI3)
 

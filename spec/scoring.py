@@ -3,100 +3,140 @@
 Everything is computed from token counts and the :class:`Ruleset`; nothing
 here does I/O. The per-ruleset point tables are precomputed once
 (:func:`_tables`), so scoring a tableau is a handful of tuple look-ups.
+
+Nothing here names a card kind: the columns (:data:`CATEGORIES`, :class:`RoundScore`'s
+fields) and the fast path (:func:`dish_points`, :func:`maki_icons`, :func:`round_totals`)
+are generated from the kinds' scoring descriptions in :mod:`spec.kinds`, so a new kind
+is scored as soon as it is defined.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, make_dataclass
+from typing import TYPE_CHECKING
 
-from sushigo.spec.cards import MAKI, NIGIRI, Card, Token
-from sushigo.spec.kinds import KINDS, ByCount, CardKind, Sets, categories_of, dish_points_of, icons_of
+if TYPE_CHECKING:
+    from fractions import Fraction
+
+from sushigo.spec.kinds import (
+    KINDS,
+    ByCount,
+    CardKind,
+    Icons,
+    PerCard,
+    Sets,
+    categories_of,
+    dish_points_of,
+    icons_of,
+    resolve,
+    tokens_of,
+)
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.tableau import Tableau
 
 #: The round's scoring columns, from the card kinds' definitions (:mod:`spec.kinds`).
 CATEGORIES: tuple[str, ...] = categories_of(KINDS)
+#: The columns a tableau scores by itself (every column but the maki ranking, which is last).
+DISH_CATEGORIES: tuple[str, ...] = CATEGORIES[:-1]
 
-# The fast path (RoundScore, _Tables, dish_points, round_totals) is the official kinds'
-# descriptions precomputed and unrolled; a kind it does not know must not be scored as 0.
-if CATEGORIES != ("tempura", "sashimi", "dumpling", "nigiri", "maki") or (len(NIGIRI), len(MAKI)) != (3, 3):
-    raise ImportError(
-        f"spec.scoring's fast path scores tempura, sashimi, dumpling, 3 nigiri and 3 maki, but spec.kinds "
-        f"now gives categories {CATEGORIES}: add the new kind to RoundScore, _build_tables, dish_points and "
-        "round_totals (docs/extending.md)"
-    )
-
-_T, _S, _D = int(Token.TEMPURA), int(Token.SASHIMI), int(Token.DUMPLING)
-_M1, _M2, _M3 = int(Token.MAKI1), int(Token.MAKI2), int(Token.MAKI3)
-_E, _SA, _SQ = int(Token.EGG), int(Token.SALMON), int(Token.SQUID)
-_WE, _WSA, _WSQ = int(Token.WASABI_EGG), int(Token.WASABI_SALMON), int(Token.WASABI_SQUID)
-_PUD = int(Token.PUDDING)
-_PUD_CARD = int(Card.PUDDING)
+_TOKENS = tokens_of(KINDS)
+_PUD = next(i for i, t in enumerate(_TOKENS) if t.label == "pudding")
 
 # Large enough for any count a deck allows (14 copies at most, 15 tokens).
 _TABLE_LEN = 64
 
 
-@dataclass(frozen=True)
-class RoundScore:
-    tempura: int
-    sashimi: int
-    dumpling: int
-    nigiri: int
-    maki: int
+class _RoundScoreBase:
+    """Methods of :class:`RoundScore`; its fields (one per column of :data:`CATEGORIES`) are derived."""
+
+    __slots__ = ()
 
     @property
     def total(self) -> int:
-        return self.tempura + self.sashimi + self.dumpling + self.nigiri + self.maki
+        return sum(getattr(self, c) for c in CATEGORIES)
 
     def as_dict(self) -> dict[str, int]:
-        return {
-            "tempura": self.tempura,
-            "sashimi": self.sashimi,
-            "dumpling": self.dumpling,
-            "nigiri": self.nigiri,
-            "maki": self.maki,
-            "total": self.total,
-        }
+        out = {c: getattr(self, c) for c in CATEGORIES}
+        out["total"] = sum(out.values())
+        return out
+
+
+if TYPE_CHECKING:
+    # What type checkers see: the official columns. The real class has one field per column of
+    # CATEGORIES, in that order (a new kind's column is one more field).
+    @dataclass(frozen=True)
+    class RoundScore(_RoundScoreBase):
+        tempura: int
+        sashimi: int
+        dumpling: int
+        nigiri: int
+        maki: int
+else:
+    RoundScore = make_dataclass("RoundScore", [(c, int) for c in CATEGORIES], bases=(_RoundScoreBase,),
+                                frozen=True)
+    RoundScore.__module__ = __name__  # pickles by reference, as a class written here would
 
 
 @dataclass(frozen=True)
 class _Tables:
-    tempura: tuple[int, ...]
-    sashimi: tuple[int, ...]
-    dumpling: tuple[int, ...]
-    nigiri: tuple[int, int, int]
-    stacked: tuple[int, int, int]
-    icons: tuple[int, int, int]
+    """One ruleset's points, laid out as the generated fast path reads them (see :func:`_plan`)."""
+
+    # By count (sets, tables): per token, its points for 0.._TABLE_LEN-1 cards.
+    by_count: tuple[tuple[int, ...], ...]
+    # Per card (nigiri, a stack: the nigiri times the wasabi multiplier): per token, its points.
+    per_card: tuple[int, ...]
+    # Maki rolls per card, per maki token.
+    icons: tuple[int, ...]
     # Maki shares by number of players tied (index 0 unused): a tie for first pays
     # first_share[n] each (and nobody places second); a tie for second pays second_share[n].
     first_share: tuple[int, ...]
     second_share: tuple[int, ...]
 
 
+@dataclass(frozen=True)
+class _Plan:
+    """Which token each kind's description puts in which part of the fast path (rules aside)."""
+
+    by_count: tuple[tuple[int, int], ...]  # (token, dish column)
+    per_card: tuple[tuple[int, int], ...]  # (token, dish column)
+    icons: tuple[int, ...]  # maki tokens
+
+
+def _plan(kinds: Sequence[CardKind]) -> _Plan:
+    """Sort the tokens by their kind's description: per card (a stack too), by count, or rolls."""
+    by_count: list[tuple[int, int]] = []
+    per_card: list[tuple[int, int]] = []
+    icons: list[int] = []
+    for i, tok in enumerate(tokens_of(kinds)):
+        kind = kinds[tok.cards[-1]]
+        if isinstance(kind.scoring, Icons):
+            icons.append(i)
+        elif kind.dish:
+            column = DISH_CATEGORIES.index(kind.category)
+            (per_card if isinstance(kind.scoring, PerCard) else by_count).append((i, column))
+    return _Plan(tuple(by_count), tuple(per_card), tuple(icons))
+
+
+_PLAN = _plan(KINDS)
+
+
 def _build_tables(rules: Ruleset) -> _Tables:
+    """Every kind's description read once under ``rules`` into the tables :data:`_PLAN` lays out."""
     n = range(_TABLE_LEN)
     first, second = rules.maki_first_points, rules.maki_second_points
     first_share = tuple(rules.maki_share(True, k) for k in n)
     second_share = tuple(rules.maki_share(False, k) for k in n)
-    # The fast path below is the official kinds' descriptions precomputed: a table by count
-    # for each kind scored by its count (sets, tables), per-card points for the nigiri.
-    by_count = {k.category: tuple(k.scoring.score(c, rules) for c in n)
-                for k in KINDS if isinstance(k.scoring, (Sets, ByCount))}
-    nigiri = tuple(KINDS[c].scoring.score(1, rules) for c in NIGIRI)
+
+    def points(token: int, count: int) -> int:
+        tok = _TOKENS[token]
+        pts = KINDS[tok.cards[-1]].scoring.score(count, rules)
+        return pts * int(rules.wasabi_multiplier) if tok.multiplier else pts
+
     return _Tables(
-        tempura=by_count["tempura"],
-        sashimi=by_count["sashimi"],
-        dumpling=by_count["dumpling"],
-        nigiri=(nigiri[0], nigiri[1], nigiri[2]),
-        stacked=(
-            nigiri[0] * rules.wasabi_multiplier,
-            nigiri[1] * rules.wasabi_multiplier,
-            nigiri[2] * rules.wasabi_multiplier,
-        ),
-        icons=(KINDS[MAKI[0]].scoring.score(1, rules), KINDS[MAKI[1]].scoring.score(1, rules),
-               KINDS[MAKI[2]].scoring.score(1, rules)),
+        by_count=tuple(tuple(points(t, c) for c in n) for t, _ in _PLAN.by_count),
+        per_card=tuple(points(t, 1) for t, _ in _PLAN.per_card),
+        icons=tuple(KINDS[_TOKENS[t].cards[-1]].scoring.score(1, rules) for t in _PLAN.icons),
         # A lone first player is a "tie" of one: the full points under every reading.
         first_share=(0, first, *first_share[2:]),
         second_share=(0, second, *second_share[2:]),
@@ -119,22 +159,35 @@ def _tables(rules: Ruleset) -> _Tables:
     return tables
 
 
-def dish_points(counts: Sequence[int], rules: Ruleset = OFFICIAL) -> tuple[int, int, int, int]:
-    """(tempura, sashimi, dumpling, nigiri) points of one tableau's token counts."""
-    tb = _tables(rules)
-    nig, stk = tb.nigiri, tb.stacked
+def _fast_path_source(plan: _Plan) -> str:
+    """The fast path's source, unrolled over the plan: a table look-up per by-count token, a
+    product per per-card token, a product per maki token. Only the layout comes from the kinds;
+    every number is read from the ruleset's tables at call time."""
+    bc = [f"b{t}" for t, _ in plan.by_count]
+    pc = [f"p{t}" for t, _ in plan.per_card]
+    ic = [f"i{t}" for t in plan.icons]
+
+    def unpack(names: list[str], field: str) -> str:
+        return f"    {', '.join(names)}, = tb.{field}\n" if names else ""
+
+    def dish(column: int | None) -> str:
+        terms = [f"b{t}[c[{t}]]" for t, k in plan.by_count if column is None or k == column]
+        terms += [f"p{t} * c[{t}]" for t, k in plan.per_card if column is None or k == column]
+        return " + ".join(terms) or "0"
+
+    rolls = " + ".join(f"i{t} * c[{t}]" for t in plan.icons) or "0"
+    head = "    tb = _tables(rules)\n" + unpack(bc, "by_count") + unpack(pc, "per_card")
+    columns = ", ".join(dish(k) for k in range(len(DISH_CATEGORIES)))
     return (
-        tb.tempura[counts[_T]],
-        tb.sashimi[counts[_S]],
-        tb.dumpling[counts[_D]],
-        nig[0] * counts[_E] + nig[1] * counts[_SA] + nig[2] * counts[_SQ]
-        + stk[0] * counts[_WE] + stk[1] * counts[_WSA] + stk[2] * counts[_WSQ],
+        "def dish_points(c, rules=OFFICIAL):\n" + head + f"    return ({columns},)\n\n"
+        "def maki_icons(c, rules=OFFICIAL):\n    tb = _tables(rules)\n" + unpack(ic, "icons")
+        + f"    return {rolls}\n\n"
+        "def round_totals(counts, rules=OFFICIAL):\n" + head + unpack(ic, "icons")
+        + "    totals = []\n    icons = []\n"
+        # one loop for both lists (two comprehensions cost two calls: about a third more for 2 seats)
+        + f"    for c in counts:\n        totals.append({dish(None)})\n        icons.append({rolls})\n"
+        + "    _add_maki(totals, icons, tb)\n    return totals\n"
     )
-
-
-def maki_icons(counts: Sequence[int], rules: Ruleset = OFFICIAL) -> int:
-    ic = rules.maki_icons
-    return ic[0] * counts[_M1] + ic[1] * counts[_M2] + ic[2] * counts[_M3]
 
 
 def maki_points(icons: Sequence[int], rules: Ruleset = OFFICIAL) -> list[int]:
@@ -178,31 +231,79 @@ def _add_maki(totals: list[int], icons: Sequence[int], tb: _Tables) -> None:
             totals[k] += share
 
 
+if TYPE_CHECKING:
+    def dish_points(counts: Sequence[int], rules: Ruleset = OFFICIAL) -> tuple[int, ...]:
+        """Dish points per column of :data:`DISH_CATEGORIES` of one tableau's token counts."""
+
+    def maki_icons(counts: Sequence[int], rules: Ruleset = OFFICIAL) -> int:
+        """Maki rolls of one tableau's token counts."""
+
+    def round_totals(counts: Sequence[Sequence[int]], rules: Ruleset = OFFICIAL) -> list[int]:
+        """Round totals from raw token-count vectors (the fast path the executor uses)."""
+else:
+    # The fast path, generated from the kinds' descriptions (a new kind needs no edit here) and
+    # run in this module's namespace, so it looks _tables up here at call time (check's mutants
+    # patch it); tests/test_kinds.py holds it to the general reading, category_points.
+    exec(compile(_fast_path_source(_PLAN), f"<{__name__} fast path>", "exec"), globals())
+    dish_points.__doc__ = "Dish points per column of DISH_CATEGORIES of one tableau's token counts."
+    maki_icons.__doc__ = "Maki rolls of one tableau's token counts."
+    round_totals.__doc__ = "Round totals from raw token-count vectors (the fast path the executor uses)."
+
+
+def column_points(counts: Sequence[int], column: str, tables: _Tables) -> int:
+    """One dish column's points of one tableau's token counts, read from ``tables`` (the
+    slow, one-column form of :func:`dish_points`, for callers that plant faults in tables)."""
+    k = DISH_CATEGORIES.index(column)
+    return (sum(tables.by_count[j][counts[t]] for j, (t, c) in enumerate(_PLAN.by_count) if c == k)
+            + sum(tables.per_card[j] * counts[t] for j, (t, c) in enumerate(_PLAN.per_card) if c == k))
+
+
+def token_points(token: int, count: int, rules: Ruleset = OFFICIAL) -> int:
+    """The dish points ``count`` of one token score by themselves (a stack: its nigiri times the
+    wasabi multiplier), read from the ruleset's fast-path tables."""
+    tb = _tables(rules)
+    for j, (t, _) in enumerate(_PLAN.by_count):
+        if t == token:
+            return tb.by_count[j][count]
+    for j, (t, _) in enumerate(_PLAN.per_card):
+        if t == token:
+            return tb.per_card[j] * count
+    return 0
+
+
+def by_count_index(label: str) -> int:
+    """Where the token ``label``'s table by count sits in :attr:`_Tables.by_count`."""
+    return next(j for j, (t, _) in enumerate(_PLAN.by_count) if _TOKENS[t].label == label)
+
+
+def card_points_cap(rules: Ruleset) -> Fraction:
+    """Most points one card can bring in a round's dishes, read from every kind's description: a
+    set's points per card, the best count of a table per card, a per-card kind's points, and a
+    stack's (a nigiri times the wasabi multiplier, over its two cards). The one score bound the
+    solvers start from (:meth:`Ruleset.card_points_cap` is this)."""
+    from fractions import Fraction  # lazy: with decimal, a tenth of 'sushigo score's start-up
+
+    caps = [Fraction(0)]
+    for kind in KINDS:
+        s = kind.scoring
+        if isinstance(s, Sets):
+            caps.append(Fraction(int(resolve(s.points, rules)), int(resolve(s.size, rules))))
+        elif isinstance(s, ByCount):
+            table = resolve(s.table, rules)
+            caps += [Fraction(s.score(k, rules), k) for k in range(1, len(table))]
+        elif isinstance(s, PerCard):
+            points = s.score(1, rules)
+            caps.append(Fraction(points))
+            if kind.role == "nigiri":
+                caps.append(Fraction(points * int(rules.wasabi_multiplier), 2))
+    return max(caps)
+
+
 def score_round(tableaux: Sequence[Tableau], rules: Ruleset = OFFICIAL) -> list[RoundScore]:
     """Round score of every seat at the table (the dummy included, where there is one)."""
     dishes = [dish_points(t.counts, rules) for t in tableaux]
     maki = maki_points([maki_icons(t.counts, rules) for t in tableaux], rules)
-    return [RoundScore(d[0], d[1], d[2], d[3], m) for d, m in zip(dishes, maki, strict=True)]
-
-
-def round_totals(counts: Sequence[Sequence[int]], rules: Ruleset = OFFICIAL) -> list[int]:
-    """Round totals from raw token-count vectors (the fast path the executor uses)."""
-    tb = _tables(rules)
-    tem, sas, dum = tb.tempura, tb.sashimi, tb.dumpling
-    e, sa, sq = tb.nigiri
-    we, wsa, wsq = tb.stacked
-    i1, i2, i3 = tb.icons
-    # one loop for both lists (two comprehensions cost two calls: about a third more for 2 seats)
-    totals: list[int] = []
-    icons: list[int] = []
-    for c in counts:
-        totals.append(
-            tem[c[_T]] + sas[c[_S]] + dum[c[_D]]
-            + e * c[_E] + sa * c[_SA] + sq * c[_SQ] + we * c[_WE] + wsa * c[_WSA] + wsq * c[_WSQ]
-        )
-        icons.append(i1 * c[_M1] + i2 * c[_M2] + i3 * c[_M3])
-    _add_maki(totals, icons, tb)
-    return totals
+    return [RoundScore(*d, m) for d, m in zip(dishes, maki, strict=True)]  # type: ignore[call-arg]
 
 
 def category_points(

@@ -23,6 +23,7 @@ from sushigo.checks import edge_cases as E
 from sushigo.checks import strategies as S
 from sushigo.checks.storage import use_hypothesis_home
 from sushigo.spec.cards import NIGIRI, NIGIRI_OF, STACK_OF, Card, Token
+from sushigo.spec.kinds import KINDS, CardKind, Icons
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.tableau import Tableau
 
@@ -31,25 +32,35 @@ use_hypothesis_home()
 RoundCase = tuple[tuple[Card, ...], ...]  # pick orders per seat
 PuddingCase = tuple[int, ...]
 
+def _category_of(kind: CardKind) -> str:
+    """The category a card's points show in: its dish column, maki for rolls, the nigiri's column
+    for a wasabi (it only multiplies a nigiri), other for the rest (pudding, chopsticks)."""
+    if kind.dish:
+        return kind.category
+    if isinstance(kind.scoring, Icons):
+        return "maki"
+    if kind.role == "wasabi":
+        return next(k.category for k in KINDS if k.role == "nigiri")
+    return "other"
+
+
 #: Score categories of a round, maki first: with no maki at all every seat still has a maki
-#: total (zero), so the empty round is a maki case.
-CATEGORIES = ("maki", "tempura", "sashimi", "dumpling", "nigiri", "other")
-CATEGORY_OF: dict[Card, str] = {
-    Card.TEMPURA: "tempura", Card.SASHIMI: "sashimi", Card.DUMPLING: "dumpling",
-    Card.MAKI1: "maki", Card.MAKI2: "maki", Card.MAKI3: "maki",
-    Card.EGG: "nigiri", Card.SALMON: "nigiri", Card.SQUID: "nigiri", Card.WASABI: "nigiri",
-    Card.PUDDING: "other", Card.CHOPSTICKS: "other",
-}
+#: total (zero), so the empty round is a maki case. The dish columns come from the kinds.
+CATEGORIES = ("maki", *scoring.DISH_CATEGORIES, "other")
+CATEGORY_OF: dict[Card, str] = {Card(i): _category_of(k) for i, k in enumerate(KINDS)}
 #: Rule ids of each category: an unsat core is kept to the category it was isolated to.
 RULES_OF: dict[str, tuple[str, ...]] = {
-    "tempura": ("R-TEMPURA",), "sashimi": ("R-SASHIMI",), "dumpling": ("R-DUMPLING",),
-    "nigiri": ("R-NIGIRI", "R-WASABI-ONE", "R-WASABI-PLACE"),
+    **{c: (*dict.fromkeys(k.rule for k in KINDS if k.dish and k.category == c),
+           *(("R-WASABI-ONE", "R-WASABI-PLACE") if any(k.role == "nigiri" and k.category == c for k in KINDS)
+             else ()))
+       for c in scoring.DISH_CATEGORIES},
     "maki": ("R-MAKI-ICONS", "R-MAKI-FIRST", "R-MAKI-SECOND", "R-MAKI-TIE-FIRST", "R-MAKI-TIE-SECOND",
              "R-MAKI-ZERO", "R-MAKI-POINTS"),
     "pudding": ("R-PUDDING", "R-PUDDING-MOST", "R-PUDDING-FEWEST", "R-PUDDING-SPLIT", "R-PUDDING-2P",
                 "R-PUDDING-ALL-TIED"),
 }
-_COUNTED = {Card.TEMPURA: "tempura", Card.SASHIMI: "sashimi", Card.DUMPLING: "dumpling"}
+#: The categories whose cards are placed by the turn rules (a nigiri on a free wasabi).
+_PLACED = frozenset(CATEGORY_OF[c] for c in NIGIRI)
 
 
 def picks_of_tableau(t: Tableau) -> tuple[Card, ...]:
@@ -120,21 +131,20 @@ class Scorer:
     def category(self, case: RoundCase, cat: str) -> list[int]:
         """Points of one category per seat (R-ROUND-TOTAL adds them up)."""
         if cat == "maki":
-            icons = self.rules.maki_icons
-            return list(self.maki([sum(icons[int(c) - int(Card.MAKI1)] for c in p if CATEGORY_OF[c] == "maki")
-                                   for p in case], self.rules))
+            rolls = {c: KINDS[int(c)].scoring.score(1, self.rules) for c in Card if CATEGORY_OF[c] == "maki"}
+            return list(self.maki([sum(rolls[c] for c in p if c in rolls) for p in case], self.rules))
         if cat == "other":
             return [0] * len(case)
         tb = self.tables(self.rules)
-        if cat == "nigiri":
-            out = []
-            for p in case:
-                t = self._nigiri(tuple(c for c in p if CATEGORY_OF[c] == "nigiri"))
-                out.append(sum(v * t[int(c)] for v, c in zip(tb.nigiri, NIGIRI, strict=True))
-                           + sum(v * t[int(STACK_OF[c])] for v, c in zip(tb.stacked, NIGIRI, strict=True)))
-            return out
-        table = getattr(tb, cat)
-        return [table[sum(1 for c in p if _COUNTED.get(c) == cat)] for p in case]
+        out = []
+        for p in case:
+            mine = tuple(c for c in p if CATEGORY_OF[c] == cat)
+            if cat in _PLACED:
+                t = self._nigiri(mine)
+            else:
+                t = tuple(mine.count(c) for c in Card) + (0,) * len(STACK_OF)
+            out.append(scoring.column_points(t, cat, tb))
+        return out
 
     def _nigiri(self, picks: tuple[Card, ...]) -> tuple[int, ...]:
         """The tableau a nigiri/wasabi pick order leaves (placement is where pitfalls live)."""

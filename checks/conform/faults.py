@@ -30,7 +30,7 @@ from sushigo.checks import edge_cases as E
 from sushigo.checks.conform import cases as K
 from sushigo.checks.conform.engine import Engine, Reply
 from sushigo.checks.conform.pitfalls import Candidate, candidates
-from sushigo.checks.properties import explain_within, pudding_model, round_model
+from sushigo.checks.properties import ROUND_KEYS, explain_within, pudding_model, round_model
 from sushigo.spec.cards import Card
 from sushigo.spec.model.budget import Budget
 from sushigo.spec.model.core import Core
@@ -234,15 +234,14 @@ class Side:
         tabs = [K.reference_tableau(p, self.rules) for p in case]
         model = round_model(self.rules, len(tabs))
         facts = model.facts([n for t in tabs for n in t.counts])
-        if cat == "round total":
-            terms = [model.outputs[k] for k in range(5, len(model.outputs), 6)]
-        else:
-            terms = [model.outputs[k] for k in range(K_INDEX[cat], len(model.outputs), 6)]
+        width = len(ROUND_KEYS)  # a seat's outputs: its columns, then its total
+        first = width - 1 if cat == "round total" else K_INDEX[cat]
+        terms = [model.outputs[k] for k in range(first, len(model.outputs), width)]
         return explain_within(model.m, facts, [t == v for t, v in zip(terms, points, strict=True)], self.z3)
 
 
 #: Index of each category among a seat's outputs of the round model (checks.properties.ROUND_KEYS).
-K_INDEX = {"tempura": 0, "sashimi": 1, "dumpling": 2, "nigiri": 3, "maki": 4}
+K_INDEX = {k: i for i, k in enumerate(ROUND_KEYS[:-1])}
 
 
 def _rule_ids(side: Side, case: Any, cat: str, points: list[int]) -> tuple[tuple[str, ...], str]:

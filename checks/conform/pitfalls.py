@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sushigo.checks.conform.cases import Scorer
+from sushigo.checks.conform.cases import RULES_OF, Scorer
 from sushigo.checks.mutants import MUTANTS, Mutant
 from sushigo.spec.ruleset import OFFICIAL, PARAMETER_BY_NAME, PARAMETERS, Observability, Ruleset
 
@@ -26,9 +26,10 @@ _FIELD = {"maki_points": "maki", "pudding_points": "puddings", "_tables": "table
           "apply_turn": "apply_turn"}
 
 
-#: A rule id's family (the word after "R-") -> the scoring category it belongs to.
-_FAMILY_CATEGORY = {"MAKI": "maki", "PUDDING": "pudding", "DUMPLING": "dumpling", "WASABI": "nigiri",
-                    "NIGIRI": "nigiri", "TEMPURA": "tempura", "SASHIMI": "sashimi"}
+#: A rule id's family (the word after "R-") -> the scoring category it belongs to (from the
+#: categories' rule ids, which come from the kinds: R-WASABI-ONE makes WASABI a nigiri family).
+_FAMILY_CATEGORY = {rid.removeprefix("R-").split("-", 1)[0]: cat
+                    for cat, rids in RULES_OF.items() for rid in rids}
 
 
 def _category(rule_id: str) -> str | None:
