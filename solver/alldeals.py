@@ -65,6 +65,8 @@ from sushigo.solver.alldeals_search import anneal
 from sushigo.solver.search import STATUS_OPTIMAL, STATUS_UNKNOWN
 from sushigo.spec.answer import Answer, BestStatus
 from sushigo.spec.cards import Card, Token
+from sushigo.spec.kinds import KINDS as CARD_KINDS
+from sushigo.spec.kinds import ByCount, CardKind, Sets, resolve
 from sushigo.spec.model import budget
 from sushigo.spec.model.core import Model
 from sushigo.spec.model.scoring import (
@@ -235,10 +237,9 @@ def _pair_cuts(m: Model, rounds: int, game: bool, rules: Ruleset) -> None:
     and one second place of maki per round (a tie for first shares its points unless every tied
     player gets them all), one pudding bonus. The arithmetic relaxation cannot see these through
     the ranking terms, and without them it lets both seats count the same points."""
-    first, second = rules.maki_first_points, rules.maki_second_points
-    pair_maki = max(first + second,
-                    2 * first if rules.maki_first_tie == "each" else first,
-                    2 * second if rules.maki_second_tie == "each" else second)
+    # Alone: first and second place; tied: each of two tied players takes the reading's share.
+    pair_maki = max(rules.maki_first_points + rules.maki_second_points,
+                    2 * rules.maki_share(True, 2), 2 * rules.maki_share(False, 2))
     for r in range(rounds):
         mk = [m.int(f"r{r}_p{i}_maki", None) for i in (0, 1)]
         m.add("Q-CUTS", [mk[0] + mk[1] <= pair_maki, mk[0] >= 0, mk[1] >= 0,
@@ -249,23 +250,43 @@ def _pair_cuts(m: Model, rounds: int, game: bool, rules: Ruleset) -> None:
         m.add("Q-CUTS", [pd[0] + pd[1] <= most, pd[0] <= most, pd[1] <= most], "pudding")
 
 
-def dumpling_cap(rules: Ruleset, cards: int) -> int:
-    """Most dumpling points ``cards`` dumplings can bring, split over any number of tableaux."""
+def table_cap(table: ByCount, rules: Ruleset, cards: int) -> int:
+    """Most points ``cards`` cards of a kind scored by a table can bring, split over any number
+    of tableaux (14 dumplings at best 5 + 5 + 4)."""
     best = [0] * (cards + 1)
     for k in range(1, cards + 1):
-        best[k] = max(best[k - j] + rules.dumpling_score(j) for j in range(1, k + 1))
+        best[k] = max(best[k - j] + table.score(j, rules) for j in range(1, k + 1))
     return best[cards]
 
 
+def dumpling_cap(rules: Ruleset, cards: int) -> int:
+    """Most dumpling points ``cards`` dumplings can bring, split over any number of tableaux."""
+    dumpling = CARD_KINDS[int(Card.DUMPLING)].scoring
+    assert isinstance(dumpling, ByCount)
+    return table_cap(dumpling, rules, cards)
+
+
+def _sole_kinds() -> list[tuple[int, CardKind]]:
+    """The set and table kinds that have their column to themselves (a cut on the column is
+    a cut on the kind), in deck order."""
+    dish = [k for k in CARD_KINDS if k.dish]
+    return [(i, k) for i, k in enumerate(CARD_KINDS) if isinstance(k.scoring, (Sets, ByCount))
+            and sum(o.category == k.category for o in dish) == 1]
+
+
 def category_caps(rules: Ruleset) -> dict[str, int]:
-    """Most points a category can bring over a whole game, all seats together: a set lies in one
-    tableau and the deck holds so many copies (14 tempura make 7 pairs, 14 sashimi 4 sets, 14
-    dumplings at best 5 + 5 + 4)."""
-    return {
-        "tempura": rules.tempura_points * (rules.copies(Card.TEMPURA) // rules.tempura_set),
-        "sashimi": rules.sashimi_points * (rules.copies(Card.SASHIMI) // rules.sashimi_set),
-        "dumpling": dumpling_cap(rules, rules.copies(Card.DUMPLING)),
-    }
+    """Most points a category can bring over a whole game, all seats together, read from the
+    kinds' descriptions: a set lies in one tableau and the deck holds so many copies (14 tempura
+    make 7 pairs, 14 sashimi 4 sets), a table's best split (14 dumplings at best 5 + 5 + 4)."""
+    out = {}
+    for card, kind in _sole_kinds():
+        s = kind.scoring
+        copies = rules.copies(Card(card))
+        if isinstance(s, Sets):
+            out[kind.category] = int(resolve(s.points, rules)) * (copies // int(resolve(s.size, rules)))
+        elif isinstance(s, ByCount):
+            out[kind.category] = table_cap(s, rules, copies)
+    return out
 
 
 def _category_caps(m: Model, rounds: int, scored: Sequence[int], rules: Ruleset) -> None:
@@ -282,15 +303,23 @@ def _cuts(
 ) -> None:
     """Valid bounds of points per card (a set's points spread over its cards, the best dumpling
     ratio), so the arithmetic solver's relaxation sees what a card is worth."""
-    best_dumpling = max(rules.dumpling_score(k) / k for k in range(1, len(rules.dumpling_points)))
-    num, den = best_dumpling.as_integer_ratio()
-    m.add("Q-CUTS", [
-        rules.tempura_set * d["tempura"] <= rules.tempura_points * tab[Token.TEMPURA],
-        rules.sashimi_set * d["sashimi"] <= rules.sashimi_points * tab[Token.SASHIMI],
-        den * d["dumpling"] <= num * tab[Token.DUMPLING],
-        d["tempura"] >= 0, d["sashimi"] >= 0, d["dumpling"] >= 0,
-        d["dumpling"] <= max(rules.dumpling_points),
-    ], label)
+    kinds = _sole_kinds()
+    # Built in this order (every ratio, then every floor, then every table's top): Z3 numbers
+    # its terms as they are made, and that order picks which of equal optima a search finds.
+    cuts = []
+    for card, kind in kinds:
+        s, got, cards = kind.scoring, d[kind.category], tab[card]
+        if isinstance(s, Sets):
+            cuts.append(int(resolve(s.size, rules)) * got <= int(resolve(s.points, rules)) * cards)
+        elif isinstance(s, ByCount):
+            table = resolve(s.table, rules)
+            best = max(s.score(k, rules) / k for k in range(1, len(table)))
+            num, den = best.as_integer_ratio()
+            cuts.append(den * got <= num * cards)
+    cuts += [d[kind.category] >= 0 for _, kind in kinds]
+    cuts += [d[kind.category] <= max(resolve(kind.scoring.table, rules))
+             for _, kind in kinds if isinstance(kind.scoring, ByCount)]
+    m.add("Q-CUTS", cuts, label)
 
 
 def _read_tableaux(model: z3.ModelRef, tabs: Tabs) -> tuple[tuple[Tableau, ...], ...]:

@@ -69,12 +69,13 @@ from sushigo.solver.search import (
 from sushigo.spec.answer import BestStatus
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import IllegalMoveError
+from sushigo.spec.kinds import KINDS, ByCount, Icons, PerCard, Sets, resolve
 from sushigo.spec.model.agree import TermChecker
 from sushigo.spec.model.budget import Budget, Z3Answer, current_ceiling, decide
 from sushigo.spec.model.core import Model, assert_all, ast_array, int_array, mk_implies
 from sushigo.spec.model.scoring import dish_terms, icons_term, maki_terms, total_term
 from sushigo.spec.ruleset import Ruleset
-from sushigo.spec.scoring import maki_points
+from sushigo.spec.scoring import maki_points, token_points
 from sushigo.spec.turns import Turn, apply_turn, legal_turns, resolve_turn
 
 ENGINES = ("z3", "search")
@@ -312,29 +313,33 @@ def _objective(pm: PickModel, opponents_maki: Sequence[int], rules: Ruleset) -> 
             pm.constraints.append(_or(g, _at_most(lits, k - 1)))
         return g
 
-    for card, size, points in (
-        (int(Card.TEMPURA), rules.tempura_set, rules.tempura_points),
-        (int(Card.SASHIMI), rules.sashimi_set, rules.sashimi_points),
-    ):
-        lits = [(v, 1) for v in _picks(pm, card)]
-        for k in range(1, len(lits) // size + 1):
-            g = indicator(f"{Card(card).label}_{k}", lits, k * size, points)
-            obj.append((g, points))
-            pm.counted.setdefault(card, []).append((g, k * size, points))
-    dum = [(v, 1) for v in _picks(pm, int(Card.DUMPLING))]
-    table = rules.dumpling_points
-    for k in range(1, min(len(dum), len(table) - 1) + 1):
-        step = table[k] - table[k - 1]
-        g = indicator(f"dumpling_{k}", dum, k, step)
-        obj.append((g, step))
-        pm.counted.setdefault(int(Card.DUMPLING), []).append((g, k, step))
-    for i, c in enumerate(_NIGIRI):
-        pts = rules.nigiri_points[i]
-        obj += [(v, pts) for v in _picks(pm, c)]
-        obj += [(x[c], pts * (rules.wasabi_multiplier - 1)) for x in pm.first_on + pm.second_on if c in x]
+    # The dish points, read from each kind's scoring description (spec.kinds), in deck order:
+    # a set kind and a table kind by "at least k" indicators, a per-card kind by its picks.
     icons: list[tuple[z3.BoolRef, int]] = []
-    for i, c in enumerate(_MAKI):
-        icons += [(v, rules.maki_icons[i]) for v in _picks(pm, c)]
+    for card, kind in enumerate(KINDS):
+        scoring = kind.scoring
+        lits = [(v, 1) for v in _picks(pm, card)]
+        if isinstance(scoring, Sets):
+            size, points = int(resolve(scoring.size, rules)), int(resolve(scoring.points, rules))
+            for k in range(1, len(lits) // size + 1):
+                g = indicator(f"{kind.name}_{k}", lits, k * size, points)
+                obj.append((g, points))
+                pm.counted.setdefault(card, []).append((g, k * size, points))
+        elif isinstance(scoring, ByCount):
+            table = resolve(scoring.table, rules)
+            for k in range(1, min(len(lits), len(table) - 1) + 1):
+                step = table[k] - table[k - 1]
+                g = indicator(f"{kind.name}_{k}", lits, k, step)
+                obj.append((g, step))
+                pm.counted.setdefault(card, []).append((g, k, step))
+        elif isinstance(scoring, PerCard):
+            pts = scoring.score(1, rules)
+            obj += [(v, pts) for v, _ in lits]
+            if kind.role == "nigiri":  # on a wasabi: what its stack scores beyond the card itself
+                extra = token_points(int(STACK_OF[Card(card)]), 1, rules) - pts
+                obj += [(x[card], extra) for x in pm.first_on + pm.second_on if card in x]
+        elif isinstance(scoring, Icons):
+            icons += [(v, scoring.score(1, rules)) for v, _ in lits]
     opps = list(opponents_maki)
     cap = max(opps, default=0) + 1  # one icon above the best opponent: nothing changes beyond
     top = min(sum(w for _, w in icons), cap)

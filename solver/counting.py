@@ -28,6 +28,7 @@ from sushigo.solver.tableaux import Filters, check_question
 from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.kinds import KINDS
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
+from sushigo.spec.scoring import token_points
 
 Poly = dict[int, int]  # points -> number of ways
 BySize = list[Poly]  # index: cards used
@@ -73,11 +74,10 @@ def _wasabi_group(rules: Ruleset, lo: tuple[int, ...], hi: tuple[int, ...], card
     wasabi_copies = rules.copies(Card.WASABI)
     # (cards used, wasabi used) -> points -> ways
     table: dict[tuple[int, int], Poly] = {(0, 0): {0: 1}}
-    for i, nigiri in enumerate(NIGIRI):
+    for nigiri in NIGIRI:
         plain, stack = Token(int(nigiri)), STACK_OF[nigiri]
-        p = rules.nigiri_points[i]
         choices = [
-            (n + 2 * s, s, n * p + s * p * rules.wasabi_multiplier)
+            (n + 2 * s, s, token_points(int(plain), n, rules) + token_points(int(stack), s, rules))
             for s in _span(lo, hi, stack, cards)
             for n in _span(lo, hi, plain, cards)
             if n + s <= rules.copies(nigiri)

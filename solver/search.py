@@ -30,6 +30,7 @@ from sushigo.spec.answer import Answer, BestStatus
 from sushigo.spec.cards import MAKI, NIGIRI, Card, Token, parse_card
 from sushigo.spec.document import check_format
 from sushigo.spec.errors import IllegalMoveError, InputError
+from sushigo.spec.kinds import KINDS, tokens_of
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.scoring import dish_points, maki_icons, maki_points
 from sushigo.spec.turns import Turn, apply_turn, format_turn, turn_effects
@@ -39,6 +40,9 @@ N_TOKENS = len(Token)
 _T, _S, _D = int(Token.TEMPURA), int(Token.SASHIMI), int(Token.DUMPLING)
 _W, _CHOP = int(Token.WASABI), int(Token.CHOPSTICKS)
 _NIGIRI = tuple(int(c) for c in NIGIRI)
+#: The tokens whose points are banked as soon as they are taken (per-card kinds and their stacks:
+#: CardKind.keep() == "banked"); the state keeps nothing of them.
+_BANKED = frozenset(i for i, t in enumerate(tokens_of(KINDS)) if KINDS[t.cards[-1]].keep() == "banked")
 
 STATUS_OPTIMAL: Final = "optimal"
 STATUS_UNKNOWN: Final = "unknown"
@@ -188,7 +192,8 @@ def replay_puzzle(puzzle: Puzzle, picks: Sequence[Turn]) -> list[int]:
 # free wasabi, chopsticks in the tableau, maki icons up to one above the best opponent).
 State = tuple[int, int, int, int, int, int]
 # A move as the state sees it: (turn, tempura, sashimi, dumplings, wasabi, chopsticks, icons added,
-# nigiri points banked, cards that leave the hand net of a chopsticks card put back).
+# per-card points banked (nigiri, a stack, any per-card kind), cards that leave the hand net of a
+# chopsticks card put back).
 Move = tuple[Turn, int, int, int, int, int, int, int, tuple[int, ...]]
 Deltas = tuple[tuple[int, ...], ...]  # per pile: the cards the player has taken from it so far
 
@@ -218,8 +223,9 @@ class MoveTable:
         out: list[Move] = []
         for turn, left, delta in turn_effects(hand, chop, wasabi, rules):
             taken = tuple(h - x for h, x in zip(hand, left, strict=True))
+            banked = [n if i in _BANKED else 0 for i, n in enumerate(delta)]
             out.append((turn, delta[_T], delta[_S], delta[_D], delta[_W], delta[_CHOP],
-                        maki_icons(delta, rules), dish_points(delta, rules)[3], taken))
+                        maki_icons(delta, rules), sum(dish_points(banked, rules)), taken))
         return out
 
 
@@ -299,7 +305,8 @@ def search_turns(
     # One icon above the best opponent already beats everyone; more changes nothing.
     i_cap = max(opps, default=0) + 1
     # Dumplings below the cap are not banked (a later one could still raise them): scored at the end.
-    final = [[rules.dumpling_score(d) + maki_points([i, *opps], rules)[0] for i in range(i_cap + 1)]
+    dumpling = KINDS[_D].scoring  # the dumpling kind's description, read under these rules
+    final = [[dumpling.score(d, rules) + maki_points([i, *opps], rules)[0] for i in range(i_cap + 1)]
              for d in range(d_cap + 1)]
     bases = [spec.base for spec in turns]
     memo: dict[tuple[Any, ...], tuple[int, int]] = {}
@@ -320,7 +327,7 @@ def search_turns(
     more_m = [any(f[c] for c in icon_cards) for f in future]
     w_cap = [sum(f[c] for c in _NIGIRI) for f in future]
     c_cap = turns_of_two if pairs else [0] * (k + 1)  # no chopsticks ready: no two-card move
-    d_final = [rules.dumpling_score(d) for d in range(d_cap + 1)]
+    d_final = [dumpling.score(d, rules) for d in range(d_cap + 1)]
     m_final = [maki_points([i, *opps], rules)[0] for i in range(i_cap + 1)]
 
     def reduce(u: int, st: State) -> tuple[State, int]:

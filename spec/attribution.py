@@ -1,4 +1,4 @@
-"""Which card kinds brought a player's points: a game's score split over the 12 card kinds.
+"""Which card kinds brought a player's points: a game's score split over the card kinds.
 
 The rule of attribution (``sushigo balance`` and docs/designing.md state it for readers):
 
@@ -21,13 +21,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 
-from sushigo.spec.cards import MAKI, NIGIRI, STACK_OF, TOKEN_CARDS, Card, Token
+from sushigo.spec.cards import STACK_OF, TOKEN_CARDS, Card, Token
+from sushigo.spec.kinds import KINDS as CARD_KINDS
+from sushigo.spec.kinds import Icons
 from sushigo.spec.ruleset import Ruleset
-from sushigo.spec.scoring import dish_points, maki_icons, maki_points, pudding_points
+from sushigo.spec.scoring import maki_icons, maki_points, pudding_points, token_points
 
 __all__ = ["KINDS", "card_counts", "game_attribution", "round_attribution"]
 
 KINDS: tuple[Card, ...] = tuple(Card)
+_WASABI = next(i for i, k in enumerate(CARD_KINDS) if k.role == "wasabi")
 _N = len(KINDS)
 Points = list[int | Fraction]  # per card kind, indexed by Card
 
@@ -48,18 +51,18 @@ def round_attribution(counts: Sequence[Sequence[int]], rules: Ruleset) -> list[P
     maki = maki_points(icons, rules)
     out: list[Points] = []
     for c, seat_icons, seat_maki in zip(counts, icons, maki, strict=True):
-        tempura, sashimi, dumpling, nigiri = dish_points(c, rules)
         row: Points = [0] * _N
-        row[Card.TEMPURA], row[Card.SASHIMI], row[Card.DUMPLING] = tempura, sashimi, dumpling
-        face = 0
-        for k, card in enumerate(NIGIRI):
-            value = rules.nigiri_points[k] * (c[card] + c[STACK_OF[card]])
-            row[card] = value
-            face += value
-        row[Card.WASABI] = nigiri - face
-        if seat_maki:
-            for k, card in enumerate(MAKI):
-                row[card] = Fraction(seat_maki * rules.maki_icons[k] * c[card], seat_icons)
+        for card, kind in enumerate(CARD_KINDS):
+            if kind.role == "nigiri":
+                # The card's face value (R-NIGIRI), on a wasabi or not; the stack's gain is the wasabi's.
+                stack = int(STACK_OF[Card(card)])
+                face = kind.scoring.score(1, rules)
+                row[card] = face * (c[card] + c[stack])
+                row[_WASABI] += token_points(stack, c[stack], rules) - face * c[stack]
+            elif kind.dish:
+                row[card] = token_points(card, c[card], rules)
+            elif seat_maki and isinstance(kind.scoring, Icons):
+                row[card] = Fraction(seat_maki * kind.scoring.score(c[card], rules), seat_icons)
         out.append(row)
     return out
 

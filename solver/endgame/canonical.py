@@ -45,6 +45,7 @@ from itertools import product
 
 from sushigo.solver.endgame.position import Hand, Tab
 from sushigo.spec.cards import NIGIRI, Card, Token
+from sushigo.spec.kinds import KINDS
 from sushigo.spec.ruleset import Ruleset
 from sushigo.spec.scoring import dish_points, maki_points, pudding_points, winners
 
@@ -115,8 +116,8 @@ class Canon:
         self.maki_rank = maki_by_rank(rules) and rules.maki_icons[0] == 1
         self.pudding_rank = pudding_by_rank(rules)
         self.icons = rules.maki_icons
-        table = rules.dumpling_points
-        self.dumpling_points = [table[min(c, len(table) - 1)] for c in range(rules.copies(Card.DUMPLING) + 1)]
+        dumpling = KINDS[_CD].scoring  # the dumpling kind's description (spec.kinds) under these rules
+        self.dumpling_points = [dumpling.score(c, rules) for c in range(rules.copies(Card.DUMPLING) + 1)]
         self.sashimi_set = rules.sashimi_set
         # Points of a tempura (sashimi) residue by count, for the dead-card test.
         self.set_points = {

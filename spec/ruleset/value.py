@@ -127,17 +127,11 @@ class Ruleset:
         return self.deck[int(card)]
 
     def card_points_cap(self) -> Fraction:
-        """Most points one card can bring in a round's dishes: a set's points per card, the best
-        dumpling count's, a nigiri's, or a stack's (nigiri times the multiplier, over two cards)."""
-        from fractions import Fraction  # lazy: with decimal, a tenth of 'sushigo score's start-up
+        """Most points one card can bring in a round's dishes (:func:`spec.scoring.card_points_cap`,
+        read from the kinds' descriptions)."""
+        from sushigo.spec.scoring import card_points_cap  # lazy: spec.scoring imports this module
 
-        nigiri = max(self.nigiri_points)
-        return max(
-            Fraction(self.tempura_points, self.tempura_set),
-            Fraction(self.sashimi_points, self.sashimi_set),
-            max(Fraction(self.dumpling_score(k), k) for k in range(1, len(self.dumpling_points))),
-            Fraction(nigiri), Fraction(nigiri * self.wasabi_multiplier, 2),
-        )
+        return card_points_cap(self)
 
     def game_points_cap(self, players: int) -> int:
         """More than any seat's game total can be: every round at the best card's points per card
@@ -151,8 +145,8 @@ class Ruleset:
         return max(self.maki_first_points, self.maki_second_points)
 
     def dumpling_score(self, n: int) -> int:
-        table = self.dumpling_points
-        return table[n] if n < len(table) else table[-1]
+        """What ``n`` dumplings score: the dumpling kind's description (spec.kinds) read under these rules."""
+        return int(KINDS[int(Card.DUMPLING)].scoring.score(n, self))
 
     def pass_offset(self, round_index: int) -> int:
         """+1 when hands go to the left (seat i gives to seat i+1), -1 to the right.
