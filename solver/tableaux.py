@@ -25,6 +25,7 @@ from functools import lru_cache
 import z3
 from sushigo.spec.cards import Card, Token, parse_card, parse_token
 from sushigo.spec.errors import BudgetSpent, InputError, NotationError
+from sushigo.spec.kinds import KINDS
 from sushigo.spec.model.budget import Budget, current_ceiling, decide
 from sushigo.spec.model.core import Model, ast_array
 from sushigo.spec.model.scoring import (
@@ -38,15 +39,11 @@ from sushigo.spec.model.scoring import (
 from sushigo.spec.ruleset import OFFICIAL, Ruleset
 from sushigo.spec.tableau import N_TOKENS, Tableau
 
-#: Tokens whose points depend on their counts: the solver enumerates these.
-SCORING: tuple[Token, ...] = (
-    Token.TEMPURA, Token.SASHIMI, Token.DUMPLING, Token.EGG, Token.SALMON, Token.SQUID,
-    Token.WASABI_EGG, Token.WASABI_SALMON, Token.WASABI_SQUID,
-)
+#: Tokens whose points depend on their counts (a dish kind's, a stack): the solver enumerates
+#: these, in token order (tempura and sashimi first: their leftovers are expanded below).
+SCORING: tuple[Token, ...] = tuple(t for t in Token if KINDS[int(t.cards[-1])].dish)
 #: Tokens scoring nothing by themselves (maki points are given as M): expanded in closed form.
-FILLER: tuple[Token, ...] = (
-    Token.MAKI1, Token.MAKI2, Token.MAKI3, Token.PUDDING, Token.WASABI, Token.CHOPSTICKS,
-)
+FILLER: tuple[Token, ...] = tuple(t for t in Token if t not in SCORING)
 
 DEFAULT_RLIMIT = 50_000_000
 
@@ -167,8 +164,9 @@ def _solver(tm: TableauModel) -> z3.Solver:
 
 @lru_cache(maxsize=4096)
 def _fillers(room: int, wasabi_left: int, need_icon: bool, lo: tuple[int, ...], hi: tuple[int, ...],
-             icons: tuple[int, int, int]) -> tuple[tuple[int, ...], ...]:
-    """Every filling of ``room`` cards by the filler tokens within their bounds."""
+             icons: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every filling of ``room`` cards by the filler tokens within their bounds (``icons``: the
+    maki rolls of each filler token)."""
     caps = [hi[int(t)] for t in FILLER]
     caps[FILLER.index(Token.WASABI)] = min(caps[FILLER.index(Token.WASABI)], wasabi_left)
     lows = [lo[int(t)] for t in FILLER]
@@ -179,7 +177,7 @@ def _fillers(room: int, wasabi_left: int, need_icon: bool, lo: tuple[int, ...], 
         if k == len(FILLER) - 1:
             if lows[k] <= left <= caps[k]:
                 cur[k] = left
-                if not need_icon or icons[0] * cur[0] + icons[1] * cur[1] + icons[2] * cur[2] > 0:
+                if not need_icon or sum(i * n for i, n in zip(icons, cur, strict=True)) > 0:
                     out.append(tuple(cur))
             return
         for n in range(lows[k], min(caps[k], left) + 1):
@@ -200,6 +198,9 @@ def _completions(tm: TableauModel, part: tuple[int, ...]) -> list[tuple[int, ...
     fixed = dict(zip(SCORING[2:], rest, strict=True))
     size = sum(n * t.size for t, n in fixed.items())
     stacks = sum(n for t, n in fixed.items() if t.size == 2)
+    from sushigo.spec.scoring import maki_icons
+
+    filler_icons = tuple(maki_icons([int(u == t) for u in range(N_TOKENS)], rules) for t in FILLER)
     out: list[tuple[int, ...]] = []
     for t_left in range(rules.tempura_set):
         tem = t_sets * rules.tempura_set + t_left
@@ -211,7 +212,7 @@ def _completions(tm: TableauModel, part: tuple[int, ...]) -> list[tuple[int, ...
                 continue
             room = tm.cards - size - tem - sas
             for f in _fillers(room, rules.copies(Card.WASABI) - stacks, tm.maki_points > 0, lo, hi,
-                              rules.maki_icons):
+                              filler_icons):
                 counts = [0] * N_TOKENS
                 counts[int(Token.TEMPURA)] = tem
                 counts[int(Token.SASHIMI)] = sas
@@ -466,10 +467,10 @@ def _optimum(tm: TableauModel, score: int, v: z3.ArithRef, minimise: bool) -> in
 
 def breakdown(t: Tableau, rules: Ruleset = OFFICIAL) -> str:
     """'tempura 5 + nigiri 9' style label for grouping the output."""
-    from sushigo.spec.scoring import dish_points
+    from sushigo.spec.scoring import DISH_CATEGORIES, dish_points
 
-    parts = [f"{name} {p}" for name, p in zip(("tempura", "sashimi", "dumpling", "nigiri"),
-                                                dish_points(t.counts, rules), strict=True) if p]
+    points = dish_points(t.counts, rules)
+    parts = [f"{name} {p}" for name, p in zip(DISH_CATEGORIES, points, strict=True) if p]
     return " + ".join(parts) if parts else "no dish points"
 
 
