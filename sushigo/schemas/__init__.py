@@ -63,9 +63,41 @@ def _unknown(name: str) -> InputError:
 def _load(name: str) -> dict[str, Any]:
     if name not in names():
         raise _unknown(name)
+    if name == "ruleset":
+        # Generated from the rule-number table and the kinds (the shipped file is that text, a
+        # test holds them equal), so a new kind's deck entry is known without a file edit.
+        from sushigo.spec.rulefile import json_schema
+
+        return json_schema()
     text = resources.files(__name__).joinpath(f"{name}.json").read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
+    schema: dict[str, Any] = _with_columns(json.loads(text))
     return schema
+
+
+#: A node marked with this key is one seat's round score: its properties are the card kinds'
+#: scoring columns and the total, filled in at load time, so a new kind needs no schema edit.
+COLUMNS_KEY = "x-sushigo-columns"
+
+
+def _with_columns(node: Any) -> Any:
+    """``node`` with every :data:`COLUMNS_KEY` object expanded into its properties and required list."""
+    if isinstance(node, list):
+        return [_with_columns(x) for x in node]
+    if not isinstance(node, dict):
+        return node
+    if COLUMNS_KEY not in node:
+        return {k: _with_columns(v) for k, v in node.items()}
+    from sushigo.spec.kinds import KINDS, categories_of  # the kinds alone: no scoring module needed
+
+    columns = [*categories_of(KINDS), "total"]
+    out: dict[str, Any] = {}
+    for k, v in node.items():
+        if k == COLUMNS_KEY:
+            out["properties"] = {c: {"type": "integer"} for c in columns}
+            out["required"] = columns
+        else:
+            out[k] = _with_columns(v)
+    return out
 
 
 def load_schema(name: str) -> dict[str, Any]:
