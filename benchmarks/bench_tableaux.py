@@ -3,12 +3,12 @@
 ``python -m benchmarks.bench_tableaux [--quick] [--corpus] [--count-only] [--rounds N]``
 
 0. ``tableaux --count``: the exact count (``solver.counting``) against the plain generating-function
-   count (``solver.brute.formula_counts``: polynomials in (size, points, has maki) multiplied
+   count (``tests/brute.py``'s ``formula_counts``: polynomials in (size, points, has maki) multiplied
    group by group, every term kept in one dict, as a newcomer writes it), interleaved rounds in
    one process, CPU medians; the answers must be equal.
    Targets: every score at K=10 under 20 ms; no slower than the plain count.
 1. Every tableau of 8 cards for every score S: the Z3 enumeration (``solver.tableaux``)
-   against the brute-force enumerator (``solver.brute``, every count vector listed and scored);
+   against the brute-force enumerator (``tests/brute.py``, every count vector listed and scored);
    the counts must agree; target: Z3 within 10x of brute force.
 2. ``sushigo scoresheet`` on the sheets of 20 recorded 4-player games (``spec.executor.play_game``,
    seeds 100-119; ``--quick``: 5); target: each under 10 s.
@@ -29,12 +29,13 @@ from collections.abc import Callable
 from functools import partial
 from typing import TypeVar
 
-from sushigo.solver.brute import brute_counts, formula_counts
 from sushigo.solver.counting import count_score, score_counts
 from sushigo.solver.scoresheet import check_sheet, parse_sheet, sheet_from_record
 from sushigo.solver.tableaux import count_tableaux, counts_by_score
 from sushigo.spec.executor import play_game
 from tabulate import tabulate
+
+from tests.brute import brute_counts, formula_counts
 
 T = TypeVar("T")
 

@@ -8,7 +8,7 @@ reasoning independent of the Z3 model, ``check`` names that reasoning and ``expe
 verdict:
 
 * ``above-round-max``: the cell exceeds the most K cards can score by brute force
-  (solver.brute.formula_counts) plus the most maki points any reading pays.
+  (brute.formula_counts) plus the most maki points any reading pays.
 * ``pudding-row``: no pudding counts give that row (brute force over every count vector).
 * ``totals-sum``: the totals cell is not the sum of its column (rounds + pudding).
 * ``unreachable-cell``: a round cell below the bound that no tableau of K cards reaches with any
@@ -27,7 +27,7 @@ import json
 import pathlib
 from typing import Any
 
-from sushigo.solver.brute import formula_counts
+from brute import formula_counts
 from sushigo.spec.cards import Card
 from sushigo.spec.executor import play_game
 from sushigo.spec.ruleset import Ruleset, get_ruleset

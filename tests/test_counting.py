@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from sushigo.solver.brute import brute_counts, enumerate_tableaux
+from brute import brute_counts, enumerate_tableaux
 from sushigo.solver.counting import count_score, score_counts
 from sushigo.solver.tableaux import count_tableaux, counts_by_score, parse_filters
 from sushigo.spec.cards import Card
@@ -29,7 +29,7 @@ CUSTOM: dict[str, Ruleset] = {
 
 
 def _brute(cards: int, maki: int, rules: Ruleset, keep: object = None) -> dict[int, int]:
-    """Independent count: list every count vector (solver.brute) and score it with spec.scoring."""
+    """Independent count: list every count vector (tests/brute.py) and score it with spec.scoring."""
     out: dict[int, int] = {}
     for t in enumerate_tableaux(cards, rules):
         if keep is not None and not keep(t):  # type: ignore[operator]

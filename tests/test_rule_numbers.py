@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from sushigo.solver.brute import brute_counts, enumerate_tableaux
+from brute import brute_counts, enumerate_tableaux
 from sushigo.spec.cards import NIGIRI, STACK_OF, Card, Token
 from sushigo.spec.errors import RulesError
 from sushigo.spec.ruleset import (

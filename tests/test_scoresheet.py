@@ -14,7 +14,7 @@ import pathlib
 from typing import Any
 
 import pytest
-from sushigo.solver.brute import formula_counts
+from brute import formula_counts
 from sushigo.solver.scoresheet import (
     Sheet,
     Witness,
@@ -164,7 +164,7 @@ def test_staged_prepass_on_benchmark_games(seed: int) -> None:
 def test_rounds_compete_for_one_deck() -> None:
     # By hand: 45 with 10 cards is 4.5 points a card; only wasabi+squid (9 for 2 cards) and a
     # maki roll winning 6 reach that, so 45 is wasabi+squid*5, or a maki roll winning 6 with
-    # wasabi+squid*4 and a squid: 5 squid either way (solver.brute over every 10-card
+    # wasabi+squid*4 and a squid: 5 squid either way (tests/brute.py over every 10-card
     # tableau agrees). Each row alone is possible; two such rounds need 10 of the 5 squid.
     sheet = parse_sheet({"players": ["Ana", "Ben"], "rounds": [[45, 0], [45, 0]]})
     assert _staged_search(sheet, 120_000, 300_000_000) is None

@@ -6,7 +6,7 @@ import json
 from collections import defaultdict
 
 import pytest
-from sushigo.solver.brute import enumerate_tableaux
+from brute import enumerate_tableaux
 from sushigo.solver.table import TableQuery, parse_query, query_from_options, solve
 from sushigo.spec.cards import Card
 from sushigo.spec.ruleset import OFFICIAL

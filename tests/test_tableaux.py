@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from sushigo.solver.brute import brute_counts, brute_tableaux, enumerate_tableaux, formula_counts
+from brute import brute_counts, brute_tableaux, enumerate_tableaux, formula_counts
 from sushigo.solver.tableaux import (
     count_tableaux,
     counts_by_score,

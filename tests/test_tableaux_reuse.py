@@ -8,9 +8,9 @@ import functools
 import random
 
 import pytest
+from brute import enumerate_tableaux as all_tableaux
+from brute import tableau_score
 from sushigo.solver import tableaux as T
-from sushigo.solver.brute import enumerate_tableaux as all_tableaux
-from sushigo.solver.brute import tableau_score
 from sushigo.solver.tableaux import SolverUnknown, build, enumerate_tableaux, parse_filters, scoring_parts
 from sushigo.spec.model.budget import Budget, ceiling
 from sushigo.spec.ruleset import RULESETS, Ruleset
@@ -108,7 +108,7 @@ def test_a_kept_solver_out_of_budget_asks_a_fresh_one(monkeypatch: pytest.Monkey
 
 
 def _expected_large(rules: Ruleset, cards: int, score: int) -> list[tuple[int, ...]]:
-    from sushigo.solver.brute import brute_tableaux
+    from brute import brute_tableaux
 
     return brute_tableaux(score, cards, 0, rules)
 

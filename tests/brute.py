@@ -1,5 +1,7 @@
 """Brute force over count vectors: the independent check of the Z3 enumeration.
 
+An oracle for the tests (and benchmarks/bench_tableaux.py), kept out of the shipped package
+on purpose: it states the scoring again in its own words, which is what makes it independent.
 Nothing here imports z3. Two independent computations:
 
 * :func:`enumerate_tableaux` lists every final tableau (15 token counts) of K
