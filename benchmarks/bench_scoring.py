@@ -54,7 +54,8 @@ def straightforward_round(tableaux: Sequence[Sequence[str]], rules: Ruleset = OF
     for names in tableaux:
         points = (names.count("tempura") // rules.tempura_set) * rules.tempura_points
         points += (names.count("sashimi") // rules.sashimi_set) * rules.sashimi_points
-        points += rules.dumpling_score(names.count("dumpling"))
+        table = rules.dumpling_points  # the last entry holds for every larger count
+        points += table[min(names.count("dumpling"), len(table) - 1)]
         rolls = 0
         for name in names:
             if name in ("egg", "salmon", "squid"):

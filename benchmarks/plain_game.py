@@ -65,7 +65,8 @@ def plain_game(players: int, seed: int, rules: Ruleset = OFFICIAL) -> list[int]:
             c = counts[p]
             totals[p] += (c[TEMPURA] // rules.tempura_set) * rules.tempura_points
             totals[p] += (c[SASHIMI] // rules.sashimi_set) * rules.sashimi_points
-            totals[p] += rules.dumpling_score(c[DUMPLING])
+            table = rules.dumpling_points  # the last entry holds for every larger count
+            totals[p] += table[min(c[DUMPLING], len(table) - 1)]
             totals[p] += nigiri_points[p]
             puddings[p] += c[PUDDING]
             icons.append(c[MAKI1] * rules.maki_icons[0] + c[MAKI2] * rules.maki_icons[1]

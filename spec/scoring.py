@@ -186,7 +186,9 @@ def _fast_path_source(plan: _Plan) -> str:
         + "    totals = []\n    icons = []\n"
         # one loop for both lists (two comprehensions cost two calls: about a third more for 2 seats)
         + f"    for c in counts:\n        totals.append({dish(None)})\n        icons.append({rolls})\n"
-        + "    _add_maki(totals, icons, tb)\n    return totals\n"
+        + "    _add_maki(totals, icons, tb)\n    return totals\n\n"
+        "def _columns_and_rolls(counts, rules):\n" + head + unpack(ic, "icons")
+        + f"    return [({columns},) for c in counts], [{rolls} for c in counts]\n"
     )
 
 
@@ -240,6 +242,11 @@ if TYPE_CHECKING:
 
     def round_totals(counts: Sequence[Sequence[int]], rules: Ruleset = OFFICIAL) -> list[int]:
         """Round totals from raw token-count vectors (the fast path the executor uses)."""
+
+    def _columns_and_rolls(
+        counts: Sequence[Sequence[int]], rules: Ruleset
+    ) -> tuple[list[tuple[int, ...]], list[int]]:
+        """Every seat's dish columns and maki rolls (score_round's part, the tables looked up once)."""
 else:
     # The fast path, generated from the kinds' descriptions (a new kind needs no edit here) and
     # run in this module's namespace, so it looks _tables up here at call time (check's mutants
@@ -301,8 +308,8 @@ def card_points_cap(rules: Ruleset) -> Fraction:
 
 def score_round(tableaux: Sequence[Tableau], rules: Ruleset = OFFICIAL) -> list[RoundScore]:
     """Round score of every seat at the table (the dummy included, where there is one)."""
-    dishes = [dish_points(t.counts, rules) for t in tableaux]
-    maki = maki_points([maki_icons(t.counts, rules) for t in tableaux], rules)
+    dishes, icons = _columns_and_rolls([t.counts for t in tableaux], rules)
+    maki = maki_points(icons, rules)  # by name: check's mutants patch it
     return [RoundScore(*d, m) for d, m in zip(dishes, maki, strict=True)]  # type: ignore[call-arg]
 
 
