@@ -14,6 +14,8 @@ One idea per module; every name is imported from here (``from sushigo.spec.rules
   value (:data:`PARAMETERS`), and a reading's value from and to text;
 - :mod:`~spec.ruleset.numbers`: the rule numbers' table (:data:`NUMBERS`), their text form
   and their validation;
+- :mod:`~spec.ruleset.printed`: the printed rulebook's numbers, the official ruleset's data
+  (the :class:`Ruleset` defaults);
 - :mod:`~spec.ruleset.value`: the :class:`Ruleset` itself, its derived numbers and the
   deciders of the readings;
 - :mod:`~spec.ruleset.named`: the named rulesets (:data:`OFFICIAL`, :data:`RULESETS`);

@@ -13,6 +13,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, assert_never
 
+import sushigo.spec.ruleset.printed as printed
 from sushigo.spec.cards import Card
 from sushigo.spec.errors import RulesError
 from sushigo.spec.kinds import KINDS
@@ -50,25 +51,27 @@ class Ruleset:
     name: str = "official"
     # --- components and flow (rulebook) ---
     deck: tuple[int, ...] = _DECK  # copies per Card, indexed by Card
-    hand_sizes: tuple[tuple[int, int], ...] = ((2, 10), (3, 9), (4, 8), (5, 7))
-    dummy_hand_size: int = 9
-    rounds: int = 3
-    min_players: int = 2
-    max_players: int = 5
+    # Every number's default is the printed rulebook's (spec/ruleset/printed.py, the official
+    # ruleset's data): Ruleset() is the official ruleset.
+    hand_sizes: tuple[tuple[int, int], ...] = printed.HAND_SIZES
+    dummy_hand_size: int = printed.DUMMY_HAND_SIZE
+    rounds: int = printed.ROUNDS
+    min_players: int = printed.MIN_PLAYERS
+    max_players: int = printed.MAX_PLAYERS
     # --- round scoring (rulebook) ---
-    tempura_set: int = 2
-    tempura_points: int = 5
-    sashimi_set: int = 3
-    sashimi_points: int = 10
-    dumpling_points: tuple[int, ...] = (0, 1, 3, 6, 10, 15)  # by count; the last holds beyond
-    nigiri_points: tuple[int, int, int] = (1, 2, 3)  # egg, salmon, squid
-    wasabi_multiplier: int = 3
-    maki_icons: tuple[int, int, int] = (1, 2, 3)  # maki1, maki2, maki3
-    maki_first_points: int = 6
-    maki_second_points: int = 3
+    tempura_set: int = printed.TEMPURA_SET
+    tempura_points: int = printed.TEMPURA_POINTS
+    sashimi_set: int = printed.SASHIMI_SET
+    sashimi_points: int = printed.SASHIMI_POINTS
+    dumpling_points: tuple[int, ...] = printed.DUMPLING_POINTS  # by count; the last holds beyond
+    nigiri_points: tuple[int, int, int] = printed.NIGIRI_POINTS  # egg, salmon, squid
+    wasabi_multiplier: int = printed.WASABI_MULTIPLIER
+    maki_icons: tuple[int, int, int] = printed.MAKI_ICONS  # maki1, maki2, maki3
+    maki_first_points: int = printed.MAKI_FIRST_POINTS
+    maki_second_points: int = printed.MAKI_SECOND_POINTS
     # --- end of game (rulebook) ---
-    pudding_most_points: int = 6
-    pudding_fewest_penalty: int = 6
+    pudding_most_points: int = printed.PUDDING_MOST_POINTS
+    pudding_fewest_penalty: int = printed.PUDDING_FEWEST_PENALTY
     # --- contested readings ---
     # (a text is accepted for each enum: Ruleset(maki_first_tie="each") holds MakiFirstTie.EACH)
     maki_first_tie: MakiFirstTie = MakiFirstTie.SPLIT
