@@ -64,9 +64,12 @@ from sushigo.checks.conform.report import (
 )
 from sushigo.checks.conform.tasks import Spread
 from sushigo.checks.properties import EXPLAIN_BUDGET, explain_json
+from sushigo.spec.cards import STACK_OF, Card
+from sushigo.spec.kinds import KINDS, ByCount, PerCard, Sets, resolve
 from sushigo.spec.model.budget import Budget, current_ceiling, lost_stops_unprinted
 from sushigo.spec.model.core import interrupts_reach_python
 from sushigo.spec.ruleset import Ruleset
+from sushigo.spec.scoring import token_points
 
 if TYPE_CHECKING:
     from sushigo.jobs import Runner
@@ -120,10 +123,26 @@ def load_target(spec: str, limits: Limits | None = None) -> Target:
 def points_bound(rules: Ruleset) -> int:
     """More than any seat can score in a round or from puddings: every card of the deck at the
     best value any card has. Beyond it an answer is absurd and never reaches Z3."""
-    best_card = max(max(rules.nigiri_points) * rules.wasabi_multiplier, rules.tempura_points,
-                    rules.sashimi_points, max(rules.dumpling_points), rules.maki_points_cap,
-                    rules.pudding_most_points, rules.pudding_fewest_penalty)
+    best_card = max(_best_unit(rules), rules.maki_points_cap, rules.pudding_most_points,
+                    rules.pudding_fewest_penalty)
     return sum(rules.deck) * best_card
+
+
+def _best_unit(rules: Ruleset) -> int:
+    """The most one scoring unit of a kind brings, read from the kinds' descriptions: a complete
+    set, a table's highest entry, one card of a per-card kind, one stack of a nigiri."""
+    best = 0
+    for card, kind in enumerate(KINDS):
+        s = kind.scoring
+        if isinstance(s, Sets):
+            best = max(best, s.score(int(resolve(s.size, rules)), rules))
+        elif isinstance(s, ByCount):
+            best = max(best, *resolve(s.table, rules))
+        elif isinstance(s, PerCard):
+            best = max(best, token_points(card, 1, rules))
+            if kind.role == "nigiri":
+                best = max(best, token_points(int(STACK_OF[Card(card)]), 1, rules))
+    return best
 
 
 @contextlib.contextmanager
