@@ -218,7 +218,8 @@ def main(argv: list[str] | None = None) -> int:
         rows.append(["2", f"{args.exact} vs {args.ismcts}", "2", m["games"], _pct(m["share"]), ">= 55%",
                      _median(m["mine"]), _median(m["theirs"]),
                      f"solved {c.get('solved', 0)}, before known {c.get('fallen_back', 0)}, "
-                     f"out of budget {c.get('out_of_budget', 0)}, lost round for the margin {c.get('margin', 0)}"])
+                     f"out of budget {c.get('out_of_budget', 0)}, "
+                     f"lost round for the margin {c.get('margin', 0)}"])
         done()
     if 3 in parts:
         target = statistics.median(exact_seconds) if exact_seconds else 0.05

@@ -128,7 +128,8 @@ def int_option(text: str) -> int:
     except NotationError as exc:
         if "out of range" in str(exc):
             raise argparse.ArgumentTypeError(
-                f"{quoted(text)} is too long: give a whole number of at most {MAX_INT_DIGITS} digits") from exc
+                f"{quoted(text)} is too long: give a whole number of at most {MAX_INT_DIGITS} digits"
+            ) from exc
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number: give one in ASCII digits, "
                                          "e.g. 3") from exc
 

@@ -35,7 +35,8 @@ def test_a_missing_hand_size_suggests_a_table_that_is_accepted(capsys: pytest.Ca
     match = re.search(r"e\.g\. hand_sizes=(\S+)$", line)
     assert match is not None, line
     assert match[1] == "2:10,3:9,4:8,5:7,6:6"
-    assert main(["score", "--rule", "max_players=6", "--rule", f"hand_sizes={match[1]}", "tempura", "egg"]) == 0
+    args = ["score", "--rule", "max_players=6", "--rule", f"hand_sizes={match[1]}", "tempura", "egg"]
+    assert main(args) == 0
     capsys.readouterr()
     # and for fewer counts, only those (min_players=3: 3 to 5 players, their official hands)
     line = one_error_line(capsys, "score", "--rule", "min_players=3", "tempura", "egg", "egg")

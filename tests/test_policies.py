@@ -197,10 +197,11 @@ def _exact_at_second_turn(spec: str, round_index: int, before: tuple[Card, ...],
 def test_exact_solves_every_round_by_default_and_the_last_only_with_rounds_last() -> None:
     """The two-card position of the test above, in the first round and in the last: exact (rounds=all
     by default) solves both; exact:rounds=last leaves the first round to its fallback."""
-    for spec, round_index, solved in (("exact", 0, 1), ("exact", OFFICIAL.rounds - 1, 1),
-                                      ("exact:rounds=last", 0, 0), ("exact:rounds=last", OFFICIAL.rounds - 1, 1)):
-        policy, pick = _exact_at_second_turn(spec, round_index, (Card.EGG, Card.EGG, Card.SALMON), Token.SALMON,
-                                             Token.MAKI1, (Card.SQUID, Card.EGG))
+    last = OFFICIAL.rounds - 1
+    for spec, round_index, solved in (("exact", 0, 1), ("exact", last, 1),
+                                      ("exact:rounds=last", 0, 0), ("exact:rounds=last", last, 1)):
+        policy, pick = _exact_at_second_turn(spec, round_index, (Card.EGG, Card.EGG, Card.SALMON),
+                                             Token.SALMON, Token.MAKI1, (Card.SQUID, Card.EGG))
         assert policy.solved == solved, (spec, round_index)
         if solved:
             assert pick == "squid"
@@ -238,7 +239,8 @@ def test_carry_takes_the_pudding_that_only_the_race_pays_for() -> None:
                    (empty, empty), (4, 5), (0, 0))
     carried = solve_carry(pos, 10_000)
     assert [str(t) for t, _ in carried.mix] == ["pudding"]
-    assert {str(p.turn): p.guarantee for p in carried.first_picks} == {"pudding": -1 * SCALE, "egg": -5 * SCALE}
+    guarantees = {str(p.turn): p.guarantee for p in carried.first_picks}
+    assert guarantees == {"pudding": -1 * SCALE, "egg": -5 * SCALE}
     assert [str(t) for t, _ in solve_two(pos, "diff", 10_000).mix] == ["egg"]
     # The same through the policy: it held pudding, egg and a maki and took the maki; the other
     # seat took a tempura from a hand that left it two salmon.

@@ -72,7 +72,8 @@ def pudding_outlook(rules: Ruleset, round_number: int, unseen: int) -> Callable[
 
 def unseen_puddings(pos: Position) -> int:
     """Puddings of the ruleset's deck not kept, not in this round's tableaux and not in its hands."""
-    here = sum(pos.puddings) + sum(t[_PUD] for t in pos.tableaux) + sum(h[int(Card.PUDDING)] for h in pos.hands)
+    here = (sum(pos.puddings) + sum(t[_PUD] for t in pos.tableaux)
+            + sum(h[int(Card.PUDDING)] for h in pos.hands))
     return max(0, pos.rules.copies(Card.PUDDING) - here)
 
 
