@@ -19,7 +19,6 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from sushigo.spec.errors import InputError
 from sushigo.spec.party.document import read_party_document
 from sushigo.spec.party.executor import play_party, replay_party
@@ -177,6 +176,7 @@ def test_a_spoon_finding_what_nobody_holds_is_refused() -> None:
     doc["rounds"][r]["turns"][t][k] = f"{normal} {bonus.split(':')[0]}:{bonus.split(':')[0]}"  # itself
     error, rule = _replay_error(doc)
     assert rule == "R-PARTY-SPOON"
+    assert error is not None and error.startswith(f"round {r + 1}, turn {t + 1}, player {k}:")
 
 
 def test_tampered_scores_deals_and_totals_are_caught() -> None:
