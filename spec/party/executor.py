@@ -180,6 +180,7 @@ class _Game:
         self.ask_cards = tuple(dict.fromkeys(_expand(menu.deck()) + _expand(menu.desserts())))
         self.round_no = 0
         self.turn = 0
+        self.size = hand_size(players)
 
     # --- dealing -------------------------------------------------------------------------------
 
@@ -218,7 +219,7 @@ class _Game:
     # --- what a seat may aim at ---------------------------------------------------------------
 
     def _earlier(self, k: int) -> list[Any]:
-        return [s for s in self.table.seats[k].slots if s.turn < self.table.turn + 1]
+        return list(self.table.seats[k].slots)  # every card on the table came on an earlier turn
 
     def _aims(self, k: int, later: bool, used: str) -> list[Any]:
         """Slots of earlier turns an action may aim at (see the module docstring)."""
@@ -271,15 +272,8 @@ class _Game:
     def bonuses(self, k: int, hand: Sequence[str], placed: Sequence[str]) -> list[str]:
         """Bonus actions seat ``k`` may take with ``hand`` (after its normal play, which placed
         ``placed``)."""
-        if self.turn == hand_size(self.players) or not hand:
-            return []
-        seat = self.table.seats[k]
         out: list[str] = []
-        for slot in self._earlier(k):
-            name = kind_name(slot.part.scores_as) if slot.part.scores_as else ""
-            text = str(slot.part)
-            if name not in ("chopsticks", "spoon") or seat.find(text, self.table.turn + 1) is not slot:
-                continue
+        for text, name in self.tools(k):
             if name == "chopsticks":
                 for card in dict.fromkeys(hand):
                     if kind_name(card) == "menu":
@@ -291,10 +285,28 @@ class _Game:
                         kind_name(c) not in (SPECIAL, "takeout") or self.expand(k, c, True, text, placed))]
         return out
 
+    def tools(self, k: int) -> list[tuple[str, str]]:
+        """The chopsticks and spoons of earlier turns seat ``k`` may use this turn: (text, kind)."""
+        if self.turn == self.size:
+            return []
+        seat = self.table.seats[k]
+        out = []
+        for slot in seat.slots:
+            name = kind_name(slot.part.scores_as) if slot.part.scores_as else ""
+            if name in ("chopsticks", "spoon"):
+                text = str(slot.part)
+                if seat.find(text, self.table.turn + 1) is slot:
+                    out.append((text, name))
+        return out
+
     def moves(self, k: int) -> list[tuple[str, str]]:
         """Every (normal play, bonus action or '') seat ``k`` may make this turn."""
         hand = self.hands[k]
         out: list[tuple[str, str]] = []
+        if not self.tools(k):  # no bonus action to take: the normal plays alone
+            for card in dict.fromkeys(hand):
+                out += [(p, "") for p in self.expand(k, card, kind_name(card) == "takeout")]
+            return out
         for card in dict.fromkeys(hand):
             rest = list(hand)
             rest.remove(card)
