@@ -1,0 +1,85 @@
+"""Party games per second beside the base game's, in one run (issue 28 item 4's target: Party at
+one third of the base game's games per second or better).
+
+Both go through what their commands run: ``sushigo play --game party --games N`` is
+:func:`sushigo.api.party_play.play_party_outcome` (each game built in full, turn by turn, and
+scored by spec/party/turns.py), ``sushigo play --games N`` is :func:`sushigo.api.play.play_outcome`.
+Party plays the suggested menus in turn, each at every player count its tiles allow, seeded;
+the base game plays 2 to 5 players. Rates are CPU seconds of this process (``time.process_time``),
+the two measured in alternation, ``--repeats`` times, medians shown.
+
+    python -m benchmarks.bench_party [--games N] [--repeats R]
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from collections.abc import Callable
+
+from sushigo.api.party_play import play_party_outcome
+from sushigo.api.play import play_outcome
+from sushigo.spec.party.menus import SUGGESTED, parse_menu
+from tabulate import tabulate
+
+TARGET = 1 / 3
+
+
+def _tables() -> list[tuple[str, int]]:
+    out = []
+    for name in SUGGESTED:
+        low, high = parse_menu(name).players()
+        out += [(name, n) for n in range(low, high + 1)]
+    return out
+
+
+def _party(games: int) -> Callable[[], int]:
+    tables = _tables()
+
+    def work() -> int:
+        per = max(1, games // len(tables))
+        for k, (menu, players) in enumerate(tables):
+            play_party_outcome(menu=menu, players=players, seed=1000 * k, games=per)
+        return per * len(tables)
+
+    return work
+
+
+def _base(games: int) -> Callable[[], int]:
+    def work() -> int:
+        per = max(1, games // 4)
+        for players in (2, 3, 4, 5):
+            play_outcome(players=players, seed=1000 * players, games=per)
+        return per * 4
+
+    return work
+
+
+def _rate(work: Callable[[], int]) -> float:
+    start = time.process_time()
+    done = work()
+    return done / (time.process_time() - start)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=276, help="Party games a repeat (spread over the menus)")
+    parser.add_argument("--base-games", type=int, default=20_000, help="base games a repeat")
+    parser.add_argument("--repeats", type=int, default=3)
+    args = parser.parse_args()
+    party, base = _party(args.games), _base(args.base_games)
+    rates: dict[str, list[float]] = {"party": [], "base": []}
+    for _ in range(args.repeats):
+        rates["party"].append(_rate(party))
+        rates["base"].append(_rate(base))
+    p, b = statistics.median(rates["party"]), statistics.median(rates["base"])
+    print(tabulate([["sushigo play --game party --games N", f"{p:,.0f}"],
+                    ["sushigo play --games N (base)", f"{b:,.0f}"]],
+                   headers=["command", "games/s (CPU, median)"]))
+    verdict = "met" if p / b >= TARGET else "not met"
+    print(f"ratio party/base: {p / b:.4f} (1 : {b / p:.0f}); target >= {TARGET:.3f}: {verdict}")
+
+
+if __name__ == "__main__":
+    main()
