@@ -18,10 +18,11 @@ import statistics
 import time
 from collections.abc import Callable
 
-from sushigo.api.party_play import play_party_outcome
-from sushigo.api.play import play_outcome
 from sushigo.spec.party.menus import SUGGESTED, parse_menu
 from tabulate import tabulate
+
+from sushigo.api.party_play import play_party_outcome
+from sushigo.api.play import play_outcome
 
 TARGET = 1 / 3
 
