@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from sushigo.spec.errors import InputError
 from sushigo.spec.party.document import read_party_document
 from sushigo.spec.party.executor import play_party, replay_party
-from sushigo.spec.party.menus import SUGGESTED, parse_menu
+from sushigo.spec.party.menus import SUGGESTED, TILES, parse_menu
 from sushigo.spec.party.readings import READINGS, party_rules
 from sushigo.spec.party.tableau import kind_name
 
@@ -108,6 +108,34 @@ def test_games_under_other_readings_replay(table: tuple[str, int], seed: int,
     menu, players = table
     rules = party_rules([f"{k}={v}" for k, v in dict(readings).items()])
     doc = _doc(menu, players, seed, rules=rules)
+    _check_conservation(doc)
+    result = replay_party(doc)
+    assert result.ok, result.error
+
+
+def _course(course: str) -> list[str]:
+    return [t.name for t in TILES.values() if t.course == course]
+
+
+@st.composite
+def _custom(draw: st.DrawFn) -> tuple[str, int]:
+    """A menu of any tiles (one roll, three appetizers, two specials, one dessert) and a player
+    count its tiles allow."""
+    while True:
+        kinds = [draw(st.sampled_from(_course("roll"))),
+                 *draw(st.lists(st.sampled_from(_course("appetizer")), min_size=3, max_size=3, unique=True)),
+                 *draw(st.lists(st.sampled_from(_course("special")), min_size=2, max_size=2, unique=True)),
+                 draw(st.sampled_from(_course("dessert")))]
+        low, high = parse_menu(",".join(kinds)).players()
+        if low <= high:
+            return ",".join(kinds), draw(st.integers(low, high))
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_custom(), st.integers(0, 10**6))
+def test_any_menu_plays_conserves_cards_and_replays(table: tuple[str, int], seed: int) -> None:
+    menu, players = table
+    doc = _doc(menu, players, seed)
     _check_conservation(doc)
     result = replay_party(doc)
     assert result.ok, result.error

@@ -181,6 +181,7 @@ class _Game:
         self.round_no = 0
         self.turn = 0
         self.size = hand_size(players)
+        self.has_tools = any(t.name in ("chopsticks", "spoon") for t in menu.tiles)
 
     # --- dealing -------------------------------------------------------------------------------
 
@@ -287,7 +288,7 @@ class _Game:
 
     def tools(self, k: int) -> list[tuple[str, str]]:
         """The chopsticks and spoons of earlier turns seat ``k`` may use this turn: (text, kind)."""
-        if self.turn == self.size:
+        if self.turn == self.size or not self.has_tools:
             return []
         seat = self.table.seats[k]
         out = []
@@ -539,21 +540,34 @@ class _Recorded(Chooser):
         return normal, bonus
 
     def _missing(self, seat: int, spoon: str) -> str:
-        """A card nobody to the left holds, for a spoon the record says found nothing."""
+        """A card nobody to the left holds when this spoon acts, for a spoon the record says found
+        nothing: the hands after the normal plays and the bonus actions before it (corner order)."""
         g = self.game
         assert g is not None
-        held: set[str] = set()
-        for step in range(1, g.players):
-            other = (seat + step) % g.players
-            hand = Counter(g.hands[other])
-            words = str(self.plays[other]).split()  # what it plays from its hand this turn
-            for n, word in enumerate(words[:2]):
-                head, _, rest = word.partition(":")
-                hand[_head(rest) if n and _known(head) and kind_name(head) == "chopsticks" else head] -= 1
-            held |= {c for c, n in hand.items() if n > 0}
-        back = {_head(w) for p in self.plays for w in str(p).split()[1:2]}  # to hands as they act
-        free = [c for c in g.ask_cards if c not in held and c != spoon]
-        return next((c for c in free if c not in back), free[0] if free else "?")
+        hands = [Counter(h) for h in g.hands]
+        acts = []
+        for k, play in enumerate(self.plays):
+            words = str(play).split()
+            if words:
+                hands[k][_head(words[0])] -= 1
+            if len(words) > 1:
+                tool = _used(words[1])
+                acts.append((_corner(tool), k, tool, words[1][len(tool) + 1:]))
+        for number, k, tool, rest in sorted(acts):
+            if number >= _corner(spoon):
+                break
+            if _known(tool.split(":")[-1]) and kind_name(tool.split(":")[-1]) == "chopsticks":
+                hands[k][_head(rest)] -= 1
+                hands[k][tool.split(":")[0] if tool.startswith(SPECIAL) else tool] += 1
+            elif rest != "-":
+                giver = next((j for j in ((k + s) % g.players for s in range(1, g.players))
+                              if hands[j][_head(rest)] > 0), None)
+                if giver is not None:
+                    hands[giver][_head(rest)] -= 1
+                    hands[giver][SPECIAL if tool.startswith(SPECIAL) else tool] += 1
+        left = [hands[(seat + step) % g.players] for step in range(1, g.players)]
+        held = {c for hand in left for c, n in hand.items() if n > 0}
+        return next((c for c in g.ask_cards if c not in held and c != spoon), "?")
 
 
 def _known(card: str) -> bool:
