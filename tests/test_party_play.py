@@ -268,3 +268,23 @@ def test_cli_bad_input_is_one_line_exit_2() -> None:
         assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr
     out = _cli("play", "--menu", "sushi-go")
     assert out.returncode == 2 and "add --game party" in out.stderr
+
+
+def test_outputs_and_records_match_their_schemas() -> None:
+    from sushigo import schemas
+    from sushigo.api.party_play import play_party_outcome, replay_party_outcome
+
+    one = play_party_outcome(menu="cutthroat-combo", players=5, seed=2)
+    many = play_party_outcome(menu="cutthroat-combo", players=5, seed=2, games=3)
+    assert schemas.first_problem(one.data, "play-result") is None
+    assert schemas.first_problem(many.data, "play-result") is None
+    record = one.data["record"]
+    assert schemas.first_problem(record, "party-record") is None
+    assert schemas.first_problem([r.as_json() for r in many.detail], "party-record") is None
+    replayed = replay_party_outcome(record)
+    assert replayed.code == 0 and schemas.first_problem(replayed.data, "replay-result") is None
+    bad = copy.deepcopy(record)
+    bad["winners"] = [4 - bad["winners"][0]]
+    out = replay_party_outcome(bad)
+    assert out.code == 1 and out.data["rule_id"] == "R-PARTY-SCORE"
+    assert schemas.first_problem(out.data, "replay-result") is None
