@@ -288,3 +288,19 @@ def test_outputs_and_records_match_their_schemas() -> None:
     out = replay_party_outcome(bad)
     assert out.code == 1 and out.data["rule_id"] == "R-PARTY-SCORE"
     assert schemas.first_problem(out.data, "replay-result") is None
+
+
+@pytest.mark.parametrize(("menu", "players", "seed", "readings"), [
+    # a seat's chopsticks play a takeout box that flips, in the turn its own takeout box is played
+    ("maki,miso,tofu,onigiri,takeout,chopsticks,pudding", 7, 269135,
+     ["takeout_dessert=keep", "special_order_wasabi=may", "menu_short_deck=discard"]),
+    # a spoon asks for the card an earlier spoon of the same turn took: it finds nothing
+    ("temaki,edamame,miso,onigiri,spoon,tea,pudding", 7, 574982,
+     ["special_order_copies=earlier-turns", "uramaki_after_places=discard"]),
+])
+def test_found_by_the_stress_run(menu: str, players: int, seed: int, readings: list[str]) -> None:
+    rules = party_rules(readings)
+    doc = json.loads(json.dumps(play_party(parse_menu(menu), players, seed, rules=rules).as_json()))
+    _check_conservation(doc)
+    result = replay_party(doc)
+    assert result.ok, result.error

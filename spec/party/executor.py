@@ -182,6 +182,9 @@ class _Game:
         self.turn = 0
         self.size = hand_size(players)
         self.has_tools = any(t.name in ("chopsticks", "spoon") for t in menu.tiles)
+        # Per seat, this turn: no more flips (another takeout box of its flips), and what was flipped.
+        self.no_flip = [False] * players
+        self.flipped: list[set[str]] = [set() for _ in range(players)]
 
     # --- dealing -------------------------------------------------------------------------------
 
@@ -236,7 +239,8 @@ class _Game:
     def targets(self, k: int, later: bool, used: str = "", placed: Sequence[str] = ()) -> list[str]:
         """A special order's texts: ``special-order:CARD`` per distinct card it may copy, or bare
         when it has nothing to copy; none when neither is sure to be legal."""
-        texts = ["flipped" if s.part.flipped else str(s.part) for s in self._aims(k, later, used)]
+        texts = ["flipped" if s.part.flipped else str(s.part) for s in self._aims(k, later, used)
+                 if not (later and str(s.part) in self.flipped[k])]  # not what a takeout flipped this turn
         same_turn = later and self.rules.special_order_copies == "played"
         if same_turn:
             texts += [p for p in placed if p]
@@ -246,7 +250,10 @@ class _Game:
         return [] if raw else [SPECIAL]
 
     def flips(self, k: int, card: str, later: bool, used: str = "") -> list[str]:
-        """A takeout box's texts: flip nothing, one earlier card (each distinct once), or all."""
+        """A takeout box's texts: flip nothing, one earlier card (each distinct once), or all.
+        Of two takeout boxes one seat plays in a turn, only one flips anything."""
+        if later and self.no_flip[k]:
+            return [card]
         aims = [s for s in self._aims(k, later, used) if not s.part.flipped]
         if self.rules.takeout_dessert == "keep":
             aims = [s for s in aims if not (s.part.scores_as and kind_name(s.part.scores_as) ==
@@ -314,8 +321,10 @@ class _Game:
             if kind_name(card) in ("menu", "takeout"):  # it acts after the bonus actions
                 for bonus in ["", *self.bonuses(k, rest, ())]:
                     used = _used(bonus)
-                    out += [(play, bonus) for play in self.expand(k, card, True, used)
-                            ] if kind_name(card) == "takeout" else [(card, bonus)]
+                    if kind_name(card) == "menu" or _flips(bonus[len(used) + 1:]):
+                        out.append((card, bonus))  # of two takeout boxes, one flips
+                    else:
+                        out += [(play, bonus) for play in self.expand(k, card, True, used)]
                 continue
             for play in self.expand(k, card, False):
                 out += [(play, b) for b in ["", *self.bonuses(k, rest, [_slot_text(play)])]]
@@ -323,7 +332,11 @@ class _Game:
 
     def play_turn(self, rnd: PartyRoundRecord) -> None:
         self.turn += 1
+        self.no_flip = [False] * self.players
+        self.flipped = [set() for _ in range(self.players)]
         chosen = [self.chooser.choose("play", k, self.moves(k)) for k in range(self.players)]
+        for k, (play, _bonus) in enumerate(chosen):
+            self.no_flip[k] = _flips(play)  # it flips last: the seat's other takeout boxes flip nothing
         texts = [play for play, _ in chosen]
         bonus_text = ["" for _ in range(self.players)]
         later: list[tuple[int, int, str]] = []  # (corner number, seat, "normal" or "bonus")
@@ -353,6 +366,10 @@ class _Game:
                 bonus_text[k] = f"{used}:{card_text}"
             else:
                 bonus_text[k] = self.spoon(k, used, bonus.partition("?")[2], rnd, placed[k])
+            done = _flips(bonus_text[k][len(used) + 1:]) if which == "bonus" else []
+            if done:  # what it flipped is no card to aim at, and the seat's next takeout flips nothing
+                self.no_flip[k] = True
+                self.flipped[k] |= set(done)
         plays = [f"{t} {b}" if b else t for t, b in zip(texts, bonus_text, strict=True)]
         rnd.turns.append(plays)
         self.table.play_turn(plays)
@@ -393,6 +410,17 @@ class _Game:
                 placed.append(_slot_text(text))
                 return f"{spoon}:{text}"
         return f"{spoon}:-"
+
+
+def _flips(text: str) -> list[str]:
+    """The cards a takeout box flips in a play's text (``takeout-10:eel,tofu``; through a menu too)."""
+    head, _, rest = text.partition(":")
+    if not head or not _known(head):
+        return []
+    name = kind_name(head)
+    if name == "menu":
+        return _flips(rest)
+    return [t for t in rest.split(",") if t] if name == "takeout" else []
 
 
 def _used(bonus: str) -> str:
