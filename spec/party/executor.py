@@ -30,8 +30,10 @@ The table, round by round (PARTY.md section 1, rulebook p2, p5, p7):
   menu (any of its cards, each once); the first player to the left holding it gives it and takes
   the spoon into their hand; nobody: the spoon is discarded.
 * cards an action that resolves after the normal plays may aim at leave out the chopsticks or
-  spoon the player uses that turn, and, under ``uramaki_bonus_turn=after``, uramaki that may have
-  raced off the table by then.
+  spoon the player uses that turn, what a takeout box of the player flipped earlier that turn,
+  and, under ``uramaki_bonus_turn=after``, uramaki that may have raced off the table by then;
+* of two takeout boxes one player plays in a turn (its own and one played by a bonus action or
+  a menu), only one flips anything.
 
 **Randomness.** One ``random.Random(seed)``. Its first draw seeds the players' random choices;
 everything after is the dealer's: the dessert pile, each round's shuffle, the shuffle after each
