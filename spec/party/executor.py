@@ -338,7 +338,7 @@ class _Game:
         self.flipped = [set() for _ in range(self.players)]
         chosen = [self.chooser.choose("play", k, self.moves(k)) for k in range(self.players)]
         for k, (play, _bonus) in enumerate(chosen):
-            self.no_flip[k] = _flips(play)  # it flips last: the seat's other takeout boxes flip nothing
+            self.no_flip[k] = bool(_flips(play))  # it flips last: the seat's other takeout boxes flip nothing
         texts = [play for play, _ in chosen]
         bonus_text = ["" for _ in range(self.players)]
         later: list[tuple[int, int, str]] = []  # (corner number, seat, "normal" or "bonus")
