@@ -6,7 +6,9 @@ Both go through what their commands run: ``sushigo play --game party --games N``
 scored by spec/party/turns.py), ``sushigo play --games N`` is :func:`sushigo.api.play.play_outcome`.
 Party plays the suggested menus in turn, each at every player count its tiles allow, seeded;
 the base game plays 2 to 5 players. Rates are CPU seconds of this process (``time.process_time``),
-the two measured in alternation, ``--repeats`` times, medians shown.
+the two measured in alternation, ``--repeats`` times, medians shown. A third row plays the base
+game one game at a time with its whole record (``play_outcome(games=1)``), the same kind of work
+as a Party game; the target is read against ``play --games N``, which plays base games in batches.
 
     python -m benchmarks.bench_party [--games N] [--repeats R]
 """
@@ -57,6 +59,17 @@ def _base(games: int) -> Callable[[], int]:
     return work
 
 
+def _base_records(games: int) -> Callable[[], int]:
+    """The base game one game at a time, each with its whole record (what ``play`` prints and
+    ``--record`` writes for one game): the same kind of work as a Party game."""
+    def work() -> int:
+        for g in range(games):
+            play_outcome(players=2 + g % 4, seed=g, games=1)
+        return games
+
+    return work
+
+
 def _rate(work: Callable[[], int]) -> float:
     start = time.process_time()
     done = work()
@@ -69,15 +82,19 @@ def main() -> None:
     parser.add_argument("--base-games", type=int, default=20_000, help="base games a repeat")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    party, base = _party(args.games), _base(args.base_games)
-    rates: dict[str, list[float]] = {"party": [], "base": []}
+    party, base, records = _party(args.games), _base(args.base_games), _base_records(args.games)
+    rates: dict[str, list[float]] = {"party": [], "base": [], "records": []}
     for _ in range(args.repeats):
         rates["party"].append(_rate(party))
         rates["base"].append(_rate(base))
+        rates["records"].append(_rate(records))
     p, b = statistics.median(rates["party"]), statistics.median(rates["base"])
+    r = statistics.median(rates["records"])
     print(tabulate([["sushigo play --game party --games N", f"{p:,.0f}"],
-                    ["sushigo play --games N (base)", f"{b:,.0f}"]],
+                    ["sushigo play --games N (base)", f"{b:,.0f}"],
+                    ["sushigo play, one game and its record at a time (base)", f"{r:,.0f}"]],
                    headers=["command", "games/s (CPU, median)"]))
+    print(f"party / base one game at a time: {p / r:.3f}")
     verdict = "met" if p / b >= TARGET else "not met"
     print(f"ratio party/base: {p / b:.4f} (1 : {b / p:.0f}); target >= {TARGET:.3f}: {verdict}")
 
