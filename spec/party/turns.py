@@ -264,6 +264,8 @@ class _Round:
                 seat.discarded.append(slot.part)
                 return
             raise InputError(f"{where}: {head}: name the card played (chopsticks-N:CARD)")
+        if slot.part.card == SPECIAL:  # a special order copying them goes back to a hand too, and
+            seat.played.remove(Part(SPECIAL))  # may be played again: its deck copy counts once
         self.act(k, rest, where, bonus=True)
 
     def race(self) -> None:
@@ -288,6 +290,10 @@ class _Round:
                     seat.discarded.append(s.part)
                 self.events.append(f"turn {self.turn}: player {k} reaches {total} uramaki icons: {points} "
                                    "(R-PARTY-URAMAKI), uramaki discarded")
+
+
+#: A round's table as it is played, turn by turn (:meth:`_Round.play_turn`), for the executor.
+RoundTable = _Round
 
 
 def _flip(part: Part) -> Part:
@@ -323,6 +329,13 @@ def play_round(turns: Sequence[Sequence[str]], menu: Menu, rules: PartyRules = D
             raise InputError(f"turn {t + 1} has {len(plays) if isinstance(plays, Sequence) else 0} plays, "
                              f"turn 1 had {players}: one play per player each turn")
         game.play_turn(plays)
+    return finish_round(game, menu, rules, round_no, earlier_desserts)
+
+
+def finish_round(game: _Round, menu: Menu, rules: PartyRules, round_no: int = 1,
+                 earlier_desserts: int = 0) -> TurnRound:
+    """The final tableaux of a round played to its end, checked against the menu's deck, and
+    scored with what the uramaki race paid."""
     tableaux = tuple(seat.tableau() for seat in game.seats)
     played = [tuple(Item(p) for p in seat.played
                     if kind_name(p.card) not in ("chopsticks", "spoon")) for seat in game.seats]
@@ -332,4 +345,4 @@ def play_round(turns: Sequence[Sequence[str]], menu: Menu, rules: PartyRules = D
     return TurnRound(tableaux, score, tuple(game.events))
 
 
-__all__ = ["TurnRound", "play_round"]
+__all__ = ["RoundTable", "TurnRound", "finish_round", "play_round"]
