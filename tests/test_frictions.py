@@ -141,7 +141,7 @@ def test_the_public_functions_annotate_what_they_return() -> None:
     assert isinstance(sushigo.puzzle(list=True), list)
     assert inspect.signature(sushigo.puzzle).return_annotation == DOCUMENTS
     # the parameters are the command's own, as before
-    assert list(inspect.signature(sushigo.score).parameters) == ["input", "rules", "rule"]
+    assert list(inspect.signature(sushigo.score).parameters) == ["input", "rules", "rule", "game", "menu"]
 
 
 # ------------------------------------------------------------------ check says what it established

@@ -11,6 +11,7 @@ import sushigo.solver
 import sushigo.spec
 from sushigo.spec.model.catalogue import RULE_CATALOGUE, constraint_counts
 from sushigo.spec.model.game import build_game
+from sushigo.spec.party.catalogue import PARTY_CATALOGUE
 from sushigo.spec.ruleset import PARAMETERS, RULESETS
 
 import sushigo
@@ -27,7 +28,16 @@ def test_every_rule_id_in_the_source_is_catalogued() -> None:
         for path in folder.rglob("*.py"):
             found |= set(RULE_ID.findall(path.read_text(encoding="utf-8")))
     assert found, "no rule ids found: the scan is broken"
-    assert sorted(found - set(RULE_CATALOGUE)) == []
+    party = {rid for rid in found if rid.startswith("R-PARTY-")}
+    assert party, "no Party rule ids found: the scan is broken"
+    assert sorted(party - set(PARTY_CATALOGUE)) == []
+    assert sorted(found - party - set(RULE_CATALOGUE)) == []
+
+
+def test_party_statements() -> None:
+    assert not set(PARTY_CATALOGUE) & set(RULE_CATALOGUE)
+    for rid, text in PARTY_CATALOGUE.items():
+        assert rid.startswith("R-PARTY-") and text and "\n" not in text and text.endswith("."), rid
 
 
 def test_parameters_and_statements() -> None:
