@@ -12,7 +12,7 @@ first: :func:`score_round` takes what the race paid (``race``, from a round give
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -102,11 +102,22 @@ def _variant(card: str) -> int:
 
 def counts(tableau: PartyTableau, kind: PartyKind) -> list[int]:
     """Cards scoring as ``kind``, per card of its tile (special orders counted as what they copy)."""
-    out = [0] * max(len(kind.cards), 1)
+    return list(_tally(tableau).get(kind.tile) or [0] * max(len(kind.cards), 1))
+
+
+def _tally(tableau: PartyTableau) -> dict[str, list[int]]:
+    """:func:`counts` for every kind the tableau shows, in one pass: tile -> per card of the tile."""
+    out: dict[str, list[int]] = {}
     for item in tableau:
         for part in item.parts():
-            if _kind(part) is kind:
-                out[_variant(part.scores_as)] += 1
+            card = part.scores_as
+            if not card:
+                continue
+            tile = kind_name(card)
+            row = out.get(tile)
+            if row is None:
+                row = out[tile] = [0] * max(len(KIND[tile].cards), 1)
+            row[_variant(card)] += 1
     return out
 
 
@@ -160,10 +171,13 @@ def leftover_uramaki(seat_icons: Sequence[int], rule: Race, places_used: int) ->
 
 
 def _kind_points(kind: PartyKind, tableaux: Sequence[PartyTableau], rules: PartyRules,
-                 race: RacePaid | None, shown: Sequence[PartyTableau]) -> list[int]:
-    """Every seat's round points for ``kind`` (``shown``: the cards whose colours count)."""
+                 race: RacePaid | None, shown: Sequence[PartyTableau],
+                 tallies: Sequence[Mapping[str, list[int]]]) -> list[int]:
+    """Every seat's round points for ``kind`` (``shown``: the cards whose colours count;
+    ``tallies``: each tableau's :func:`_tally`)."""
     s = shape_of(kind, rules)
-    seats = [counts(t, kind) for t in tableaux]
+    empty = [0] * max(len(kind.cards), 1)
+    seats = [list(t.get(kind.tile) or empty) for t in tallies]
     if isinstance(s, Nigiri):
         return [_nigiri(t, s) for t in tableaux]
     if isinstance(s, Race):
@@ -209,13 +223,15 @@ def score_round(tableaux: Sequence[PartyTableau], menu: Menu, rules: PartyRules 
     shown = list(tableaux)
     if discarded is not None and rules.discarded_colours == "yes":
         shown = [(*t, *d) for t, d in zip(tableaux, discarded, strict=True)]
-    per_kind = {cat: _kind_points(KIND[cat], tableaux, rules, race, shown) for cat in cats if cat != FLIPPED}
+    tallies = [_tally(t) for t in tableaux]
+    per_kind = {cat: _kind_points(KIND[cat], tableaux, rules, race, shown, tallies) for cat in cats
+                if cat != FLIPPED}
     if FLIPPED in cats:
         per_kind[FLIPPED] = [FLIPPED_POINTS * sum(1 for i in t for p in i.parts() if p.flipped)
                              for t in tableaux]
     dessert = menu.dessert.name
-    held = [counts(t, KIND[dessert]) for t in tableaux]
     cards = KIND[dessert].cards
+    held = [t.get(dessert) or [0] * max(len(cards), 1) for t in tallies]
     return RoundScore(
         tuple({cat: per_kind[cat][k] for cat in cats} for k in range(len(tableaux))),
         cats,

@@ -48,10 +48,9 @@ from sushigo.spec.party.tableau import (
     Item,
     Part,
     PartyTableau,
+    canonical,
     card_named,
-    format_party_tableau,
     kind_name,
-    parse_party_tableau,
 )
 
 _RACE: Final = URAMAKI_RACE
@@ -101,7 +100,7 @@ class _Seat:
     def tableau(self) -> PartyTableau:
         items = [Item(s.holds.part, s.part) if s.holds is not None else Item(s.part)
                  for s in self.slots if s.on is None]
-        return parse_party_tableau(format_party_tableau(items))  # the canonical order
+        return canonical(items)  # as its notation reads back
 
 
 @dataclass(frozen=True)
