@@ -289,17 +289,19 @@ def check_round(tableaux: Sequence[PartyTableau], menu: Menu, round_no: int = 1,
     for k, tableau in enumerate(tableaux):
         for item in tableau:
             for part in item.parts():
-                for card in (part.card, part.copy):
-                    if card and kind_name(card) not in on_menu:
-                        raise InputError(f"player {k}: {card} is not on the menu {menu.label} (its kinds: "
-                                         f"{', '.join(menu.kinds)})")
+                card = part.card
+                tile = kind_name(card) if card else ""
+                if card and tile not in on_menu:
+                    raise _off_menu(k, card, menu)
+                if part.copy and kind_name(part.copy) not in on_menu:
+                    raise _off_menu(k, part.copy, menu)
                 if part.flipped and "takeout" not in on_menu:
                     raise InputError(f"player {k}: a flipped card needs the takeout box on the menu "
                                      f"{menu.label}")
-        for card in cards_of(tableau):
-            seen_kind[kind_name(card)] = seen_kind.get(kind_name(card), 0) + 1
-            if card in copies:
-                seen[card] = seen.get(card, 0) + 1
+                if card:  # counted as cards_of(tableau) lists it (the refusals above come first)
+                    seen_kind[tile] = seen_kind.get(tile, 0) + 1
+                    if card in copies:
+                        seen[card] = seen.get(card, 0) + 1
     for card, n in seen.items():
         if n > copies[card]:
             raise InputError(f"the tableaux hold {n} {card}, more than the {copies[card]} the menu's deck "
@@ -316,6 +318,10 @@ def check_round(tableaux: Sequence[PartyTableau], menu: Menu, round_no: int = 1,
         if n > limit:
             raise InputError(f"the tableaux hold {n} {tile} cards, more than the {limit} the menu's deck "
                              "holds")
+
+
+def _off_menu(k: int, card: str, menu: Menu) -> InputError:
+    return InputError(f"player {k}: {card} is not on the menu {menu.label} (its kinds: {', '.join(menu.kinds)})")
 
 
 def check_final(tableaux: Sequence[PartyTableau]) -> None:

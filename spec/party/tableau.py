@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Final
 
 from sushigo.spec.errors import NotationError
@@ -59,7 +60,7 @@ class Part:
     copy: str = ""
     flipped: bool = False
 
-    @property
+    @cached_property  # read on every look at a table: worked out once a part
     def scores_as(self) -> str:
         """The card it scores as: a special order's copy, else the card (``""`` when flipped)."""
         if self.flipped:

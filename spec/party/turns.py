@@ -122,6 +122,7 @@ class _Round:
         self.misos: list[tuple[int, _Slot]] = []
         self.turn = 0
         self.last = hand_size(players)
+        self.uramaki_placed = False  # no uramaki placed this round: no race to run
 
     # --- placing a card ----------------------------------------------------------------------
 
@@ -137,6 +138,8 @@ class _Round:
                 free.holds, slot.on = slot, free
         if kind == "miso":
             self.misos.append((k, slot))
+        elif kind == "uramaki":
+            self.uramaki_placed = True
 
     def act(self, k: int, text: str, where: str, bonus: bool) -> None:
         """One card played by seat ``k`` (a normal play, or what a menu or bonus action plays)."""
@@ -145,14 +148,14 @@ class _Round:
         name = kind_name(card_named(head, where))
         if name in ("menu", "takeout") and not head[-1:].isdigit():
             raise InputError(f"{where}: {head}: give its corner number ({name}-N), it orders the actions")
-        seat.played.append(Part(head))
+        seat.played.append(_plain(head))
         if name == SPECIAL:
             self._special(k, rest if sep else "", where, bonus)
         elif name == "takeout":
             self._takeout(k, [t for t in rest.split(",") if t] if sep else [], where)
-            seat.discarded.append(Part(head))
+            seat.discarded.append(_plain(head))
         elif name == "menu":
-            seat.discarded.append(Part(head))
+            seat.discarded.append(_plain(head))
             if sep and rest != "-":
                 if kind_name(card_named(rest.partition(":")[0], where)) == "menu":
                     raise InputError(f"{where}: a menu cannot play a menu (RB p12)")
@@ -164,7 +167,7 @@ class _Round:
             if sep:
                 raise InputError(f"{where}: {text!r}: only a special order, takeout box, menu, chopsticks or "
                                  "spoon takes ':'")
-            self.place(k, Part(head))
+            self.place(k, _plain(head))
 
     def _special(self, k: int, target: str, where: str, bonus: bool) -> None:
         seat = self.seats[k]
@@ -269,6 +272,8 @@ class _Round:
 
     def race(self) -> None:
         """RB p9: uramaki reaching 10 icons pay the next places, best total first."""
+        if not self.uramaki_placed:  # every total 0: nobody reaches the goal
+            return
         totals = [sum(icons(s.part.scores_as) for s in seat.uramaki()) for seat in self.seats]
         done = sorted({t for t in totals if t >= _RACE.goal}, reverse=True)
         for total in done:
@@ -293,6 +298,17 @@ class _Round:
 
 #: A round's table as it is played, turn by turn (:meth:`_Round.play_turn`), for the executor.
 RoundTable = _Round
+
+
+_PLAIN: Final[dict[str, Part]] = {}
+
+
+def _plain(card: str) -> Part:
+    """``Part(card)``, one shared value a card name (parts are frozen; the names, checked cards)."""
+    part = _PLAIN.get(card)
+    if part is None:
+        part = _PLAIN[card] = Part(card)
+    return part
 
 
 def _flip(part: Part) -> Part:
