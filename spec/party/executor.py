@@ -190,6 +190,7 @@ class _Game:
         # Per seat, this turn: no more flips (another takeout box of its flips), and what was flipped.
         self.no_flip = [False] * players
         self.flipped: list[set[str]] = [set() for _ in range(players)]
+        self._asks: dict[str, list[tuple[str, str, bool]]] = {}
 
     # --- dealing -------------------------------------------------------------------------------
 
@@ -295,8 +296,16 @@ class _Game:
                     else:
                         out += [f"{text}:{t}" for t in self.expand(k, card, True, text, placed)]
             else:
-                out += [f"{text}?{c}" for c in self.ask_cards if c != text and (
-                        kind_name(c) not in (SPECIAL, "takeout") or self.expand(k, c, True, text, placed))]
+                out += [ask for ask, c, aims in self.asks(text) if not aims or self.expand(k, c, True, text, placed)]
+        return out
+
+    def asks(self, spoon: str) -> list[tuple[str, str, bool]]:
+        """What ``spoon`` may ask for: (its text ``spoon-N?CARD``, the card, whether the card is a
+        special order or takeout box, legal only with something to aim at). Worked out once a game."""
+        out = self._asks.get(spoon)
+        if out is None:
+            out = self._asks[spoon] = [(f"{spoon}?{c}", c, kind_name(c) in (SPECIAL, "takeout"))
+                                       for c in self.ask_cards if c != spoon]
         return out
 
     def tools(self, k: int) -> list[tuple[str, str]]:
@@ -425,6 +434,8 @@ class _Game:
 
 def _flips(text: str) -> list[str]:
     """The cards a takeout box flips in a play's text (``takeout-10:eel,tofu``; through a menu too)."""
+    if ":" not in text:  # a bare card flips nothing
+        return []
     head, _, rest = text.partition(":")
     if not head or not _known(head):
         return []

@@ -98,7 +98,7 @@ class _Seat:
         self.slots.remove(slot)
 
     def tableau(self) -> PartyTableau:
-        items = [Item(s.holds.part, s.part) if s.holds is not None else Item(s.part)
+        items = [Item(s.holds.part, s.part) if s.holds is not None else _item(s.part)
                  for s in self.slots if s.on is None]
         return canonical(items)  # as its notation reads back
 
@@ -311,6 +311,17 @@ def _plain(card: str) -> Part:
     return part
 
 
+_ITEM: Final[dict[Part, Item]] = {}
+
+
+def _item(part: Part) -> Item:
+    """``Item(part)``, one shared value a part (items are frozen too)."""
+    item = _ITEM.get(part)
+    if item is None:
+        item = _ITEM[part] = Item(part)
+    return item
+
+
 def _flip(part: Part) -> Part:
     return Part(part.card, flipped=True)
 
@@ -352,10 +363,10 @@ def finish_round(game: _Round, menu: Menu, rules: PartyRules, round_no: int = 1,
     """The final tableaux of a round played to its end, checked against the menu's deck, and
     scored with what the uramaki race paid."""
     tableaux = tuple(seat.tableau() for seat in game.seats)
-    played = [tuple(Item(p) for p in seat.played
+    played = [tuple(_item(p) for p in seat.played
                     if kind_name(p.card) not in ("chopsticks", "spoon")) for seat in game.seats]
     check_round(played, menu, round_no, earlier_desserts)
-    discarded = [tuple(Item(p) for p in seat.discarded) for seat in game.seats]
+    discarded = [tuple(_item(p) for p in seat.discarded) for seat in game.seats]
     score = score_round(tableaux, menu, rules, RacePaid(tuple(game.paid), game.places), discarded)
     return TurnRound(tableaux, score, tuple(game.events))
 
