@@ -34,9 +34,9 @@ chopsticks and spoons, which change hands, excepted).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeVar
 
 from sushigo.spec.errors import InputError
 from sushigo.spec.party.kinds import KIND, URAMAKI_RACE, icons
@@ -98,7 +98,7 @@ class _Seat:
         self.slots.remove(slot)
 
     def tableau(self) -> PartyTableau:
-        items = [Item(s.holds.part, s.part) if s.holds is not None else _item(s.part)
+        items = [Item(s.holds.part, s.part) if s.holds is not None else _ITEM[s.part]
                  for s in self.slots if s.on is None]
         return canonical(items)  # as its notation reads back
 
@@ -148,14 +148,14 @@ class _Round:
         name = kind_name(card_named(head, where))
         if name in ("menu", "takeout") and not head[-1:].isdigit():
             raise InputError(f"{where}: {head}: give its corner number ({name}-N), it orders the actions")
-        seat.played.append(_plain(head))
+        seat.played.append(_PLAIN[head])
         if name == SPECIAL:
             self._special(k, rest if sep else "", where, bonus)
         elif name == "takeout":
             self._takeout(k, [t for t in rest.split(",") if t] if sep else [], where)
-            seat.discarded.append(_plain(head))
+            seat.discarded.append(_PLAIN[head])
         elif name == "menu":
-            seat.discarded.append(_plain(head))
+            seat.discarded.append(_PLAIN[head])
             if sep and rest != "-":
                 if kind_name(card_named(rest.partition(":")[0], where)) == "menu":
                     raise InputError(f"{where}: a menu cannot play a menu (RB p12)")
@@ -167,7 +167,7 @@ class _Round:
             if sep:
                 raise InputError(f"{where}: {text!r}: only a special order, takeout box, menu, chopsticks or "
                                  "spoon takes ':'")
-            self.place(k, _plain(head))
+            self.place(k, _PLAIN[head])
 
     def _special(self, k: int, target: str, where: str, bonus: bool) -> None:
         seat = self.seats[k]
@@ -300,26 +300,25 @@ class _Round:
 RoundTable = _Round
 
 
-_PLAIN: Final[dict[str, Part]] = {}
+_K = TypeVar("_K")
+_V = TypeVar("_V")
 
 
-def _plain(card: str) -> Part:
-    """``Part(card)``, one shared value a card name (parts are frozen; the names, checked cards)."""
-    part = _PLAIN.get(card)
-    if part is None:
-        part = _PLAIN[card] = Part(card)
-    return part
+class _Shared(dict[_K, _V]):
+    """One shared value a key, made on first asking (parts and items are frozen values)."""
+
+    def __init__(self, make: Callable[[_K], _V]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: _K) -> _V:
+        value = self[key] = self.make(key)
+        return value
 
 
-_ITEM: Final[dict[Part, Item]] = {}
-
-
-def _item(part: Part) -> Item:
-    """``Item(part)``, one shared value a part (items are frozen too)."""
-    item = _ITEM.get(part)
-    if item is None:
-        item = _ITEM[part] = Item(part)
-    return item
+#: ``Part(card)`` a card name (the names are checked cards) and ``Item(part)`` a part, shared.
+_PLAIN: Final[_Shared[str, Part]] = _Shared(Part)
+_ITEM: Final[_Shared[Part, Item]] = _Shared(Item)
 
 
 def _flip(part: Part) -> Part:
@@ -363,10 +362,10 @@ def finish_round(game: _Round, menu: Menu, rules: PartyRules, round_no: int = 1,
     """The final tableaux of a round played to its end, checked against the menu's deck, and
     scored with what the uramaki race paid."""
     tableaux = tuple(seat.tableau() for seat in game.seats)
-    played = [tuple(_item(p) for p in seat.played
+    played = [tuple(_ITEM[p] for p in seat.played
                     if kind_name(p.card) not in ("chopsticks", "spoon")) for seat in game.seats]
     check_round(played, menu, round_no, earlier_desserts)
-    discarded = [tuple(_item(p) for p in seat.discarded) for seat in game.seats]
+    discarded = [tuple(_ITEM[p] for p in seat.discarded) for seat in game.seats]
     score = score_round(tableaux, menu, rules, RacePaid(tuple(game.paid), game.places), discarded)
     return TurnRound(tableaux, score, tuple(game.events))
 
