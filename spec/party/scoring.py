@@ -117,7 +117,7 @@ def _tally(tableau: PartyTableau) -> dict[str, list[int]]:
             row = out.get(tile)
             if row is None:
                 row = out[tile] = [0] * max(len(KIND[tile].cards), 1)
-            row[_variant(card)] += 1
+            row[0 if tile == card else card_index(card)] += 1  # _variant, its tile known
     return out
 
 
