@@ -18,10 +18,11 @@ import argparse
 import hashlib
 import json
 
-from sushigo.api.party_play import play_party_outcome
 from sushigo.spec.errors import SushiGoError
 from sushigo.spec.party.menus import SUGGESTED, parse_menu
 from sushigo.spec.party.readings import READINGS
+
+from sushigo.api.party_play import play_party_outcome
 
 #: Menus of chosen kinds, between them every kind that acts during a turn.
 CHOSEN = ("uramaki,onigiri,tofu,miso,menu,special-order,pudding",

@@ -296,7 +296,8 @@ class _Game:
                     else:
                         out += [f"{text}:{t}" for t in self.expand(k, card, True, text, placed)]
             else:
-                out += [ask for ask, c, aims in self.asks(text) if not aims or self.expand(k, c, True, text, placed)]
+                out += [ask for ask, c, aims in self.asks(text)
+                        if not aims or self.expand(k, c, True, text, placed)]
         return out
 
     def asks(self, spoon: str) -> list[tuple[str, str, bool]]:

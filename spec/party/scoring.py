@@ -321,7 +321,8 @@ def check_round(tableaux: Sequence[PartyTableau], menu: Menu, round_no: int = 1,
 
 
 def _off_menu(k: int, card: str, menu: Menu) -> InputError:
-    return InputError(f"player {k}: {card} is not on the menu {menu.label} (its kinds: {', '.join(menu.kinds)})")
+    return InputError(f"player {k}: {card} is not on the menu {menu.label} (its kinds: "
+                      f"{', '.join(menu.kinds)})")
 
 
 def check_final(tableaux: Sequence[PartyTableau]) -> None:

@@ -211,4 +211,5 @@ def cards_of(tableau: Iterable[Item]) -> list[str]:
 
 
 __all__ = ["CARD_ALIASES", "EMPTY", "FLIPPED", "NUMBERED", "SPECIAL", "Item", "Part", "PartyTableau",
-           "canonical", "card_named", "card_names", "cards_of", "format_party_tableau", "kind_name", "parse_party_tableau"]
+           "canonical", "card_named", "card_names", "cards_of", "format_party_tableau", "kind_name",
+           "parse_party_tableau"]
