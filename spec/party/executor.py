@@ -53,13 +53,16 @@ from sushigo.spec.errors import IllegalMoveError, InputError
 from sushigo.spec.party.menus import ROUNDS, Menu, desserts_per_round, hand_size, parse_menu
 from sushigo.spec.party.readings import DEFAULT, PartyRules, party_rules
 from sushigo.spec.party.scoring import GameScore, RoundScore, score_game
-from sushigo.spec.party.tableau import SPECIAL, kind_name
+from sushigo.spec.party.tableau import SPECIAL, card_names, kind_name
 from sushigo.spec.party.turns import RoundTable, TurnRound, finish_round
 
 FORMAT: Final = "sushigo-party-record/1"
 POLICIES: Final = ("random", "first")
 MENU_DRAW: Final = 4
 _LATER: Final = ("chopsticks", "spoon", "menu", "takeout")
+#: The cards a bonus action uses, by name (printed, and the bare numbered kinds): their kind.
+_TOOL_OF: Final[Mapping[str, str]] = {card: kind_name(card) for card in card_names()
+                                      if kind_name(card) in ("chopsticks", "spoon")}
 
 
 class PartyIllegal(IllegalMoveError):
@@ -187,6 +190,7 @@ class _Game:
         # Per seat, this turn: no more flips (another takeout box of its flips), and what was flipped.
         self.no_flip = [False] * players
         self.flipped: list[set[str]] = [set() for _ in range(players)]
+        self._asks: dict[str, list[tuple[str, str, bool]]] = {}
 
     # --- dealing -------------------------------------------------------------------------------
 
@@ -279,11 +283,12 @@ class _Game:
 
     # --- a turn --------------------------------------------------------------------------------
 
-    def bonuses(self, k: int, hand: Sequence[str], placed: Sequence[str]) -> list[str]:
+    def bonuses(self, k: int, hand: Sequence[str], placed: Sequence[str],
+                tools: Sequence[tuple[str, str]] | None = None) -> list[str]:
         """Bonus actions seat ``k`` may take with ``hand`` (after its normal play, which placed
-        ``placed``)."""
+        ``placed``); ``tools``: :meth:`tools` of ``k``, when already known."""
         out: list[str] = []
-        for text, name in self.tools(k):
+        for text, name in self.tools(k) if tools is None else tools:
             if name == "chopsticks":
                 for card in dict.fromkeys(hand):
                     if kind_name(card) == "menu":
@@ -291,8 +296,17 @@ class _Game:
                     else:
                         out += [f"{text}:{t}" for t in self.expand(k, card, True, text, placed)]
             else:
-                out += [f"{text}?{c}" for c in self.ask_cards if c != text and (
-                        kind_name(c) not in (SPECIAL, "takeout") or self.expand(k, c, True, text, placed))]
+                out += [ask for ask, c, aims in self.asks(text)
+                        if not aims or self.expand(k, c, True, text, placed)]
+        return out
+
+    def asks(self, spoon: str) -> list[tuple[str, str, bool]]:
+        """What ``spoon`` may ask for: (its text ``spoon-N?CARD``, the card, whether the card is a
+        special order or takeout box, legal only with something to aim at). Worked out once a game."""
+        out = self._asks.get(spoon)
+        if out is None:
+            out = self._asks[spoon] = [(f"{spoon}?{c}", c, kind_name(c) in (SPECIAL, "takeout"))
+                                       for c in self.ask_cards if c != spoon]
         return out
 
     def tools(self, k: int) -> list[tuple[str, str]]:
@@ -302,8 +316,8 @@ class _Game:
         seat = self.table.seats[k]
         out = []
         for slot in seat.slots:
-            name = kind_name(slot.part.scores_as) if slot.part.scores_as else ""
-            if name in ("chopsticks", "spoon"):
+            name = _TOOL_OF.get(slot.part.scores_as)
+            if name is not None:
                 text = str(slot.part)
                 if seat.find(text, self.table.turn + 1) is slot:
                     out.append((text, name))
@@ -313,15 +327,20 @@ class _Game:
         """Every (normal play, bonus action or '') seat ``k`` may make this turn."""
         hand = self.hands[k]
         out: list[tuple[str, str]] = []
-        if not self.tools(k):  # no bonus action to take: the normal plays alone
+        tools = self.tools(k)
+        if not tools:  # no bonus action to take: the normal plays alone
             for card in dict.fromkeys(hand):
-                out += [(p, "") for p in self.expand(k, card, kind_name(card) == "takeout")]
+                name = kind_name(card)
+                if name == SPECIAL or name == "takeout":
+                    out += [(p, "") for p in self.expand(k, card, name == "takeout")]
+                else:  # a plain card (or a menu, which chooses when it acts) is played as it is
+                    out.append((card, ""))
             return out
         for card in dict.fromkeys(hand):
             rest = list(hand)
             rest.remove(card)
             if kind_name(card) in ("menu", "takeout"):  # it acts after the bonus actions
-                for bonus in ["", *self.bonuses(k, rest, ())]:
+                for bonus in ["", *self.bonuses(k, rest, (), tools)]:
                     used = _used(bonus)
                     if kind_name(card) == "menu" or _flips(bonus[len(used) + 1:]):
                         out.append((card, bonus))  # of two takeout boxes, one flips
@@ -329,7 +348,7 @@ class _Game:
                         out += [(play, bonus) for play in self.expand(k, card, True, used)]
                 continue
             for play in self.expand(k, card, False):
-                out += [(play, b) for b in ["", *self.bonuses(k, rest, [_slot_text(play)])]]
+                out += [(play, b) for b in ["", *self.bonuses(k, rest, [_slot_text(play)], tools)]]
         return out
 
     def play_turn(self, rnd: PartyRoundRecord) -> None:
@@ -416,6 +435,8 @@ class _Game:
 
 def _flips(text: str) -> list[str]:
     """The cards a takeout box flips in a play's text (``takeout-10:eel,tofu``; through a menu too)."""
+    if ":" not in text:  # a bare card flips nothing
+        return []
     head, _, rest = text.partition(":")
     if not head or not _known(head):
         return []

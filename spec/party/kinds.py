@@ -89,6 +89,11 @@ Scoring = (Nigiri | Race | MostColours | LargestColour | Unscored | Table | Dist
            | MostFewest | Places | GameEnd | PerCard | Sets)
 
 
+#: Tile -> its printed cards' names, read once from the tiles.
+_CARDS: Final[Mapping[str, tuple[str, ...]]] = {name: tuple(card for card, _ in tile.cards)
+                                                for name, tile in TILES.items()}
+
+
 @dataclass(frozen=True)
 class PartyKind:
     """One kind of Party: the tile, its cards and what they show, its colour, scoring, timing, rule id."""
@@ -111,7 +116,7 @@ class PartyKind:
     @property
     def cards(self) -> tuple[str, ...]:
         """The printed cards' names, as the notation spells them (numbered specials with their number)."""
-        return tuple(card for card, _ in TILES[self.tile].cards)
+        return _CARDS[self.tile]
 
     @property
     def dessert(self) -> bool:
@@ -202,15 +207,20 @@ def kind_of(card: str) -> PartyKind:
 CARD_KIND: Final[Mapping[str, str]] = {card: k.tile for k in KINDS for card in k.cards}
 
 
+#: Printed card name -> its place among its tile's cards, and the roll icons it shows.
+_INDEX: Final[Mapping[str, int]] = {card: k.cards.index(card) for k in KINDS for card in k.cards}
+_ICONS: Final[Mapping[str, int]] = {card: k.icons[_INDEX[card]] if k.icons else 0
+                                    for k in KINDS for card in k.cards}
+
+
 def card_index(card: str) -> int:
     """The card's place among its tile's cards (``maki2`` -> 1)."""
-    return kind_of(card).cards.index(card)
+    return _INDEX[card]
 
 
 def icons(card: str) -> int:
     """The roll icons a maki or uramaki card shows (0 for every other card)."""
-    kind = kind_of(card)
-    return kind.icons[card_index(card)] if kind.icons else 0
+    return _ICONS[card]
 
 
 def shape_of(kind: PartyKind, rules: PartyRules) -> Scoring:

@@ -12,7 +12,7 @@ first: :func:`score_round` takes what the race paid (``race``, from a round give
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final
 
@@ -102,11 +102,22 @@ def _variant(card: str) -> int:
 
 def counts(tableau: PartyTableau, kind: PartyKind) -> list[int]:
     """Cards scoring as ``kind``, per card of its tile (special orders counted as what they copy)."""
-    out = [0] * max(len(kind.cards), 1)
+    return list(_tally(tableau).get(kind.tile) or [0] * max(len(kind.cards), 1))
+
+
+def _tally(tableau: PartyTableau) -> dict[str, list[int]]:
+    """:func:`counts` for every kind the tableau shows, in one pass: tile -> per card of the tile."""
+    out: dict[str, list[int]] = {}
     for item in tableau:
         for part in item.parts():
-            if _kind(part) is kind:
-                out[_variant(part.scores_as)] += 1
+            card = part.scores_as
+            if not card:
+                continue
+            tile = kind_name(card)
+            row = out.get(tile)
+            if row is None:
+                row = out[tile] = [0] * max(len(KIND[tile].cards), 1)
+            row[0 if tile == card else card_index(card)] += 1  # _variant, its tile known
     return out
 
 
@@ -160,10 +171,13 @@ def leftover_uramaki(seat_icons: Sequence[int], rule: Race, places_used: int) ->
 
 
 def _kind_points(kind: PartyKind, tableaux: Sequence[PartyTableau], rules: PartyRules,
-                 race: RacePaid | None, shown: Sequence[PartyTableau]) -> list[int]:
-    """Every seat's round points for ``kind`` (``shown``: the cards whose colours count)."""
+                 race: RacePaid | None, shown: Sequence[PartyTableau],
+                 tallies: Sequence[Mapping[str, list[int]]]) -> list[int]:
+    """Every seat's round points for ``kind`` (``shown``: the cards whose colours count;
+    ``tallies``: each tableau's :func:`_tally`)."""
     s = shape_of(kind, rules)
-    seats = [counts(t, kind) for t in tableaux]
+    empty = [0] * max(len(kind.cards), 1)
+    seats = [list(t.get(kind.tile) or empty) for t in tallies]
     if isinstance(s, Nigiri):
         return [_nigiri(t, s) for t in tableaux]
     if isinstance(s, Race):
@@ -209,13 +223,15 @@ def score_round(tableaux: Sequence[PartyTableau], menu: Menu, rules: PartyRules 
     shown = list(tableaux)
     if discarded is not None and rules.discarded_colours == "yes":
         shown = [(*t, *d) for t, d in zip(tableaux, discarded, strict=True)]
-    per_kind = {cat: _kind_points(KIND[cat], tableaux, rules, race, shown) for cat in cats if cat != FLIPPED}
+    tallies = [_tally(t) for t in tableaux]
+    per_kind = {cat: _kind_points(KIND[cat], tableaux, rules, race, shown, tallies) for cat in cats
+                if cat != FLIPPED}
     if FLIPPED in cats:
         per_kind[FLIPPED] = [FLIPPED_POINTS * sum(1 for i in t for p in i.parts() if p.flipped)
                              for t in tableaux]
     dessert = menu.dessert.name
-    held = [counts(t, KIND[dessert]) for t in tableaux]
     cards = KIND[dessert].cards
+    held = [t.get(dessert) or [0] * max(len(cards), 1) for t in tallies]
     return RoundScore(
         tuple({cat: per_kind[cat][k] for cat in cats} for k in range(len(tableaux))),
         cats,
@@ -273,17 +289,19 @@ def check_round(tableaux: Sequence[PartyTableau], menu: Menu, round_no: int = 1,
     for k, tableau in enumerate(tableaux):
         for item in tableau:
             for part in item.parts():
-                for card in (part.card, part.copy):
-                    if card and kind_name(card) not in on_menu:
-                        raise InputError(f"player {k}: {card} is not on the menu {menu.label} (its kinds: "
-                                         f"{', '.join(menu.kinds)})")
+                card = part.card
+                tile = kind_name(card) if card else ""
+                if card and tile not in on_menu:
+                    raise _off_menu(k, card, menu)
+                if part.copy and kind_name(part.copy) not in on_menu:
+                    raise _off_menu(k, part.copy, menu)
                 if part.flipped and "takeout" not in on_menu:
                     raise InputError(f"player {k}: a flipped card needs the takeout box on the menu "
                                      f"{menu.label}")
-        for card in cards_of(tableau):
-            seen_kind[kind_name(card)] = seen_kind.get(kind_name(card), 0) + 1
-            if card in copies:
-                seen[card] = seen.get(card, 0) + 1
+                if card:  # counted as cards_of(tableau) lists it (the refusals above come first)
+                    seen_kind[tile] = seen_kind.get(tile, 0) + 1
+                    if card in copies:
+                        seen[card] = seen.get(card, 0) + 1
     for card, n in seen.items():
         if n > copies[card]:
             raise InputError(f"the tableaux hold {n} {card}, more than the {copies[card]} the menu's deck "
@@ -300,6 +318,11 @@ def check_round(tableaux: Sequence[PartyTableau], menu: Menu, round_no: int = 1,
         if n > limit:
             raise InputError(f"the tableaux hold {n} {tile} cards, more than the {limit} the menu's deck "
                              "holds")
+
+
+def _off_menu(k: int, card: str, menu: Menu) -> InputError:
+    return InputError(f"player {k}: {card} is not on the menu {menu.label} (its kinds: "
+                      f"{', '.join(menu.kinds)})")
 
 
 def check_final(tableaux: Sequence[PartyTableau]) -> None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Final
 
 from sushigo.spec.errors import NotationError
@@ -59,7 +60,7 @@ class Part:
     copy: str = ""
     flipped: bool = False
 
-    @property
+    @cached_property  # read on every look at a table: worked out once a part
     def scores_as(self) -> str:
         """The card it scores as: a special order's copy, else the card (``""`` when flipped)."""
         if self.flipped:
@@ -92,9 +93,13 @@ PartyTableau = tuple[Item, ...]
 _RANK: Final = {card: (t, c) for t, k in enumerate(KINDS) for c, card in enumerate((k.tile, *k.cards))}
 
 
+#: Card name -> tile, a bare numbered name its own tile: one lookup, the hottest of a game.
+_TILE_OF: Final[Mapping[str, str]] = {**CARD_KIND, **{name: name for name in NUMBERED}}
+
+
 def kind_name(card: str) -> str:
-    """The tile of a card name (a bare numbered name is its own tile)."""
-    return card if card in NUMBERED else CARD_KIND[card]
+    """The tile of a card name (a bare numbered name is its own tile); ``KeyError`` for none."""
+    return _TILE_OF[card]
 
 
 def _order(item: Item) -> tuple[object, ...]:
@@ -176,6 +181,11 @@ def parse_party_tableau(text: str) -> PartyTableau:
         if count < 1 or count > 99:
             raise NotationError(f"tableau {text!r}: {word!r}: a count is a whole number from 1 to 99")
         items += [_item(m.group(2), text)] * count
+    return canonical(items)
+
+
+def canonical(items: Iterable[Item]) -> PartyTableau:
+    """Items as a tableau in canonical order (what parsing their notation gives)."""
     return tuple(sorted(items, key=_order))
 
 
@@ -201,4 +211,5 @@ def cards_of(tableau: Iterable[Item]) -> list[str]:
 
 
 __all__ = ["CARD_ALIASES", "EMPTY", "FLIPPED", "NUMBERED", "SPECIAL", "Item", "Part", "PartyTableau",
-           "card_named", "card_names", "cards_of", "format_party_tableau", "kind_name", "parse_party_tableau"]
+           "canonical", "card_named", "card_names", "cards_of", "format_party_tableau", "kind_name",
+           "parse_party_tableau"]

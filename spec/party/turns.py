@@ -34,9 +34,9 @@ chopsticks and spoons, which change hands, excepted).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Final
+from typing import Final, TypeVar
 
 from sushigo.spec.errors import InputError
 from sushigo.spec.party.kinds import KIND, URAMAKI_RACE, icons
@@ -48,10 +48,9 @@ from sushigo.spec.party.tableau import (
     Item,
     Part,
     PartyTableau,
+    canonical,
     card_named,
-    format_party_tableau,
     kind_name,
-    parse_party_tableau,
 )
 
 _RACE: Final = URAMAKI_RACE
@@ -99,9 +98,9 @@ class _Seat:
         self.slots.remove(slot)
 
     def tableau(self) -> PartyTableau:
-        items = [Item(s.holds.part, s.part) if s.holds is not None else Item(s.part)
+        items = [Item(s.holds.part, s.part) if s.holds is not None else _ITEM[s.part]
                  for s in self.slots if s.on is None]
-        return parse_party_tableau(format_party_tableau(items))  # the canonical order
+        return canonical(items)  # as its notation reads back
 
 
 @dataclass(frozen=True)
@@ -123,6 +122,7 @@ class _Round:
         self.misos: list[tuple[int, _Slot]] = []
         self.turn = 0
         self.last = hand_size(players)
+        self.uramaki_placed = False  # no uramaki placed this round: no race to run
 
     # --- placing a card ----------------------------------------------------------------------
 
@@ -138,6 +138,8 @@ class _Round:
                 free.holds, slot.on = slot, free
         if kind == "miso":
             self.misos.append((k, slot))
+        elif kind == "uramaki":
+            self.uramaki_placed = True
 
     def act(self, k: int, text: str, where: str, bonus: bool) -> None:
         """One card played by seat ``k`` (a normal play, or what a menu or bonus action plays)."""
@@ -146,14 +148,14 @@ class _Round:
         name = kind_name(card_named(head, where))
         if name in ("menu", "takeout") and not head[-1:].isdigit():
             raise InputError(f"{where}: {head}: give its corner number ({name}-N), it orders the actions")
-        seat.played.append(Part(head))
+        seat.played.append(_PLAIN[head])
         if name == SPECIAL:
             self._special(k, rest if sep else "", where, bonus)
         elif name == "takeout":
             self._takeout(k, [t for t in rest.split(",") if t] if sep else [], where)
-            seat.discarded.append(Part(head))
+            seat.discarded.append(_PLAIN[head])
         elif name == "menu":
-            seat.discarded.append(Part(head))
+            seat.discarded.append(_PLAIN[head])
             if sep and rest != "-":
                 if kind_name(card_named(rest.partition(":")[0], where)) == "menu":
                     raise InputError(f"{where}: a menu cannot play a menu (RB p12)")
@@ -165,7 +167,7 @@ class _Round:
             if sep:
                 raise InputError(f"{where}: {text!r}: only a special order, takeout box, menu, chopsticks or "
                                  "spoon takes ':'")
-            self.place(k, Part(head))
+            self.place(k, _PLAIN[head])
 
     def _special(self, k: int, target: str, where: str, bonus: bool) -> None:
         seat = self.seats[k]
@@ -270,6 +272,8 @@ class _Round:
 
     def race(self) -> None:
         """RB p9: uramaki reaching 10 icons pay the next places, best total first."""
+        if not self.uramaki_placed:  # every total 0: nobody reaches the goal
+            return
         totals = [sum(icons(s.part.scores_as) for s in seat.uramaki()) for seat in self.seats]
         done = sorted({t for t in totals if t >= _RACE.goal}, reverse=True)
         for total in done:
@@ -294,6 +298,27 @@ class _Round:
 
 #: A round's table as it is played, turn by turn (:meth:`_Round.play_turn`), for the executor.
 RoundTable = _Round
+
+
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+class _Shared(dict[_K, _V]):
+    """One shared value a key, made on first asking (parts and items are frozen values)."""
+
+    def __init__(self, make: Callable[[_K], _V]) -> None:
+        super().__init__()
+        self.make = make
+
+    def __missing__(self, key: _K) -> _V:
+        value = self[key] = self.make(key)
+        return value
+
+
+#: ``Part(card)`` a card name (the names are checked cards) and ``Item(part)`` a part, shared.
+_PLAIN: Final[_Shared[str, Part]] = _Shared(Part)
+_ITEM: Final[_Shared[Part, Item]] = _Shared(Item)
 
 
 def _flip(part: Part) -> Part:
@@ -337,10 +362,10 @@ def finish_round(game: _Round, menu: Menu, rules: PartyRules, round_no: int = 1,
     """The final tableaux of a round played to its end, checked against the menu's deck, and
     scored with what the uramaki race paid."""
     tableaux = tuple(seat.tableau() for seat in game.seats)
-    played = [tuple(Item(p) for p in seat.played
+    played = [tuple(_ITEM[p] for p in seat.played
                     if kind_name(p.card) not in ("chopsticks", "spoon")) for seat in game.seats]
     check_round(played, menu, round_no, earlier_desserts)
-    discarded = [tuple(Item(p) for p in seat.discarded) for seat in game.seats]
+    discarded = [tuple(_ITEM[p] for p in seat.discarded) for seat in game.seats]
     score = score_round(tableaux, menu, rules, RacePaid(tuple(game.paid), game.places), discarded)
     return TurnRound(tableaux, score, tuple(game.events))
 
