@@ -132,8 +132,55 @@ def test_score_builds_no_z3_answers_and_no_socket() -> None:
     loaded = _loaded_after(["score", "tempura tempura", "sashimi"])
     assert "sushigo.spec.model.interrupts" in loaded  # the probe sees the stop scope
     unwanted = {"sushigo.spec.model.budget", "socket", "selectors", "shutil", "json", "difflib", "fractions",
-                "sushigo.spec.rulefile"}
+                "sushigo.spec.rulefile", "typing"}
     assert not loaded & unwanted, sorted(loaded & unwanted)
+
+
+def test_score_imports_no_typing_and_its_dataclasses_have_no_class_variables() -> None:
+    # Without typing imported, dataclasses cannot see a ClassVar annotation (it looks for typing in
+    # sys.modules) and would make it a field: no dataclass that score builds may have one.
+    code = ("import contextlib, io, sys, dataclasses\nfrom sushigo.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    main(['score', 'tempura tempura', 'sashimi'])\n"
+            "bad = [f'{m.__name__}.{k}' for m in list(sys.modules.values()) if m and m.__name__.startswith('sushigo')"
+            " for k, v in vars(m).items() if isinstance(v, type) and dataclasses.is_dataclass(v)"
+            " and any('ClassVar' in str(f.type) or 'InitVar' in str(f.type) for f in dataclasses.fields(v))]\n"
+            "print('typing' in sys.modules, bad)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False []"
+
+
+def test_assert_never_fails_as_typings_does() -> None:
+    # The independent side is typing.assert_never itself.
+    import typing
+
+    from sushigo.spec.errors import assert_never
+
+    for value in ["each", 3, "x" * 300, None]:
+        with pytest.raises(AssertionError) as mine:
+            assert_never(value)  # type: ignore[arg-type]
+        with pytest.raises(AssertionError) as theirs:
+            typing.assert_never(value)  # type: ignore[arg-type]
+        assert str(mine.value) == str(theirs.value)
+
+
+def test_the_outcome_is_the_named_tuple_typing_would_build() -> None:
+    # The independent side: the class typing.NamedTuple builds from the fields as they were declared.
+    from typing import Any, NamedTuple
+
+    from sushigo.api.base import Outcome
+
+    class Declared(NamedTuple):
+        data: Any
+        code: int = 0
+        detail: Any = None
+
+    assert Outcome._fields == Declared._fields and Outcome._field_defaults == Declared._field_defaults
+    assert Outcome.__mro__[1:] == Declared.__mro__[1:] and Outcome.__module__ == "sushigo.api.base"
+    assert Outcome({"a": 1}) == Declared({"a": 1}) == ({"a": 1}, 0, None)
+    import pickle
+
+    assert pickle.loads(pickle.dumps(Outcome(1, 2, 3))) == Outcome(1, 2, 3)
 
 
 # ------------------------------------------------------------------ tables without tabulate (issue 31 item 5)
