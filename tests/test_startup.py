@@ -214,3 +214,28 @@ def test_score_prints_its_tables_without_importing_tabulate() -> None:
     # the probe sees it where a cell needs tabulate (a float, which it formats)
     assert "tabulate" in _modules_after("from sushigo.common import print_table\nprint_table([[1.5]], ['x'])")
     assert simple_table([["p0", 5, None]], ["player", "total", "x"]) is not None  # the property's fast path
+
+
+def test_the_run_time_aliases_read_as_the_typing_ones() -> None:
+    # The aliases are written without typing's Any at run time; sushigo.api.arguments reads them
+    # (which values a parameter takes, and its error message's words). The independent side is
+    # each alias as written for type checkers, built here with typing.Any.
+    import os
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
+    from sushigo.api import base, score
+    from sushigo.api.arguments import _matches, describe
+    from sushigo.spec.tableau import Tableau, parse_tableau
+
+    declared = {
+        "Document": (base.Document, Mapping[str, Any] | Sequence[Any] | str | os.PathLike[str]),
+        "Rules": (base.Rules, str | os.PathLike[str] | Mapping[str, Any] | None),
+        "ScoreInput": (score.ScoreInput, Mapping[str, Any] | str | os.PathLike[str] | Sequence[str | Tableau]),
+    }
+    values = [{}, {"a": 1}, [], [1, "a"], ["tempura"], (), "x", 3, 1.5, None, b"x", [None],
+              [parse_tableau("tempura")], os.path, __import__("pathlib").Path("x")]
+    for name, (mine, theirs) in declared.items():
+        assert describe(mine) == describe(theirs), name
+        assert describe(mine, plural=True) == describe(theirs, plural=True), name
+        assert [_matches(v, mine) for v in values] == [_matches(v, theirs) for v in values], name

@@ -49,8 +49,10 @@ if TYPE_CHECKING:
         detail: Any = None
 else:
     # The same alias and class at run time, built without typing's Any and NamedTuple
-    # (typing.NamedTuple makes this very class with collections.namedtuple).
-    Document = Mapping[str, object] | Sequence[object] | str | os.PathLike[str]
+    # (typing.NamedTuple makes this very class with collections.namedtuple). A bare Sequence,
+    # as Sequence[Any] reads to sushigo.api.arguments ("a list"; Sequence[object] is "a list of
+    # objects" in its messages).
+    Document = Mapping[str, object] | Sequence | str | os.PathLike[str]
     Outcome = collections.namedtuple("Outcome", ["data", "code", "detail"], defaults=(0, None))
 Outcome.__doc__ = """One command's answer: ``data`` is exactly what ``--json`` prints, ``code`` the
 exit code (0 answered, 1 a check failed or the answer is "no" or unknown), ``detail`` the library
