@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from enum import IntEnum, auto
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False
 
 from sushigo.spec.errors import NotationError
 from sushigo.spec.kinds import KINDS, Icons, aliases_of, tokens_of

@@ -61,3 +61,17 @@ def check_first_seed(seed: int, name: str = "seed") -> None:
     if seed < 0:
         raise InputError(f"{name} {seed}: give a whole number of 0 or more (Python's generator takes the "
                          f"absolute value, so seed {seed} would deal the game of seed {-seed})")
+
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import NoReturn
+
+
+def assert_never(value: NoReturn) -> NoReturn:
+    """:func:`typing.assert_never` (the same check for type checkers, the same error when reached)
+    without importing :mod:`typing`: ``sushigo score`` imports no typing (start-up time, issue 31)."""
+    text = repr(value)
+    if len(text) > 100:
+        text = text[:100] + "..."
+    raise AssertionError(f"Expected code to be unreachable, but got: {text}")

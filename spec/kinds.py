@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 #: A number in a scoring description: a literal, a Ruleset field, or (field, index).
 Param = int | str | tuple[str, int]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, make_dataclass
-from typing import TYPE_CHECKING
+TYPE_CHECKING = False
 
 if TYPE_CHECKING:
     from fractions import Fraction

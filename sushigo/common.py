@@ -5,7 +5,9 @@ from __future__ import annotations
 import argparse
 import math
 from collections.abc import Callable
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 from sushigo.limits import MAX_BUDGET_COUNT, MAX_BUDGET_SECONDS, MAX_JOBS, in_range
 from sushigo.spec.errors import InputError, NotationError

@@ -132,8 +132,55 @@ def test_score_builds_no_z3_answers_and_no_socket() -> None:
     loaded = _loaded_after(["score", "tempura tempura", "sashimi"])
     assert "sushigo.spec.model.interrupts" in loaded  # the probe sees the stop scope
     unwanted = {"sushigo.spec.model.budget", "socket", "selectors", "shutil", "json", "difflib", "fractions",
-                "sushigo.spec.rulefile"}
+                "sushigo.spec.rulefile", "typing"}
     assert not loaded & unwanted, sorted(loaded & unwanted)
+
+
+def test_score_imports_no_typing_and_its_dataclasses_have_no_class_variables() -> None:
+    # Without typing imported, dataclasses cannot see a ClassVar annotation (it looks for typing in
+    # sys.modules) and would make it a field: no dataclass that score builds may have one.
+    code = ("import contextlib, io, sys, dataclasses\nfrom sushigo.cli import main\n"
+            "with contextlib.redirect_stdout(io.StringIO()):\n    main(['score', 'tempura tempura', 'sashimi'])\n"
+            "bad = [f'{m.__name__}.{k}' for m in list(sys.modules.values()) if m and m.__name__.startswith('sushigo')"
+            " for k, v in vars(m).items() if isinstance(v, type) and dataclasses.is_dataclass(v)"
+            " and any('ClassVar' in str(f.type) or 'InitVar' in str(f.type) for f in dataclasses.fields(v))]\n"
+            "print('typing' in sys.modules, bad)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "False []"
+
+
+def test_assert_never_fails_as_typings_does() -> None:
+    # The independent side is typing.assert_never itself.
+    import typing
+
+    from sushigo.spec.errors import assert_never
+
+    for value in ["each", 3, "x" * 300, None]:
+        with pytest.raises(AssertionError) as mine:
+            assert_never(value)  # type: ignore[arg-type]
+        with pytest.raises(AssertionError) as theirs:
+            typing.assert_never(value)  # type: ignore[arg-type]
+        assert str(mine.value) == str(theirs.value)
+
+
+def test_the_outcome_is_the_named_tuple_typing_would_build() -> None:
+    # The independent side: the class typing.NamedTuple builds from the fields as they were declared.
+    from typing import Any, NamedTuple
+
+    from sushigo.api.base import Outcome
+
+    class Declared(NamedTuple):
+        data: Any
+        code: int = 0
+        detail: Any = None
+
+    assert Outcome._fields == Declared._fields and Outcome._field_defaults == Declared._field_defaults
+    assert Outcome.__mro__[1:] == Declared.__mro__[1:] and Outcome.__module__ == "sushigo.api.base"
+    assert Outcome({"a": 1}) == Declared({"a": 1}) == ({"a": 1}, 0, None)
+    import pickle
+
+    assert pickle.loads(pickle.dumps(Outcome(1, 2, 3))) == Outcome(1, 2, 3)
 
 
 # ------------------------------------------------------------------ tables without tabulate (issue 31 item 5)
@@ -167,3 +214,28 @@ def test_score_prints_its_tables_without_importing_tabulate() -> None:
     # the probe sees it where a cell needs tabulate (a float, which it formats)
     assert "tabulate" in _modules_after("from sushigo.common import print_table\nprint_table([[1.5]], ['x'])")
     assert simple_table([["p0", 5, None]], ["player", "total", "x"]) is not None  # the property's fast path
+
+
+def test_the_run_time_aliases_read_as_the_typing_ones() -> None:
+    # The aliases are written without typing's Any at run time; sushigo.api.arguments reads them
+    # (which values a parameter takes, and its error message's words). The independent side is
+    # each alias as written for type checkers, built here with typing.Any.
+    import os
+    from collections.abc import Mapping, Sequence
+    from typing import Any
+
+    from sushigo.api import base, score
+    from sushigo.api.arguments import _matches, describe
+    from sushigo.spec.tableau import Tableau, parse_tableau
+
+    declared = {
+        "Document": (base.Document, Mapping[str, Any] | Sequence[Any] | str | os.PathLike[str]),
+        "Rules": (base.Rules, str | os.PathLike[str] | Mapping[str, Any] | None),
+        "ScoreInput": (score.ScoreInput, Mapping[str, Any] | str | os.PathLike[str] | Sequence[str | Tableau]),
+    }
+    values = [{}, {"a": 1}, [], [1, "a"], ["tempura"], (), "x", 3, 1.5, None, b"x", [None],
+              [parse_tableau("tempura")], os.path, __import__("pathlib").Path("x")]
+    for name, (mine, theirs) in declared.items():
+        assert describe(mine) == describe(theirs), name
+        assert describe(mine, plural=True) == describe(theirs, plural=True), name
+        assert [_matches(v, mine) for v in values] == [_matches(v, theirs) for v in values], name

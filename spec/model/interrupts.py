@@ -29,7 +29,9 @@ import weakref
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
 

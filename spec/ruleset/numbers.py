@@ -11,13 +11,15 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, assert_never
+TYPE_CHECKING = False
 
-from sushigo.spec.errors import RulesError
+from sushigo.spec.errors import RulesError, assert_never
 from sushigo.spec.kinds import KINDS, Icons, aliases_of, deck_of
 from sushigo.spec.ruleset.readings import Effect
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from sushigo.spec.ruleset.value import Ruleset
 
 # The printed deck, card kind -> copies (rulebook component list), from the kinds' definitions.

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 from sushigo.spec.errors import RulesError
 from sushigo.spec.kinds import KINDS

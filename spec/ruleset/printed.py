@@ -9,7 +9,9 @@ these numbers: it reads a ruleset.
 
 from __future__ import annotations
 
-from typing import Final
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Final
 
 # --- components and flow ---
 HAND_SIZES: Final[tuple[tuple[int, int], ...]] = ((2, 10), (3, 9), (4, 8), (5, 7))  # players, cards each

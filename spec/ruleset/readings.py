@@ -12,9 +12,11 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Any, assert_never
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
-from sushigo.spec.errors import RulesError
+from sushigo.spec.errors import RulesError, assert_never
 
 
 class MakiFirstTie(enum.StrEnum):

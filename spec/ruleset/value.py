@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, assert_never
+TYPE_CHECKING = False
 
 import sushigo.spec.ruleset.printed as printed
 from sushigo.spec.cards import Card
-from sushigo.spec.errors import RulesError
+from sushigo.spec.errors import RulesError, assert_never
 from sushigo.spec.kinds import KINDS
 from sushigo.spec.ruleset.numbers import (
     _DECK,
@@ -39,6 +39,7 @@ from sushigo.spec.ruleset.readings import (
 
 if TYPE_CHECKING:
     from fractions import Fraction
+    from typing import Any
 
 #: Number settings already validated (see Ruleset.__post_init__).
 _VALID_NUMBERS: set[tuple[Any, ...]] = set()

@@ -5,6 +5,7 @@ Only the standard library and light spec modules are imported here (start-up tim
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import dataclasses
 import functools
@@ -12,7 +13,6 @@ import os
 import time
 import types
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Final, Literal, NamedTuple, ParamSpec, TypeVar, overload
 
 # re-exported (the ``as`` form): the api modules take the bounds and their test from here
 from sushigo.limits import MAX_BUDGET_COUNT as MAX_BUDGET_COUNT
@@ -21,29 +21,42 @@ from sushigo.limits import MAX_GAMES as MAX_GAMES
 from sushigo.limits import in_range as in_range
 from sushigo.spec.errors import BudgetSpent, InputError, SushiGoError
 
+# typing is not imported at run time (``sushigo score`` imports no typing: start-up time)
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Final, Literal, NamedTuple, ParamSpec, TypeVar, overload
+
     from sushigo.spec.model.budget import Budget
     from sushigo.spec.ruleset import Ruleset
 
-P = ParamSpec("P")
-T = TypeVar("T")
+    P = ParamSpec("P")
+    T = TypeVar("T")
+else:
+    def overload(func):  # the overloads below are for type checkers; the last definition stands
+        return func
 
 #: ``rule=`` overrides: ``{"maki_first_tie": "each"}``, or ``["maki_first_tie=each", ...]`` as
 #: the CLI's repeated ``--rule NAME=VALUE`` (one such text alone too).
 Rule = str | Mapping[str, object] | Sequence[str] | None
 
 #: A JSON input: the parsed document (dict or list), or a path to it ('-' is standard input).
-Document = Mapping[str, Any] | Sequence[Any] | str | os.PathLike[str]
+if TYPE_CHECKING:
+    Document = Mapping[str, Any] | Sequence[Any] | str | os.PathLike[str]
 
-
-class Outcome(NamedTuple):
-    """One command's answer: ``data`` is exactly what ``--json`` prints, ``code`` the exit code
-    (0 answered, 1 a check failed or the answer is "no" or unknown), ``detail`` the library
-    values the CLI draws its tables from."""
-
-    data: Any
-    code: int = 0
-    detail: Any = None
+    class Outcome(NamedTuple):
+        data: Any
+        code: int = 0
+        detail: Any = None
+else:
+    # The same alias and class at run time, built without typing's Any and NamedTuple
+    # (typing.NamedTuple makes this very class with collections.namedtuple). A bare Sequence,
+    # as Sequence[Any] reads to sushigo.api.arguments ("a list"; Sequence[object] is "a list of
+    # objects" in its messages).
+    Document = Mapping[str, object] | Sequence | str | os.PathLike[str]
+    Outcome = collections.namedtuple("Outcome", ["data", "code", "detail"], defaults=(0, None))
+Outcome.__doc__ = """One command's answer: ``data`` is exactly what ``--json`` prints, ``code`` the
+exit code (0 answered, 1 a check failed or the answer is "no" or unknown), ``detail`` the library
+values the CLI draws its tables from."""
 
 
 def budget_of(timeout: float | None = None, rlimit: int | None = None) -> Budget | None:
@@ -188,7 +201,10 @@ def override_texts(rule: Rule) -> list[str]:
 
 #: ``rules=``: a ruleset's name, a rules file (a .toml path), or the ruleset itself (a
 #: :class:`Ruleset`, or an object with a rules file's keys).
-Rules = str | os.PathLike[str] | Mapping[str, Any] | None
+if TYPE_CHECKING:
+    Rules = str | os.PathLike[str] | Mapping[str, Any] | None
+else:
+    Rules = str | os.PathLike[str] | Mapping[str, object] | None
 
 
 def rules_from_options(rules: Rules | Ruleset, rule: Rule, file_rules: object = None) -> Ruleset:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any
-
 from sushigo.api.base import Outcome, Rule, load_input, public, rules_from_options, tagged
 from sushigo.spec.document import (
     ScoreDocument,
@@ -21,7 +19,13 @@ from sushigo.spec.tableau import Tableau
 FORMAT = "sushigo-score-result/1"
 
 #: A score document (dict or path), or one round as one tableau per player (text or Tableau).
-ScoreInput = Mapping[str, Any] | str | os.PathLike[str] | Sequence[str | Tableau]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    ScoreInput = Mapping[str, Any] | str | os.PathLike[str] | Sequence[str | Tableau]
+else:  # the same alias at run time, without typing's Any
+    ScoreInput = Mapping[str, object] | str | os.PathLike[str] | Sequence[str | Tableau]
 
 
 def _is_document(inputs: list[str]) -> bool:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, Any
+TYPE_CHECKING = False
 
 from sushigo.common import add_game_args, add_json_arg, add_rules_args, print_json, print_table
 
 if TYPE_CHECKING:
+    from typing import Any
+
     from sushigo.spec.document import ScoreDocument
     from sushigo.spec.party.document import PartyGame
     from sushigo.spec.scoring import GameScore
