@@ -14,74 +14,17 @@ import random
 
 import pytest
 import z3
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
+from sushigo.checks.party import check_party_round, deal, menus
+from sushigo.checks.properties import Mismatch
 from sushigo.spec.errors import InputError
 from sushigo.spec.party.kinds import KIND
-from sushigo.spec.party.menus import SUGGESTED, TILES, Menu, desserts_per_round, hand_size, parse_menu
+from sushigo.spec.party.menus import SUGGESTED, Menu, desserts_per_round, parse_menu
 from sushigo.spec.party.model import GONE, GameModel, RoundModel
-from sushigo.spec.party.readings import READINGS, PartyRules
+from sushigo.spec.party.readings import PartyRules
 from sushigo.spec.party.scoring import RoundScore, check_final, check_round, score_game, score_round
-from sushigo.spec.party.tableau import SPECIAL, Item, Part, PartyTableau, kind_name
-
-# The readings a final tableau can show (discarded_colours needs the discarded cards: not modelled).
-_TABLEAU_READINGS = [r for r in READINGS if r.scope == "tableau" and r.name != "final_tie"]
-
-
-@st.composite
-def menus(draw: st.DrawFn) -> tuple[Menu, int, PartyRules]:
-    rules = PartyRules(**{r.name: draw(st.sampled_from(r.values)) for r in _TABLEAU_READINGS})
-    if draw(st.booleans()):
-        menu = parse_menu(draw(st.sampled_from(sorted(SUGGESTED))), uramaki=rules.uramaki_split)
-    else:
-        by = {c: sorted(t.name for t in TILES.values() if t.course == c)
-              for c in ("roll", "appetizer", "special", "dessert")}
-        chosen = [draw(st.sampled_from(by["roll"])), *draw(st.permutations(by["appetizer"]))[:3],
-                  *draw(st.permutations(by["special"]))[:2], draw(st.sampled_from(by["dessert"]))]
-        menu = parse_menu(",".join(chosen), uramaki=rules.uramaki_split)
-    low, high = menu.players()
-    assume(low <= high)
-    return menu, draw(st.integers(low, high)), rules
-
-
-def _seat(cards: list[str], rng: random.Random) -> PartyTableau:
-    """One final tableau from the cards a seat played: special orders copy one of its cards,
-    a takeout box flips some, wasabi take nigiri, used menus and takeout boxes are gone, and
-    uramaki stop short of 10 icons."""
-    plain = [c for c in cards if kind_name(c) not in (*GONE, SPECIAL)]
-    parts = [Part(c) for c in plain]
-    for c in cards:
-        if kind_name(c) == SPECIAL and plain:
-            parts.append(Part(SPECIAL, rng.choice(plain)))
-    if any(kind_name(c) == "takeout" for c in cards):
-        for k in rng.sample(range(len(parts)), rng.randint(0, len(parts))):
-            parts[k] = Part(parts[k].card, flipped=True)
-    while sum(KIND["uramaki"].icons[KIND["uramaki"].cards.index(p.scores_as)] for p in parts
-              if not p.flipped and kind_name(p.scores_as) == "uramaki") >= 10:
-        parts.remove(next(p for p in parts if not p.flipped and kind_name(p.scores_as) == "uramaki"))
-    items: list[Item] = []
-    wasabi = [p for p in parts if not p.flipped and kind_name(p.scores_as) == "wasabi"]
-    for p in [p for p in parts if p.flipped or kind_name(p.scores_as) != "wasabi"]:
-        if not p.flipped and kind_name(p.scores_as) == "nigiri" and wasabi and rng.random() < 0.6:
-            items.append(Item(p, wasabi.pop()))
-        else:
-            items.append(Item(p))
-    items += [Item(w) for w in wasabi]
-    return tuple(items)
-
-
-def deal(menu: Menu, players: int, rng: random.Random) -> list[PartyTableau]:
-    pool = [c for t in menu.tiles if t.course != "dessert" for c, n in t.cards for _ in range(n)]
-    desserts = [c for c, n in menu.dessert.cards for _ in range(n)]
-    pool += rng.sample(desserts, min(len(desserts), desserts_per_round(players)[0]))
-    rng.shuffle(pool)
-    out = []
-    for _ in range(players):
-        k = rng.randint(0, hand_size(players))
-        out.append(_seat(pool[:k], rng))
-        pool = pool[k:]
-    return out
+from sushigo.spec.party.tableau import SPECIAL, Item, Part, PartyTableau, kind_name, parse_party_tableau
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -90,12 +33,8 @@ def test_model_scores_every_seat_and_kind_as_the_scorer(setup: tuple[Menu, int, 
                                                          rng: random.Random) -> None:
     menu, players, rules = setup
     tableaux = deal(menu, players, rng)
-    check_round(tableaux, menu)
-    check_final(tableaux)
-    plain = score_round(tableaux, menu, rules)
-    model = RoundModel(menu, players, rules)
-    assert model.solve(tableaux) == [dict(p) for p in plain.points]
-    assert model.rules_of == plain.rules
+    check_party_round(menu, players, rules, tableaux)  # raises Mismatch on any seat and kind
+    assert RoundModel(menu, players, rules).rules_of == score_round(tableaux, menu, rules).rules
 
 
 @pytest.mark.parametrize("name", sorted(SUGGESTED))
@@ -107,7 +46,8 @@ def test_every_suggested_menu_cross_checks(name: str) -> None:
         model = RoundModel(menu, players)
         for _ in range(3):
             tableaux = deal(menu, players, rng)
-            assert model.solve(tableaux) == [dict(p) for p in score_round(tableaux, menu).points], (name, players)
+            plain = [dict(p) for p in score_round(tableaux, menu).points]
+            assert model.solve(tableaux) == plain, (name, players)
 
 
 @settings(max_examples=40, deadline=None)
@@ -212,3 +152,23 @@ def test_eel_scores_only_its_table(score: int, possible: bool) -> None:
     solver.add(*model.domain.values(), model.points[0]["eel"] == score)
     assert (solver.check() == z3.sat) is possible
 
+
+
+def test_a_planted_fault_is_named_by_its_rule_id(monkeypatch: pytest.MonkeyPatch) -> None:
+    """An executor that pays one tempura pair 6 instead of 5 (RB p11) is caught, under R-PARTY-TEMPURA."""
+    import sushigo.spec.party.scoring as scoring
+
+    honest = scoring.score_round
+
+    def faulty(tableaux, menu, rules=scoring.DEFAULT, race=None, discarded=None):  # type: ignore[no-untyped-def]
+        out = honest(tableaux, menu, rules, race, discarded)
+        for seat in out.points:
+            seat["tempura"] = seat["tempura"] // 5 * 6
+        return out
+
+    monkeypatch.setattr(scoring, "score_round", faulty)
+    menu = parse_menu("sushi-go")
+    tableaux = [parse_party_tableau("tempura*2 maki3"), parse_party_tableau("dumpling")]
+    with pytest.raises(Mismatch) as caught:
+        check_party_round(menu, 2, PartyRules(), tableaux)
+    assert caught.value.rule_ids == ("R-PARTY-TEMPURA",)

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Final
 
 from sushigo.spec.kinds import PerCard, Sets
+from sushigo.spec.model.budget import decide
 from sushigo.spec.party.kinds import (
     FLIPPED_POINTS,
     KIND,
@@ -105,7 +106,8 @@ class RoundModel:
         self.n = [{t: [z3.Int(f"{p}n_{s}_{t}_{v}") for v in range(len(KIND[t].cards))] for t in menu.kinds}
                   for s in range(players)]
         self.c = [{t: z3.Int(f"{p}copy_{s}_{t}") for t in menu.kinds} for s in range(players)]
-        self.w = [[z3.Int(f"{p}wasabi_{s}_{v}") for v in range(len(KIND["nigiri"].cards))] for s in range(players)]
+        nigiri = range(len(KIND["nigiri"].cards))
+        self.w = [[z3.Int(f"{p}wasabi_{s}_{v}") for v in nigiri] for s in range(players)]
         self.f = [z3.Int(f"{p}flipped_{s}") for s in range(players)]
         self.domain: dict[str, z3.BoolRef] = {}
         dom = self.domain
@@ -238,14 +240,17 @@ class RoundModel:
 
     def solve(self, tableaux: Sequence[PartyTableau]) -> list[dict[str, int]] | None:
         """Every seat's points per category with the counts fixed to ``tableaux``'s (None: the
-        domain refuses them)."""
+        domain refuses them; a spent budget raises :class:`~spec.errors.BudgetSpent`)."""
         import z3
 
         solver = z3.Solver()
         solver.add(*self.domain.values())
         for s, t in enumerate(tableaux):
             solver.add(*self.fix(s, seat_counts(t, self.menu)))
-        if solver.check() != z3.sat:
+        answer = decide(solver)
+        if answer.unknown:
+            raise answer.spent()  # out of budget: unknown, never a guess
+        if not answer.sat:
             return None
         m = solver.model()
         return [{cat: m.eval(term, model_completion=True).as_long() for cat, term in seat.items()}
@@ -284,7 +289,10 @@ class GameModel:
         solver.add(*self.domain.values())
         solver.add(*[x == v for row, vals in zip(self.held, held, strict=True)
                      for x, v in zip(row, vals, strict=True)])
-        if solver.check() != z3.sat:
+        answer = decide(solver)
+        if answer.unknown:
+            raise answer.spent()  # out of budget: unknown, never a guess
+        if not answer.sat:
             return None
         m = solver.model()
         return [m.eval(t, model_completion=True).as_long() for t in self.points]
