@@ -16,10 +16,11 @@ import sushigo.spec.party.scoring as scoring
 from hypothesis import assume
 from hypothesis import strategies as st
 from sushigo.checks.properties import Mismatch
-from sushigo.spec.party.kinds import KIND
+from sushigo.spec.party.kinds import KIND, Race
 from sushigo.spec.party.menus import SUGGESTED, TILES, Menu, desserts_per_round, hand_size, parse_menu
 from sushigo.spec.party.model import GONE, RoundModel
 from sushigo.spec.party.readings import READINGS, PartyRules
+from sushigo.spec.party.scoring import RacePaid
 from sushigo.spec.party.tableau import SPECIAL, Item, Part, PartyTableau, format_party_tableau, kind_name
 
 # The readings a final tableau can show (discarded_colours needs the discarded cards: not modelled).
@@ -84,15 +85,32 @@ def deal(menu: Menu, players: int, rng: random.Random) -> list[PartyTableau]:
 
 
 
-def check_party_round(menu: Menu, players: int, rules: PartyRules, tableaux: list[PartyTableau]) -> None:
-    """Score ``tableaux`` by the executor and by the model; a disagreement is a :class:`Mismatch`."""
+def race_paid(menu: Menu, players: int, rng: random.Random) -> RacePaid | None:
+    """What an uramaki race might have paid during the round (None without uramaki on the menu):
+    the first places, each to a seat drawn at random."""
+    if "uramaki" not in menu.kinds:
+        return None
+    race = KIND["uramaki"].scoring
+    assert isinstance(race, Race)
+    used = rng.randint(0, len(race.points))
+    paid = [0] * players
+    for place in race.points[:used]:
+        paid[rng.randrange(players)] += place
+    return RacePaid(tuple(paid), used)
+
+
+def check_party_round(menu: Menu, players: int, rules: PartyRules, tableaux: list[PartyTableau],
+                      race: RacePaid | None = None) -> None:
+    """Score ``tableaux`` (and what the uramaki ``race`` paid) by the executor and by the model;
+    a disagreement is a :class:`Mismatch`."""
     scoring.check_round(tableaux, menu)
     scoring.check_final(tableaux)
-    plain = [dict(p) for p in scoring.score_round(tableaux, menu, rules).points]
-    model = RoundModel(menu, players, rules)
+    plain = [dict(p) for p in scoring.score_round(tableaux, menu, rules, race).points]
+    model = RoundModel(menu, players, rules, race)
     solved = model.solve(tableaux)
     case = (f"menu {menu.label}, {rules.describe()}: "
-            + " | ".join(format_party_tableau(t) for t in tableaux))
+            + " | ".join(format_party_tableau(t) for t in tableaux)
+            + (f" (race paid {list(race.paid)}, {race.places_used} places)" if race else ""))
     if solved is None:
         raise Mismatch(case, "no tableau of the domain", plain, ["R-DOMAIN"])
     if solved != plain:
@@ -101,4 +119,4 @@ def check_party_round(menu: Menu, players: int, rules: PartyRules, tableaux: lis
         raise Mismatch(case, solved, plain, wrong)
 
 
-__all__ = ["check_party_round", "deal", "menus"]
+__all__ = ["check_party_round", "deal", "menus", "race_paid"]

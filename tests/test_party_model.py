@@ -16,7 +16,7 @@ import pytest
 import z3
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from sushigo.checks.party import check_party_round, deal, menus
+from sushigo.checks.party import check_party_round, deal, menus, race_paid
 from sushigo.checks.properties import Mismatch
 from sushigo.spec.errors import InputError
 from sushigo.spec.party.kinds import KIND
@@ -33,7 +33,8 @@ def test_model_scores_every_seat_and_kind_as_the_scorer(setup: tuple[Menu, int, 
                                                          rng: random.Random) -> None:
     menu, players, rules = setup
     tableaux = deal(menu, players, rng)
-    check_party_round(menu, players, rules, tableaux)  # raises Mismatch on any seat and kind
+    race = race_paid(menu, players, rng) if rng.random() < 0.5 else None
+    check_party_round(menu, players, rules, tableaux, race)  # raises Mismatch on any seat and kind
     assert RoundModel(menu, players, rules).rules_of == score_round(tableaux, menu, rules).rules
 
 
@@ -127,21 +128,24 @@ def test_the_most_one_seat_scores_matches_a_brute_force(name: str, players: int,
 
 def test_why_a_dumpling_score_is_impossible() -> None:
     """Seat 0 cannot score 15 for dumplings (5 cards, RB p10) while seat 1 holds 4: the deck has 8
-    (PARTY.md section 2) and sushi-go has no special order to copy one. The unsat core names both."""
+    (PARTY.md section 2) and sushi-go has no special order to copy one. The unsat core names the
+    dumpling rule, the deck and seat 1's cards; each is needed."""
     menu = parse_menu("sushi-go")
     model = RoundModel(menu, 2)
+    points, defs = model.named()
     solver = z3.Solver()
-    tracked = dict(model.domain)
+    tracked = {**model.domain, **defs}
     tracked["seat 1 holds 4 dumplings"] = z3.Sum(model.n[1]["dumpling"]) == 4
-    tracked["goal: seat 0 scores 15 for dumplings"] = model.points[0]["dumpling"] == 15
+    tracked["goal: seat 0 scores 15 for dumplings"] = points[0]["dumpling"] == 15
     for name, c in tracked.items():
         solver.assert_and_track(c, name)
     assert solver.check() == z3.unsat
     core = {str(c) for c in solver.unsat_core()}
-    assert {"goal: seat 0 scores 15 for dumplings", "seat 1 holds 4 dumplings",
-            "deck: dumpling has 8 printed cards"} <= core
-    for name in ("deck: dumpling has 8 printed cards", "seat 1 holds 4 dumplings"):  # each one is needed
-        assert z3.Solver().check(*[c for k, c in tracked.items() if k != name]) == z3.sat
+    needed = {"goal: seat 0 scores 15 for dumplings", "seat 1 holds 4 dumplings",
+              "deck: dumpling has 8 printed cards", "R-PARTY-DUMPLING seat 0"}
+    assert needed <= core
+    for name in needed:  # each one is needed: without it the score is reachable
+        assert z3.Solver().check(*[c for k, c in tracked.items() if k != name]) == z3.sat, name
 
 
 @pytest.mark.parametrize(("score", "possible"), [(-3, True), (7, True), (0, True), (1, False), (-6, False)])

@@ -227,6 +227,17 @@ class RoundModel:
         tiles = {t.name: t for t in self.menu.tiles}
         return [k + self._specials() for _, k in tiles[tile].cards]
 
+    def named(self) -> tuple[list[dict[str, z3.ArithRef]], dict[str, z3.BoolRef]]:
+        """Each seat's points per category as a named integer (``points_SEAT_CATEGORY``) and the
+        definitions tying each to its term, keyed ``RULE-ID seat S`` so a tracked solver's unsat
+        core names the rules it used."""
+        import z3
+
+        names = [{cat: z3.Int(f"points_{s}_{cat}") for cat in seat} for s, seat in enumerate(self.points)]
+        defs = {f"{self.rules_of[cat]} seat {s}": names[s][cat] == term
+                for s, seat in enumerate(self.points) for cat, term in seat.items()}
+        return names, defs
+
     # --- solving -----------------------------------------------------------------------------
 
     def fix(self, s: int, held: SeatCounts) -> list[z3.BoolRef]:
