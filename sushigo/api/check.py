@@ -141,4 +141,43 @@ def _mutants(opts: object, names: list[str], where: Runner) -> Outcome:
     return Outcome(data, 1 if missed else 0, (opts, outs, wall))
 
 
+#: ``sushigo check`` options that only the base game's checks have: (argument, value when unset, fix).
+BASE_ONLY = (("ruleset", None, "--rules/--ruleset"), ("rule", (), "--rule"), ("only", (), "--only"),
+             ("no_edge", False, "--no-edge"), ("mutants", False, "--mutants"), ("mutant", (), "--mutant"),
+             ("jobs", None, "--jobs"), ("cluster", None, "--cluster"), ("timeout", None, "--timeout"),
+             ("rlimit", None, "--rlimit"), ("table", False, "--table"))
+
+
+def check_party_outcome(*, examples: int | None = None, profile: str = "default", seed: int | None = None,
+                        menu: str | None = None, **base: object) -> Outcome:
+    """``sushigo check --game party``: Party's property families (:mod:`sushigo.checks.party_check`),
+    ``examples`` Hypothesis cases each (default: ``profile``'s), ``menu`` only this menu. ``base``
+    holds the base game's options, each refused when set (one line naming the fix). The output has
+    the shape of ``sushigo check --json`` (format sushigo-check-result/1)."""
+    for name, unset, option in BASE_ONLY:
+        value = base.get(name, unset)
+        if value not in (unset, None, False, (), []):
+            raise InputError(f"{option} applies to the base game's checks only; with --game party give "
+                             "--examples, --profile, --seed, --menu or --json (or drop --game party)")
+    if profile not in PROFILES:
+        raise InputError(f"--profile {profile!r}: choose one of {', '.join(sorted(PROFILES))}")
+    cases = PROFILES[profile] if examples is None else check_whole(examples, "--examples", 1, MAX_EXAMPLES)
+    import hypothesis
+
+    from sushigo.checks.party_check import run_party
+    from sushigo.spec.party.menus import parse_menu
+
+    if menu is not None:
+        menu = parse_menu(menu).label  # an unknown menu: one line
+    t0 = time.perf_counter()
+    results = run_party(cases, seed, menu)
+    wall = time.perf_counter() - t0
+    failed = any(r.failure for r in results)
+    data = {"seed": seed, "examples": cases, "seconds": round(wall, 2), "ok": not failed,
+            "properties": [r.as_dict() for r in results], "interrupted": False,
+            "hypothesis": hypothesis.__version__}
+    data = with_outcome(tagged(FORMAT, data), Verdict.PROVED)
+    return Outcome(data, 1 if failed else 0, (cases, results, wall, menu))
+
+
 check = public(check_outcome, "check")

@@ -16,6 +16,7 @@ import sys
 from typing import Any
 
 from sushigo.common import (
+    add_game_args,
     add_jobs_args,
     add_json_arg,
     budget_count,
@@ -36,6 +37,7 @@ examples:
   sushigo check --seed 7 --examples 5000 # other examples than the derandomized default
   sushigo check --ruleset dutch --only round-scores
   sushigo check --mutants                # every planted pitfall must be caught
+  sushigo check --game party --examples 50   # Sushi Go Party!: round, dessert and turn families
 """
 
 
@@ -80,6 +82,8 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--table", action="store_true",
                         help="also print the table of checks (one row per property: rulesets, cases, "
                         "time, result) before the statement of what was established")
+    add_game_args(parser, "the Party families (round scores over the menus, game-end desserts, "
+                  "turn by turn = tableaux)", "only this menu (at every player count it seats)")
     add_json_arg(parser)
     parser.set_defaults(func=run)
 
@@ -91,6 +95,13 @@ def _clear_progress(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sushigo.api.check import check_outcome
+
+    if args.game == "party":
+        return _run_party(args)
+    if args.menu is not None:
+        from sushigo.spec.errors import InputError
+
+        raise InputError("--menu names a Sushi Go Party! menu: add --game party (or drop --menu)")
 
     out = check_outcome(examples=args.examples, profile=args.profile, seed=args.seed, ruleset=args.ruleset,
                         rule=list(args.rule), only=list(args.only), no_edge=args.no_edge, jobs=args.jobs,
@@ -133,6 +144,28 @@ def run(args: argparse.Namespace) -> int:
         if o.failure:
             print()
             print(o.failure.text())
+    return out.code
+
+
+def _run_party(args: argparse.Namespace) -> int:
+    from sushigo.api.check import BASE_ONLY, check_party_outcome
+    from sushigo.checks.party_check import statement
+
+    base = {name: getattr(args, name) for name, _, _ in BASE_ONLY}
+    out = check_party_outcome(examples=args.examples, profile=args.profile, seed=args.seed, menu=args.menu,
+                              **base)
+    if args.json:
+        print_json(out.data)
+        return out.code
+    cases, results, wall, menu = out.detail
+    print("\n".join(statement(results, menu)))
+    total = sum(r.examples for r in results)
+    seed = "derandomized" if args.seed is None else args.seed
+    print(f"\n{total} cases in {wall:.1f} s, {cases} per property family, seed {seed}")
+    for r in results:
+        if r.failure:
+            print()
+            print(r.failure.text(menu))
     return out.code
 
 
