@@ -252,20 +252,25 @@ class RoundModel:
     def solve(self, tableaux: Sequence[PartyTableau]) -> list[dict[str, int]] | None:
         """Every seat's points per category with the counts fixed to ``tableaux``'s (None: the
         domain refuses them; a spent budget raises :class:`~spec.errors.BudgetSpent`)."""
-        import z3
-
-        solver = z3.Solver()
-        solver.add(*self.domain.values())
-        for s, t in enumerate(tableaux):
-            solver.add(*self.fix(s, seat_counts(t, self.menu)))
-        answer = decide(solver)
-        if answer.unknown:
-            raise answer.spent()  # out of budget: unknown, never a guess
-        if not answer.sat:
+        fixes = [f for s, t in enumerate(tableaux) for f in self.fix(s, seat_counts(t, self.menu))]
+        m = _model_with(self.domain, fixes)
+        if m is None:
             return None
-        m = solver.model()
         return [{cat: m.eval(term, model_completion=True).as_long() for cat, term in seat.items()}
                 for seat in self.points]
+
+
+def _model_with(domain: Mapping[str, z3.BoolRef], fixes: Sequence[z3.BoolRef]) -> z3.ModelRef | None:
+    """A model of ``domain`` with ``fixes`` added, None when there is none; out of budget raises
+    BudgetSpent (unknown, never a guess)."""
+    import z3
+
+    solver = z3.Solver()
+    solver.add(*domain.values(), *fixes)
+    answer = decide(solver)
+    if answer.unknown:
+        raise answer.spent()
+    return solver.model() if answer.sat else None
 
 
 class GameModel:
@@ -294,18 +299,10 @@ class GameModel:
         self.points = shape.terms(self.held, None, most)
 
     def solve(self, held: Sequence[Sequence[int]]) -> list[int] | None:
-        import z3
-
-        solver = z3.Solver()
-        solver.add(*self.domain.values())
-        solver.add(*[x == v for row, vals in zip(self.held, held, strict=True)
-                     for x, v in zip(row, vals, strict=True)])
-        answer = decide(solver)
-        if answer.unknown:
-            raise answer.spent()  # out of budget: unknown, never a guess
-        if not answer.sat:
+        m = _model_with(self.domain, [x == v for row, vals in zip(self.held, held, strict=True)
+                                      for x, v in zip(row, vals, strict=True)])
+        if m is None:
             return None
-        m = solver.model()
         return [m.eval(t, model_completion=True).as_long() for t in self.points]
 
 
