@@ -20,7 +20,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from sushigo.spec.party.menus import SUGGESTED, parse_menu
+from sushigo.spec.party.menus import suggested_tables
 from tabulate import tabulate
 
 from sushigo.api.party_play import play_party_outcome
@@ -29,16 +29,8 @@ from sushigo.api.play import play_outcome
 TARGET = 1 / 3
 
 
-def _tables() -> list[tuple[str, int]]:
-    out = []
-    for name in SUGGESTED:
-        low, high = parse_menu(name).players()
-        out += [(name, n) for n in range(low, high + 1)]
-    return out
-
-
 def _party(games: int) -> Callable[[], int]:
-    tables = _tables()
+    tables = suggested_tables()
 
     def work() -> int:
         per = max(1, games // len(tables))

@@ -51,8 +51,7 @@ def fingerprint(menu: str, players: int, seed: int, games: int, policy: str = "r
 def tables(games: int) -> list[tuple[str, str, int, int, int, str, tuple[str, ...]]]:
     out = []
     for i, name in enumerate(SUGGESTED):
-        low, high = parse_menu(name).players()
-        for n in range(low, high + 1):
+        for n in parse_menu(name).seats():
             out.append((f"{name}/{n}/random", name, n, 7 * i + n, games, "random", ()))
             out.append((f"{name}/{n}/first", name, n, 7 * i + n, 3, "first", ()))
     for menu in CHOSEN:

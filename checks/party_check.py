@@ -278,8 +278,7 @@ def run_party(examples: int, seed: int | None, menu: str | None = None) -> list[
     if menu is None:
         fixed = suggested_cases()
     else:
-        low, high = parse_menu(menu).players()
-        fixed = [(menu, n) for n in range(low, high + 1)]
+        fixed = [(menu, n) for n in parse_menu(menu).seats()]
     setups = menus() if menu is None else menus_of(menu)
     # Hypothesis first: a disagreement it finds is shrunk to a minimal case.
     failing: list[RoundCase] = []

@@ -43,8 +43,7 @@ def test_model_scores_every_seat_and_kind_as_the_scorer(setup: tuple[Menu, int, 
 def test_every_suggested_menu_cross_checks(name: str) -> None:
     rng = random.Random(name)
     menu = parse_menu(name)
-    low, high = menu.players()
-    for players in range(low, high + 1):
+    for players in menu.seats():
         model = RoundModel(menu, players)
         for _ in range(3):
             tableaux = deal(menu, players, rng)

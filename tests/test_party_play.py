@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from sushigo.spec.errors import InputError
 from sushigo.spec.party.document import read_party_document
 from sushigo.spec.party.executor import play_party, replay_party
-from sushigo.spec.party.menus import SUGGESTED, TILES, parse_menu
+from sushigo.spec.party.menus import TILES, parse_menu, suggested_tables
 from sushigo.spec.party.readings import READINGS, party_rules
 from sushigo.spec.party.tableau import kind_name
 
@@ -56,14 +56,6 @@ def test_same_seed_same_bytes_other_seed_other_game() -> None:
     assert a != c
 
 
-def _menus_and_players() -> list[tuple[str, int]]:
-    out = []
-    for name in SUGGESTED:
-        low, high = parse_menu(name).players()
-        out += [(name, n) for n in range(low, high + 1)]
-    return out
-
-
 def _check_conservation(doc: dict[str, Any]) -> None:
     """Every card accounted for, round by round: the deck dealt (hands and undealt) is the menu's
     non-dessert cards, less the special orders kept with a dessert, plus the desserts shuffled in
@@ -88,7 +80,7 @@ def _check_conservation(doc: dict[str, Any]) -> None:
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(_menus_and_players()), st.integers(0, 10**6))
+@given(st.sampled_from(suggested_tables()), st.integers(0, 10**6))
 def test_games_finish_conserve_cards_and_rescore(table: tuple[str, int], seed: int) -> None:
     menu, players = table
     doc = _doc(menu, players, seed)
@@ -101,7 +93,7 @@ def test_games_finish_conserve_cards_and_rescore(table: tuple[str, int], seed: i
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(_menus_and_players()), st.integers(0, 10**6),
+@given(st.sampled_from(suggested_tables()), st.integers(0, 10**6),
        st.lists(st.sampled_from([(r.name, v) for r in READINGS for v in r.values[1:]]), max_size=6))
 def test_games_under_other_readings_replay(table: tuple[str, int], seed: int,
                                            readings: list[tuple[str, Any]]) -> None:

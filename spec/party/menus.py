@@ -177,6 +177,11 @@ class Menu:
         """The player counts every tile of this menu allows."""
         return (max(t.players[0] for t in self.tiles), min(t.players[1] for t in self.tiles))
 
+    def seats(self) -> range:
+        """Every player count this menu seats, lowest first (empty if the tiles allow none)."""
+        low, high = self.players()
+        return range(low, high + 1)
+
     def check_players(self, players: int) -> None:
         """One line naming the tile and its rule when this menu cannot seat ``players``."""
         _check_players(players)
@@ -198,6 +203,11 @@ class Menu:
 
     def desserts(self) -> tuple[tuple[str, int], ...]:
         return self.dessert.cards
+
+
+def suggested_tables() -> list[tuple[str, int]]:
+    """Every suggested menu at every player count it seats: (name, players), in menu order."""
+    return [(name, n) for name in SUGGESTED for n in parse_menu(name).seats()]
 
 
 def menu_names() -> tuple[str, ...]:
@@ -293,6 +303,7 @@ __all__ = [
     "hand_size",
     "menu_names",
     "parse_menu",
+    "suggested_tables",
     "tile_named",
 ]
 
