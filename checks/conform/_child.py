@@ -58,6 +58,13 @@ _PR_SET_CHILD_SUBREAPER = 36
 _TICK = 0.02
 #: A full count of the engine's processes at least this often (seconds), whatever the task total says.
 _FULL_COUNT = 1.0
+#: The functions an adapter offers (the required one, the optional one, with the signatures an
+#: error names, and where the protocol is documented): the base game's unless SETUP_JSON says.
+BASE_PROTOCOL: dict[str, Any] = {
+    "required": ["score_round", "score_round(tableaux) -> list[int]"],
+    "optional": ["score_puddings", "score_puddings(counts) -> list[int]"],
+    "docs": "docs/checks.md",
+}
 # Bound before the adapter can replace them (a hostile adapter may patch json or builtins).
 _dumps, _loads, _write = json.dumps, json.loads, os.write
 
@@ -305,7 +312,7 @@ def _printed() -> str:
     return text or " "
 
 
-def _load_error(target: str, name: str) -> tuple[Any, str]:
+def _load_error(target: str, name: str, protocol: dict[str, Any]) -> tuple[Any, str]:
     """(the module, "") or (None, why it does not meet the protocol)."""
     try:
         module = _load(target, name)
@@ -319,14 +326,15 @@ def _load_error(target: str, name: str) -> tuple[Any, str]:
     if out:
         return None, (f"target {name!r} printed to standard output while loading ({out.strip()[:80]!r}); "
                       "the adapter protocol forbids it (print to stderr, or not at all)")
-    fn = getattr(module, "score_round", None)
+    (need, need_sig), (opt, opt_sig), docs = protocol["required"], protocol["optional"], protocol["docs"]
+    fn = getattr(module, need, None)
     if not callable(fn):
-        return None, (f"target {name!r} has no function score_round(tableaux) -> list[int] "
-                      "(see docs/checks.md, the adapter protocol)")
-    pud = getattr(module, "score_puddings", None)
+        return None, (f"target {name!r} has no function {need_sig} "
+                      f"(see {docs}, the adapter protocol)")
+    pud = getattr(module, opt, None)
     if pud is not None and not callable(pud):
-        return None, (f"target {name!r} defines score_puddings as a {type(pud).__name__}, not a function "
-                      "score_puddings(counts) -> list[int] (see docs/checks.md, the adapter protocol)")
+        return None, (f"target {name!r} defines {opt} as a {type(pud).__name__}, not a function "
+                      f"{opt_sig} (see {docs}, the adapter protocol)")
     return module, ""
 
 
@@ -348,12 +356,14 @@ def engine(setup: dict[str, Any], req: int, rep: int) -> None:
         while data:
             data = data[_write(rep, data):]
 
-    module, error = _load_error(setup["target"], setup["name"])
+    protocol = setup.get("protocol") or BASE_PROTOCOL
+    module, error = _load_error(setup["target"], setup["name"], protocol)
     if module is None:
         send(0, {"load_error": error})
         return
-    fns = {name: getattr(module, name, None) for name in ("score_round", "score_puddings")}
-    send(0, {"ready": True, "score_puddings": callable(fns["score_puddings"])})
+    need, opt = protocol["required"][0], protocol["optional"][0]
+    fns = {name: getattr(module, name, None) for name in (need, opt)}
+    send(0, {"ready": True, "score_puddings": callable(fns[opt])})
     for line in requests:
         req_ = _loads(line)
         reply = _answer(fns[req_["fn"]], req_["arg"], req_["seats"])

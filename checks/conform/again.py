@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from sushigo.checks.conform import cases as K
 from sushigo.checks.conform.engine import BadTarget, Engine, OutOfTime, Reply
 from sushigo.checks.conform.faults import Side
 from sushigo.checks.conform.report import Disagreement
@@ -66,7 +65,7 @@ def _shown(ans: Reply) -> str:
 
 def entry(side: Side, changed: dict[Any, list[Reply]]) -> tuple[dict[str, Any], Disagreement]:
     """The one adapter fault (and its ``disagreements`` twin) of a nondeterministic target."""
-    case = min(changed, key=K.size)
+    case = min(changed, key=side.size)
     detail = ("answered " + ", then ".join(_shown(a) for a in changed[case]) + " on the same case, asked "
               "again in fresh processes: its answers change between asks, so no disagreement is held "
               f"against a rule ({len(changed)} case(s) changed)")

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
-from sushigo.checks.conform._child import _WIRE_LIMIT, processes, sweep
+from sushigo.checks.conform._child import _WIRE_LIMIT, BASE_PROTOCOL, processes, sweep
 from sushigo.spec.errors import BudgetSpent, InputError, SushiGoError
 from sushigo.spec.model.budget import Budget
 
@@ -53,6 +53,13 @@ GIVE_UP_SECONDS = 10.0
 #: Kinds of answer that end the engine's process (each costs a restart).
 ENDS_PROCESS = ("timed out", "exited", "crashed", "protocol", "processes")
 SANDBOXES = ("auto", "bwrap", "process")
+#: The adapter protocols by name (:attr:`Limits.protocol`): the functions the child looks for.
+PROTOCOLS: dict[str, dict[str, Any]] = {
+    "base": BASE_PROTOCOL,
+    "party": {"required": ["score_party_round", "score_party_round(case) -> list[int]"],
+              "optional": ["score_party_desserts", "score_party_desserts(case) -> list[int]"],
+              "docs": "docs/party.md"},
+}
 
 
 class BadTarget(InputError):
@@ -96,6 +103,7 @@ class Limits:
     load_timeout: float = 30.0  # seconds to import the adapter
     max_procs: int = 64  # processes the adapter may have at once (0: no limit)
     sandbox: str = "auto"  # auto (bwrap where it works) | bwrap | process
+    protocol: str = "base"  # the adapter's functions (PROTOCOLS): base | party
 
     def budget(self) -> Budget:
         """The whole run's budget: ``time_limit`` seconds of wall clock."""
@@ -235,7 +243,8 @@ class Engine:
         if where != self.target or os.path.isabs(where):  # a file: its folder first, as `python FILE`
             path.insert(0, os.path.dirname(where))  # puts it (an adapter imports its engine beside it)
         setup = {"target": where, "name": self.target, "memory_mb": self.limits.memory_mb,
-                 "max_procs": self.limits.max_procs, "fds": [req_r, rep_w], "path": path}
+                 "max_procs": self.limits.max_procs, "fds": [req_r, rep_w], "path": path,
+                 "protocol": PROTOCOLS[self.limits.protocol]}
         cmd = [sys.executable, str(CHILD), json.dumps(setup)]
         if self.sandbox == "bwrap":
             exe = _bwrap()

@@ -221,6 +221,10 @@ class Side:
     def fmt(self, case: Any) -> str:
         return K.fmt_round(case) if self.kind == "round" else K.fmt_pudding(case)
 
+    def size(self, case: Any) -> tuple[int, int]:
+        """(seats, cards or puddings): smaller cases first."""
+        return K.size(case)
+
     def shrink(self, case: Any, keep: Callable[[Any], bool]) -> Any:
         return K.shrink(case, self.smaller, keep, self.budget.expired)
 

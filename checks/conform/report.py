@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -116,7 +116,7 @@ def _faults_of(ans: Reply) -> list[tuple[str, str]]:
 
 def adapter_entries(side: Side) -> tuple[list[dict[str, Any]], list[Disagreement]]:
     """Adapter faults grouped by kind (and exception type), the first case of each minimised."""
-    fn = "score_round" if side.kind == "round" else "score_puddings"
+    fn = side.fn
     groups: dict[tuple[str, str], list[Any]] = {}
     for case, ans in list(side.calls):
         for kind, detail in _faults_of(ans):
@@ -157,35 +157,43 @@ def fingerprint(rules: Ruleset, rcases: Sequence[RoundCase], answers: Sequence[l
                     if c and all(CATEGORY_OF[x] == "maki" for p in c for x in p)]
             cases, got = [cases[k] for k in keep], [got[k] for k in keep]
 
-        def score(c: Any, r: Ruleset, is_round: bool = is_round) -> list[int]:
+        def score(c: Any, value: Any, pname: str = pname, is_round: bool = is_round) -> list[int]:
+            r = rules.replace(**{pname: value})
             return reference_round(c, r) if is_round else scoring.pudding_points(c, r)
 
-        ref = [score(c, rules) for c in cases]
-        evidence: dict[Any, tuple[int, int]] = {}
-        for value in param.values:
-            if value == ours:
-                continue
-            variant = rules.replace(**{pname: value})
-            disc = [k for k, c in enumerate(cases) if score(c, variant) != ref[k]]
-            if not disc:
-                continue
-            follows_variant = sum(1 for k in disc if got[k] == score(cases[k], variant))
-            follows_ours = sum(1 for k in disc if got[k] == ref[k])
-            evidence[value] = (follows_variant, len(disc))
-            evidence.setdefault(ours, (0, 0))
-            prev = evidence[ours]
-            evidence[ours] = (prev[0] + follows_ours, prev[1] + len(disc))
-        if not evidence:
-            rows.append({"parameter": pname, "rule_id": param.rule_id, "reference": ours, "follows": None,
-                         "evidence": "no discriminating case"})
-            continue
-        best = max(evidence.items(), key=lambda kv: (kv[1][0] / kv[1][1] if kv[1][1] else 0, kv[0] == ours))
-        value, (hit, total) = best
-        follows = value if total and hit == total else None
-        detail = ", ".join(f"{_fmt(v)} {h}/{t}" for v, (h, t) in evidence.items())
-        rows.append({"parameter": pname, "rule_id": param.rule_id, "reference": ours,
-                     "follows": follows, "evidence": f"matches on discriminating cases: {detail}"})
+        rows.append(reading_row(pname, param.rule_id, ours, param.values, cases, got, score))
     return rows
+
+
+def reading_row(pname: str, rule_id: str, ours: Any, values: Sequence[Any], cases: Sequence[Any],
+                got: Sequence[list[int] | None], score: Callable[[Any, Any], list[int]]) -> dict[str, Any]:
+    """One fingerprint row: on the cases where another value of the reading ``pname`` changes the
+    reference's score (``score(case, value)``), how often the target's answer (``got``) matches
+    each value; ``follows`` is the value it matches on every discriminating case, if one does."""
+    ref = [score(c, ours) for c in cases]
+    evidence: dict[Any, tuple[int, int]] = {}
+    for value in values:
+        if value == ours:
+            continue
+        theirs = [score(c, value) for c in cases]
+        disc = [k for k in range(len(cases)) if theirs[k] != ref[k]]
+        if not disc:
+            continue
+        follows_variant = sum(1 for k in disc if got[k] == theirs[k])
+        follows_ours = sum(1 for k in disc if got[k] == ref[k])
+        evidence[value] = (follows_variant, len(disc))
+        evidence.setdefault(ours, (0, 0))
+        prev = evidence[ours]
+        evidence[ours] = (prev[0] + follows_ours, prev[1] + len(disc))
+    if not evidence:
+        return {"parameter": pname, "rule_id": rule_id, "reference": ours, "follows": None,
+                "evidence": "no discriminating case"}
+    best = max(evidence.items(), key=lambda kv: (kv[1][0] / kv[1][1] if kv[1][1] else 0, kv[0] == ours))
+    value, (hit, total) = best
+    follows = value if total and hit == total else None
+    detail = ", ".join(f"{_fmt(v)} {h}/{t}" for v, (h, t) in evidence.items())
+    return {"parameter": pname, "rule_id": rule_id, "reference": ours,
+            "follows": follows, "evidence": f"matches on discriminating cases: {detail}"}
 
 
 def _fmt(value: Any) -> str:

@@ -62,7 +62,8 @@ def _answer(doc: list[Any]) -> Reply:
 
 def _limits_json(lim: Limits) -> dict[str, Any]:
     return {"call_timeout": lim.call_timeout, "memory_mb": lim.memory_mb, "time_limit": lim.time_limit,
-            "load_timeout": lim.load_timeout, "max_procs": lim.max_procs, "sandbox": lim.sandbox}
+            "load_timeout": lim.load_timeout, "max_procs": lim.max_procs, "sandbox": lim.sandbox,
+            "protocol": lim.protocol}
 
 
 def _ceiling_json() -> dict[str, Any]:

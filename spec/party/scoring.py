@@ -215,16 +215,18 @@ def round_categories(menu: Menu) -> dict[str, str]:
 
 
 def score_round(tableaux: Sequence[PartyTableau], menu: Menu, rules: PartyRules = DEFAULT,
-                race: RacePaid | None = None, discarded: Sequence[PartyTableau] | None = None) -> RoundScore:
+                race: RacePaid | None = None, discarded: Sequence[PartyTableau] | None = None,
+                kinds: Mapping[str, PartyKind] = KIND) -> RoundScore:
     """One round's points per seat and category from the final tableaux (see the module docstring);
     ``discarded``: the cards each seat played and lost during the round, which count as colours
-    under ``discarded_colours=yes``."""
+    under ``discarded_colours=yes``; ``kinds``: the kinds' definitions (``sushigo conform``
+    plants a public engine's mistakes in them)."""
     cats = round_categories(menu)
     shown = list(tableaux)
     if discarded is not None and rules.discarded_colours == "yes":
         shown = [(*t, *d) for t, d in zip(tableaux, discarded, strict=True)]
     tallies = [_tally(t) for t in tableaux]
-    per_kind = {cat: _kind_points(KIND[cat], tableaux, rules, race, shown, tallies) for cat in cats
+    per_kind = {cat: _kind_points(kinds[cat], tableaux, rules, race, shown, tallies) for cat in cats
                 if cat != FLIPPED}
     if FLIPPED in cats:
         per_kind[FLIPPED] = [FLIPPED_POINTS * sum(1 for i in t for p in i.parts() if p.flipped)

@@ -34,12 +34,12 @@ chopsticks and spoons, which change hands, excepted).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Final, TypeVar
 
 from sushigo.spec.errors import InputError
-from sushigo.spec.party.kinds import KIND, URAMAKI_RACE, icons
+from sushigo.spec.party.kinds import KIND, URAMAKI_RACE, PartyKind, Race, icons
 from sushigo.spec.party.menus import Menu, hand_size
 from sushigo.spec.party.readings import DEFAULT, PartyRules
 from sushigo.spec.party.scoring import RacePaid, RoundScore, check_round, score_round
@@ -123,6 +123,7 @@ class _Round:
         self.turn = 0
         self.last = hand_size(players)
         self.uramaki_placed = False  # no uramaki placed this round: no race to run
+        self.race_rule: Race = _RACE  # the places paid (conform plants a public engine's other ones)
 
     # --- placing a card ----------------------------------------------------------------------
 
@@ -275,15 +276,16 @@ class _Round:
         if not self.uramaki_placed:  # every total 0: nobody reaches the goal
             return
         totals = [sum(icons(s.part.scores_as) for s in seat.uramaki()) for seat in self.seats]
-        done = sorted({t for t in totals if t >= _RACE.goal}, reverse=True)
+        rule = self.race_rule
+        done = sorted({t for t in totals if t >= rule.goal}, reverse=True)
         for total in done:
             group = [k for k, t in enumerate(totals) if t == total]
-            if self.places >= len(_RACE.points):
+            if self.places >= len(rule.points):
                 if self.rules.uramaki_after_places == "keep":
                     return
                 points = 0
             else:
-                points = _RACE.points[self.places]
+                points = rule.points[self.places]
                 used = len(group) if self.rules.uramaki_tie_many == "use-places" else min(len(group), 2)
                 self.places += used
             for k in group:
@@ -340,8 +342,9 @@ def _number(head: str, where: str) -> int:
 
 
 def play_round(turns: Sequence[Sequence[str]], menu: Menu, rules: PartyRules = DEFAULT, round_no: int = 1,
-               earlier_desserts: int = 0) -> TurnRound:
-    """Play a round given turn by turn and score it (see the module docstring)."""
+               earlier_desserts: int = 0, kinds: Mapping[str, PartyKind] = KIND) -> TurnRound:
+    """Play a round given turn by turn and score it (see the module docstring); ``kinds``: the
+    kinds' definitions (``sushigo conform`` plants a public engine's mistakes in them)."""
     if not isinstance(turns, Sequence) or not turns:
         raise InputError("a round turn by turn is a list of turns, each one play per player")
     players = len(turns[0])
@@ -349,16 +352,19 @@ def play_round(turns: Sequence[Sequence[str]], menu: Menu, rules: PartyRules = D
     if len(turns) > hand_size(players):
         raise InputError(f"{len(turns)} turns, but {players} players are dealt hands of {hand_size(players)}")
     game = _Round(players, rules)
+    race = kinds["uramaki"].scoring
+    if isinstance(race, Race):
+        game.race_rule = race
     for t, plays in enumerate(turns):
         if not isinstance(plays, Sequence) or isinstance(plays, str) or len(plays) != players:
             raise InputError(f"turn {t + 1} has {len(plays) if isinstance(plays, Sequence) else 0} plays, "
                              f"turn 1 had {players}: one play per player each turn")
         game.play_turn(plays)
-    return finish_round(game, menu, rules, round_no, earlier_desserts)
+    return finish_round(game, menu, rules, round_no, earlier_desserts, kinds)
 
 
 def finish_round(game: _Round, menu: Menu, rules: PartyRules, round_no: int = 1,
-                 earlier_desserts: int = 0) -> TurnRound:
+                 earlier_desserts: int = 0, kinds: Mapping[str, PartyKind] = KIND) -> TurnRound:
     """The final tableaux of a round played to its end, checked against the menu's deck, and
     scored with what the uramaki race paid."""
     tableaux = tuple(seat.tableau() for seat in game.seats)
@@ -366,7 +372,7 @@ def finish_round(game: _Round, menu: Menu, rules: PartyRules, round_no: int = 1,
                     if kind_name(p.card) not in ("chopsticks", "spoon")) for seat in game.seats]
     check_round(played, menu, round_no, earlier_desserts)
     discarded = [tuple(_ITEM[p] for p in seat.discarded) for seat in game.seats]
-    score = score_round(tableaux, menu, rules, RacePaid(tuple(game.paid), game.places), discarded)
+    score = score_round(tableaux, menu, rules, RacePaid(tuple(game.paid), game.places), discarded, kinds)
     return TurnRound(tableaux, score, tuple(game.events))
 
 
