@@ -5,6 +5,8 @@ The generator imports Hypothesis; it is imported when run, not with this module.
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
+from typing import Any
 
 from sushigo.api.base import Outcome, Rule, public, rules_from_options, solver_budget, tagged
 from sushigo.spec.answer import verdict_of, with_outcome
@@ -34,7 +36,7 @@ def _number(option: str, value: object, lo: float, hi: float, whole: bool) -> fl
 def conform_outcome(
     target: str,
     *,
-    rules: str = "official",
+    rules: str | None = "official",
     rule: Rule = None,
     examples: int | str = 2000,
     seed: int | None = None,
@@ -45,6 +47,8 @@ def conform_outcome(
     started: float | None = None,
     jobs: int | None = None,
     cluster: str | None = None,
+    game: str = "base",
+    menu: str | None = None,
 ) -> Outcome:
     """Score generated rounds and pudding counts (every maki and pudding tie structure included)
     with ``target`` (a ``.py`` file or an importable module with ``score_round(tableaux)`` and
@@ -62,16 +66,21 @@ def conform_outcome(
     (docs/scale.md); the report is the same whatever the workers."""
     if started is None:
         started = time.monotonic()
+    if game == "party":
+        return _party_outcome(target, rules, rule, menu, examples, seed, call_timeout, memory_limit,
+                              time_limit, started, jobs, cluster)
+    if game != "base":
+        raise InputError(f"game {game!r}: give 'base' (Sushi Go!, the default) or 'party' (Sushi Go Party!)")
+    if menu is not None:
+        raise InputError("--menu is a Sushi Go Party! menu: add --game party")
     from sushigo.checks import conform as C
     from sushigo.checks.edge_cases import forget_unknown
     from sushigo.jobs import runner
 
-    ruleset = rules_from_options(rules, rule)
+    ruleset = rules_from_options(rules or "official", rule)
     where = runner(jobs, cluster)
     n = int(_number("--examples", examples, 1, MAX_EXAMPLES, True))
-    limits = C.Limits(call_timeout=_number("--call-timeout", call_timeout, 0.01, 3600, False),
-                      memory_mb=int(_number("--memory-limit", memory_limit, 0, 1 << 20, True)),
-                      time_limit=_number("--time-limit", time_limit, 1, _MAX_SECONDS, False))
+    limits = _limits(call_timeout, memory_limit, time_limit)
     # The target is loaded once, by the run (a BadTarget is an InputError: exit 2).
     left = max(0.001, limits.time_limit - (time.monotonic() - started))
     with solver_budget(None, rlimit, whole=left):  # the cases' Z3 questions too
@@ -81,6 +90,45 @@ def conform_outcome(
         forget_unknown()  # edge cases the deadline left open are not kept for a later run
     data = with_outcome(tagged(FORMAT, report.as_dict()), verdict_of(report.verdict))
     return Outcome(data, 0 if report.ok else 1, (ruleset, report))
+
+
+def _limits(call_timeout: float | str, memory_limit: int | str, time_limit: float | str) -> Any:
+    from sushigo.checks.conform.engine import Limits
+
+    return Limits(call_timeout=_number("--call-timeout", call_timeout, 0.01, 3600, False),
+                  memory_mb=int(_number("--memory-limit", memory_limit, 0, 1 << 20, True)),
+                  time_limit=_number("--time-limit", time_limit, 1, _MAX_SECONDS, False))
+
+
+def _party_outcome(target: str, rules: str | None, rule: Rule, menu: str | None, examples: int | str,
+                   seed: int | None, call_timeout: float | str, memory_limit: int | str,
+                   time_limit: float | str, started: float, jobs: int | None, cluster: str | None) -> Outcome:
+    """``conform --game party``: the Party adapter protocol (docs/party.md), its cases and faults."""
+    from sushigo.api.base import as_list
+    from sushigo.spec.party.menus import parse_menu
+    from sushigo.spec.party.readings import party_rules
+
+    if rules not in (None, "official"):
+        raise InputError("--rules names a base-game ruleset; with --game party choose readings with "
+                         "--rule NAME=VALUE (sushigo rules --game party)")
+    if jobs is not None or cluster is not None:
+        raise InputError("--jobs and --cluster are not offered with --game party yet; leave them out "
+                         "(the Party cases are made and asked in this process)")
+    assignments = ([f"{k}={v}" for k, v in rule.items()] if isinstance(rule, Mapping)
+                   else [str(a) for a in as_list(rule)])
+    readings = party_rules(assignments)
+    chosen = parse_menu(menu, uramaki=readings.uramaki_split) if menu is not None else None
+    if chosen is not None and not chosen.seats():
+        raise InputError(f"menu {chosen.label} seats no player count; choose other tiles")
+    n = int(_number("--examples", examples, 1, MAX_EXAMPLES, True))
+    limits = _limits(call_timeout, memory_limit, time_limit)
+    from sushigo.checks.conform.party import conform_party
+
+    report = conform_party(target, readings, n, seed, limits, start=started, menu=chosen)
+    doc = {**report.as_dict(), "game": "party", "menu": chosen.label if chosen is not None else None,
+           "readings": readings.as_json()}
+    data = with_outcome(tagged(FORMAT, doc), verdict_of(report.verdict))
+    return Outcome(data, 0 if report.ok else 1, (readings, report))
 
 
 conform = public(conform_outcome, "conform")

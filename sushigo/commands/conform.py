@@ -14,6 +14,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 from sushigo.common import (
+    add_game_args,
     add_jobs_args,
     add_json_arg,
     add_rules_args,
@@ -35,6 +36,8 @@ examples:
   sushigo conform my_adapter.py --call-timeout 0.5 --time-limit 120   # tighter budgets
   sushigo conform mypackage.sushi_adapter --rules french # an importable module, another ruleset
   sushigo conform my_adapter.py --jobs 2                 # cases made and asked on 2 worker processes
+  sushigo conform --game party tests/adapters/party_good.py   # a Party scorer (score_party_round)
+  sushigo conform --game party my_party.py --menu sushi-go --rule edamame_cap=round
 """
 
 
@@ -52,7 +55,10 @@ def register(subparsers: Any) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("target", metavar="TARGET", help="a .py file or an importable module name")
-    add_rules_args(parser)
+    add_rules_args(parser, default=None)
+    add_game_args(parser, "TARGET offers score_party_round(case) and optionally score_party_desserts(case) "
+                  "(the Party adapter protocol); --rule chooses the readings",
+                  "only cases on that menu")
     parser.add_argument("--examples", default="2000", metavar="N",
                         help="generated rounds and pudding counts (on top of the edge cases), a whole number "
                         f"from 1 to {MAX_EXAMPLES}; default 2000")
@@ -88,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
                                   seed=args.seed, call_timeout=args.call_timeout,
                                   memory_limit=args.memory_limit, time_limit=args.time_limit,
                                   rlimit=args.rlimit, started=started, jobs=args.jobs,
-                                  cluster=args.cluster)
+                                  cluster=args.cluster, game=args.game, menu=args.menu)
     except (Exception, KeyboardInterrupt) as exc:
         # Interrupted, or a stop whose own exception was lost (raised inside a __del__) and that
         # surfaced as another error (a Z3 call cancelled by the stop): no verdict either way.
@@ -104,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print_json(out.data)
         return out.code
+    if args.game == "party":
+        return _show_party(args.target, out.detail[1], out.code)
     rules, report = out.detail
     pud = f", {report.pudding_cases} pudding cases" if report.pudding_checked else \
         "" if report.round_cases == 0 and report.stopped else " (no score_puddings: puddings not checked)"
@@ -120,6 +128,35 @@ def run(args: argparse.Namespace) -> int:
     print()
     print_table(rows, ["contested rule", "rule id", f"{rules.name}", "target"], title="fingerprint:")
     return 0 if report.ok else 1
+
+
+def _show_party(target: str, report: C.Report, code: int) -> int:
+    desserts = f", {report.pudding_cases} dessert cases" if report.pudding_checked else \
+        " (no score_party_desserts: desserts not checked)"
+    print(f"{target} against the Party reference, {report.rules}: {report.round_cases} rounds{desserts}")
+    b = report.budget
+    print(f"budget: {b['examples']} generated rounds (plus the edge cases), {b['call_timeout_s']:g} s a "
+          f"call, {b['memory_mb']} MB, {b['time_limit_s']:g} s in all; "
+          f"{report.round_cases_run + report.pudding_cases_run} cases compared; "
+          + (f"seed {report.seed}" if report.seed is not None else "derandomized (no --seed)")
+          + (f"; {report.restarts} restart(s) of the target" if report.restarts else "")
+          + f"; sandbox {report.sandbox}")
+    if report.stopped:
+        print(f"stopped early: {report.stopped}")
+    if report.ok:
+        print("conforms: no disagreement")
+    elif not report.disagreements:
+        print(f"unknown: {report.stopped}; no disagreement in those")
+    else:
+        _show_faults(report)
+    from sushigo.checks.conform import _fmt, describe_fingerprint
+
+    rows = [[r["parameter"], r["rule_id"], _fmt(r["reference"]), describe_fingerprint(r)]
+            for r in report.fingerprint if r["evidence"] != "no discriminating case"]
+    if rows:
+        print()
+        print_table(rows, ["reading", "rule id", "reference", "target"], title="fingerprint:")
+    return code
 
 
 def _show_budget(report: C.Report) -> None:
