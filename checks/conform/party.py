@@ -37,6 +37,7 @@ from sushigo.checks.party import deal
 from sushigo.spec.errors import InputError
 from sushigo.spec.kinds import Sets, resolve
 from sushigo.spec.party.kinds import FLIPPED_RULE, KIND, PartyKind, Race, Unscored, shape_of
+from sushigo.spec.party.menus import DEFAULT_URAMAKI_SPLIT as DEFAULT_SPLIT
 from sushigo.spec.party.menus import SUGGESTED, TILES, Menu, desserts_per_round, hand_size, parse_menu
 from sushigo.spec.party.readings import READINGS, PartyRules
 from sushigo.spec.party.scoring import check_final, check_round, score_round
@@ -467,6 +468,17 @@ def project(case: PartyCase, cat: str) -> PartyCase | None:
     return PartyCase("turns", case.menu, turns)
 
 
+def _shows(case: PartyCase, cat: str) -> bool:
+    """The case holds cards of the category (a dessert case: its dessert; a whole round: always)."""
+    if cat == "round total":
+        return True
+    if case.form == "desserts":
+        return cat == menu_of(case.menu, DEFAULT_SPLIT).dessert.name
+    if scores_none(cat):  # it scores on every round of its menu
+        return cat in menu_of(case.menu, DEFAULT_SPLIT).kinds
+    return project(case, cat) is not None
+
+
 def scores_none(cat: str) -> bool:
     """A kind that pays players holding none of it (temaki: the fewest, none counting): its
     cut-down case is kept without its cards, and it is looked at first (every other kind's
@@ -775,8 +787,11 @@ def find_faults(side: PartySide, cases: Sequence[PartyCase]) -> list[PartyFault]
 # --------------------------------------------------------------------------- the run
 
 
-def fingerprint(sides: Sequence[PartySide], made: Sequence[Sequence[PartyCase]]) -> list[dict[str, Any]]:
-    """Per reading: which value the target follows on the cases where the values differ."""
+def fingerprint(sides: Sequence[PartySide], made: Sequence[Sequence[PartyCase]],
+                faults: Sequence[PartyFault] = ()) -> list[dict[str, Any]]:
+    """Per reading: which value the target follows on the cases where the values differ, read on
+    the cases without the cards of a fault found (one the reading does not explain), so that a
+    wrong eel does not hide which colours the target counts."""
     asked = [c for side, cases in zip(sides, made, strict=True) for c in cases
              if side.answers.get(c, NO_ANSWER).value is not None]
     side = sides[0]
@@ -787,7 +802,9 @@ def fingerprint(sides: Sequence[PartySide], made: Sequence[Sequence[PartyCase]])
             continue
         ours = getattr(side.rules, r.name)
         forms = ("tableaux", "turns") if r.scope == "turns" else ("tableaux", "turns", "desserts")
-        keep = [k for k, c in enumerate(asked) if c.form in forms]
+        other = {f.category for f in faults if not (f.by or "").startswith(f"{r.name}=")}
+        keep = [k for k, c in enumerate(asked) if c.form in forms
+                and not any(_shows(c, cat) for cat in other)]
 
         def score(c: PartyCase, value: Any, name: str = r.name) -> list[int]:
             try:
@@ -873,8 +890,11 @@ def _run(report: Report, engine: Engine, rules: PartyRules, examples: int, seed:
             return
     budget.phase = "searching for faults"
     number = 1
+    found: list[PartyFault] = []
     for side, cases in zip(sides, made, strict=True):
-        for f in find_faults(side, cases):
+        faults = find_faults(side, cases)
+        found += faults
+        for f in faults:
             report.faults.append({
                 "number": number, "kind": side.kind, "category": f.category, "case": str(f.case),
                 "expected": f.expected, "got": f.got, "rule_ids": list(f.rule_ids),
@@ -889,7 +909,7 @@ def _run(report: Report, engine: Engine, rules: PartyRules, examples: int, seed:
         entries, twins = adapter_entries(side)  # type: ignore[arg-type]
         report.adapter_faults += entries
         report.disagreements += twins
-    report.fingerprint = fingerprint(sides, made) if not budget.hit else []
+    report.fingerprint = fingerprint(sides, made, found) if not budget.hit else []
     report.restarts = engine.restarts
     if engine.gave_up:
         done = report.round_cases_run + report.pudding_cases_run

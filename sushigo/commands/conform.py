@@ -116,13 +116,12 @@ def run(args: argparse.Namespace) -> int:
     pud = f", {report.pudding_cases} pudding cases" if report.pudding_checked else \
         "" if report.round_cases == 0 and report.stopped else " (no score_puddings: puddings not checked)"
     print(f"{args.target} against the reference under {rules.name}: {report.round_cases} rounds{pud}")
-    _show_budget(report)
-    if report.ok:
-        print("conforms: no disagreement")
-    elif not report.disagreements:
-        print(f"unknown: {report.stopped}; no disagreement in those")
-    else:
-        _show_faults(report)
+    b = report.budget
+    ran = f"{report.round_cases_run + report.pudding_cases_run} cases compared, {report.seconds:.1f} s in all"
+    _show_budget(report, f"{b['examples']} generated cases a side (plus the edge cases), "
+                 f"{b['call_timeout_s']:g} s a call, {b['memory_mb']} MB, {b['time_limit_s']:g} s in all, "
+                 f"z3 {b['z3']['timeout_ms']} ms a check / {b['z3']['total_ms']} ms an explanation; {ran}")
+    _show_verdict(report)
     rows = [[r["parameter"], r["rule_id"], C._fmt(r["reference"]), C.describe_fingerprint(r)]
             for r in report.fingerprint]
     print()
@@ -135,20 +134,10 @@ def _show_party(target: str, report: C.Report, code: int) -> int:
         " (no score_party_desserts: desserts not checked)"
     print(f"{target} against the Party reference, {report.rules}: {report.round_cases} rounds{desserts}")
     b = report.budget
-    print(f"budget: {b['examples']} generated rounds (plus the edge cases), {b['call_timeout_s']:g} s a "
-          f"call, {b['memory_mb']} MB, {b['time_limit_s']:g} s in all; "
-          f"{report.round_cases_run + report.pudding_cases_run} cases compared; "
-          + (f"seed {report.seed}" if report.seed is not None else "derandomized (no --seed)")
-          + (f"; {report.restarts} restart(s) of the target" if report.restarts else "")
-          + f"; sandbox {report.sandbox}")
-    if report.stopped:
-        print(f"stopped early: {report.stopped}")
-    if report.ok:
-        print("conforms: no disagreement")
-    elif not report.disagreements:
-        print(f"unknown: {report.stopped}; no disagreement in those")
-    else:
-        _show_faults(report)
+    _show_budget(report, f"{b['examples']} generated rounds (plus the edge cases), {b['call_timeout_s']:g} s "
+                 f"a call, {b['memory_mb']} MB, {b['time_limit_s']:g} s in all; "
+                 f"{report.round_cases_run + report.pudding_cases_run} cases compared")
+    _show_verdict(report)
     from sushigo.checks.conform import _fmt, describe_fingerprint
 
     rows = [[r["parameter"], r["rule_id"], _fmt(r["reference"]), describe_fingerprint(r)]
@@ -159,12 +148,17 @@ def _show_party(target: str, report: C.Report, code: int) -> int:
     return code
 
 
-def _show_budget(report: C.Report) -> None:
-    b = report.budget
-    ran = f"{report.round_cases_run + report.pudding_cases_run} cases compared, {report.seconds:.1f} s in all"
-    print(f"budget: {b['examples']} generated cases a side (plus the edge cases), {b['call_timeout_s']:g} s "
-          f"a call, {b['memory_mb']} MB, {b['time_limit_s']:g} s in all, z3 {b['z3']['timeout_ms']} ms a "
-          f"check / {b['z3']['total_ms']} ms an explanation; {ran}; "
+def _show_verdict(report: C.Report) -> None:
+    if report.ok:
+        print("conforms: no disagreement")
+    elif not report.disagreements:
+        print(f"unknown: {report.stopped}; no disagreement in those")
+    else:
+        _show_faults(report)
+
+
+def _show_budget(report: C.Report, head: str) -> None:
+    print(f"budget: {head}; "
           + (f"seed {report.seed}" if report.seed is not None else "derandomized (no --seed)")
           + (f"; {report.restarts} restart(s) of the target" if report.restarts else "")
           + f"; sandbox {report.sandbox}")
