@@ -21,6 +21,7 @@ from sushigo.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 API_DOC = ROOT / "docs" / "api.md"
 GOOD_ADAPTER = str(ROOT / "examples" / "conform_adapter.py")
+PARTY_ADAPTER = str(ROOT / "tests" / "adapters" / "party_good.py")
 
 # The rulebook's worked maki example (RULES.md, "What the official rulebook settles"): icons
 # 5, 3, 3, 2 score 6, 1, 1, 0 under the official rules (a tie for second splits 3, rounded
@@ -78,6 +79,8 @@ CASES: list[Case] = [
                  "--jobs", "1"]),
     ("conform", lambda _p: sushigo.conform(GOOD_ADAPTER, examples=30),
      lambda _p: ["conform", GOOD_ADAPTER, "--examples", "30"]),
+    ("conform-party", lambda _p: sushigo.conform(PARTY_ADAPTER, examples=30, game="party"),
+     lambda _p: ["conform", "--game", "party", PARTY_ADAPTER, "--examples", "30"]),
     ("endgame", lambda _p: sushigo.endgame(hands="squid / salmon", taken=f"{TAKEN0} / {TAKEN1}"),
      lambda _p: ["endgame", "--hands", "squid / salmon", "--taken", f"{TAKEN0} / {TAKEN1}"]),
     ("puzzle", lambda _p: sushigo.puzzle(show=2, solution=True),
