@@ -440,7 +440,7 @@ def party_diff(a: PartyRules, b: PartyRules, *, menu: str | None = None, players
                         scope = PartyScope(plays, counts, max_turns, cards - 1, menu, tried)
                         return PartyDiff(a, b, "unknown", None, scope,
                                          f"the budget of {max_rounds} rounds ran out among the rounds of "
-                                         f"{cards} cards; no difference in {scope}")
+                                         f"{cards} cards; the same scores under both in {scope}")
                     tried += 1
                     case = PartyCase(text, turns)
                     found = differs(case, a, b)
@@ -451,7 +451,8 @@ def party_diff(a: PartyRules, b: PartyRules, *, menu: str | None = None, players
     scope = PartyScope(plays, counts, max_turns, max_cards, menu, tried)
     inert = [f"{n}: {INERT[n]}" for n in names if n in INERT]
     return PartyDiff(a, b, "unknown", None, scope,
-                     f"no difference in {scope}; a larger case may differ (raise --max-cards)"
+                     f"the same scores under both in {scope}; a larger round may differ "
+                     "(raise --max-cards)"
                      + ("; " + "; ".join(inert) if inert else ""))
 
 

@@ -234,7 +234,7 @@ def _print_party(res: PartyDiff) -> None:
             print(f"categories: {', '.join(w.categories)}; rule ids: {', '.join(w.rule_ids)}")
         print(f"cause: {', '.join(w.causes) or '(the differing readings together)'}")
         if res.scope is not None:
-            print(f"minimal: {res.scope}, score the same under both")
+            print(f"minimal: the same scores under both in {res.scope}")
         print(f"as a score document (sushigo score --game party FILE, under B): "
               f"{json.dumps(c.document(res.b))}")
     elif res.status == "equivalent":
