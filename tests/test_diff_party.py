@@ -178,6 +178,39 @@ def test_same_sides_agree_at_once() -> None:
     assert party_diff(DEFAULT, DEFAULT).status == "equivalent"
 
 
+@pytest.mark.parametrize(("argv", "code"), [
+    (["defaults", "tea_desserts=no"], 0),
+    (["defaults", "uramaki_split=mly32", "--max-cards", "4", "--players", "2"], 0),
+    (["defaults", "menu_short_deck=discard"], 0),
+    (["defaults", "uramaki_tie_many=skip-one", "--max-cards", "2"], 1),
+])
+def test_cli_json_matches_the_schema(argv: list[str], code: int, capsys: pytest.CaptureFixture[str]) -> None:
+    from jsonschema import Draft202012Validator
+    from sushigo import schemas
+
+    assert main(["diff", "--game", "party", *argv, "--json"]) == code
+    out = json.loads(capsys.readouterr().out)
+    Draft202012Validator(schemas.load_schema("diff-result")).validate(out)
+    assert out["format"] == "sushigo-diff-party/1"
+    assert out["outcome"] == ("unknown" if code else "proved")
+
+
+def test_after_places_witness_by_hand() -> None:
+    """uramaki_after_places shows past the search's bound; a 10-card round worked by hand (RB p9,
+    p15): players 0 and 1 tie at 10 on turn 2 (8 each, two places used), player 0 reaches 10 again
+    on turn 4 (the third place, 2), and player 1 reaches 10 on turn 5 with nothing left to pay:
+    kept, its 3 uramaki and a tea make a group of 3 (tea 3); discarded, the tea is alone (1)."""
+    turns = (("uramaki5", "uramaki5"), ("uramaki5", "special-order:uramaki5"), ("uramaki5", "uramaki4"),
+             ("special-order:uramaki5", "uramaki3"), ("-", "uramaki3"), ("-", "tea"))
+    case = PartyCase("uramaki,tempura,sashimi,dumpling,special-order,tea,green-tea-ice-cream", turns)
+    assert case.size == (10, 2, 6)
+    found = differs(case, DEFAULT, _variant("uramaki_after_places", "discard"))
+    assert found is not None
+    a, b = found
+    assert (a.points[1]["tea"], b.points[1]["tea"]) == (3, 1)
+    assert (a.points[0]["uramaki"], a.points[1]["uramaki"]) == (10, 8)
+
+
 def test_cli_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "--game", "party", "defaults", "tea_desserts=no", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)

@@ -374,7 +374,7 @@ class PartyDiff(Answer[DiffStatus]):
 
     def as_json(self) -> dict[str, Any]:
         return {
-            "format": "sushigo-diff/1", "game": "party",
+            "format": "sushigo-diff-party/1", "game": "party",
             "a": {"name": self.a.describe(), "readings": self.a.as_json()},
             "b": {"name": self.b.describe(), "readings": self.b.as_json()},
             "differing_parameters": [{"name": n, "a": getattr(self.a, n), "b": getattr(self.b, n)}
