@@ -186,6 +186,7 @@ def test_same_sides_agree_at_once() -> None:
 ])
 def test_cli_json_matches_the_schema(argv: list[str], code: int, capsys: pytest.CaptureFixture[str]) -> None:
     from jsonschema import Draft202012Validator
+
     from sushigo import schemas
 
     assert main(["diff", "--game", "party", *argv, "--json"]) == code
@@ -238,3 +239,44 @@ def test_cli_bad_input(argv: list[str], needle: str, capsys: pytest.CaptureFixtu
 def test_base_options_refuse_party_ones(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["diff", "official", "french", "--menu", "sushi-go"]) == 2
     assert "add --game party" in capsys.readouterr().err
+
+
+#: Readings a final tableau shows, witnessed by a round whose score is its final tableau's: no
+#: tableau of the witness's menu with fewer cards scores differently, for 2 to 4 players (Z3 over
+#: every count of every card of the menu, not only the search's plays).
+TABLEAU = [("special_order_colour", "rainbow"), ("tea_desserts", "no"), ("edamame_cap", "round"),
+           ("flipped_colour", "one")]
+
+
+@pytest.mark.parametrize(("name", "value"), TABLEAU, ids=[f"{n}={v}" for n, v in TABLEAU])
+def test_tableau_witness_minimal_by_z3(name: str, value: Any) -> None:
+    import z3
+    from sushigo.spec.model.budget import decide
+    from sushigo.spec.party.menus import parse_menu
+    from sushigo.spec.party.model import RoundModel
+
+    b = _variant(name, value)
+    w = party_diff(DEFAULT, b).witness
+    assert w is not None
+    menu = parse_menu(w.case.menu)
+    for players in (2, 3, 4):
+        if players not in menu.seats():
+            continue
+        ma = RoundModel(menu, players, DEFAULT, prefix="a_")
+        mb = RoundModel(menu, players, b, prefix="b_")
+        same = [*ma.domain.values()]
+        for seat in range(players):  # the same tableaux on both sides
+            for t in menu.kinds:
+                same += [x == y for x, y in zip(ma.n[seat][t], mb.n[seat][t], strict=True)]
+                same.append(ma.c[seat][t] == mb.c[seat][t])
+            same += [*[x == y for x, y in zip(ma.w[seat], mb.w[seat], strict=True)], ma.f[seat] == mb.f[seat]]
+        # cards played: the tableau's, and a takeout box for flipped cards (it is discarded)
+        played = z3.Sum([ma.cards(k) + z3.If(ma.f[k] > 0, 1, 0) for k in range(players)])
+        differ = z3.Or(*[ma.points[k][c] != mb.points[k][c] for k in range(players) for c in ma.points[k]])
+        smaller = z3.Solver()
+        smaller.add(*same, played <= w.case.cards - 1, differ)
+        assert decide(smaller).unsat, players
+        if players == w.case.players:  # one card more is sat: the domain is not vacuous, the bound tight
+            tight = z3.Solver()
+            tight.add(*same, played <= w.case.cards, differ)
+            assert decide(tight).sat
