@@ -110,11 +110,16 @@ def _slots(players: int, turns: int, plays: Sequence[str], budget: int) -> Itera
     yield from fill(0, budget)
 
 
+#: Turns the plain enumeration goes to (the search's own bound is 4): 7-card uramaki ties over
+#: 4 turns would be a million rounds; three tied finishers need 6 cards (2 each) however many turns.
+BRUTE_TURNS = {"uramaki_tie_many": 3}
+
+
 def _no_smaller(name: str, b: PartyRules, cards: int, players: Sequence[int]) -> int:
     """Every round of fewer than ``cards`` cards made of the reading's plays scores the same."""
     tried = 0
     for p in players:
-        for t in range(1, max(cards - 1, 1) + 1):
+        for t in range(1, min(max(cards - 1, 1), BRUTE_TURNS.get(name, 4)) + 1):
             for grid in _slots(p, t, PLAYS[name], cards - 1):
                 kinds = {k for row in grid for play in row for k in play_kinds(play)}
                 extra = {"temaki_all_tied": ("temaki",), "pudding_all_tied": ("pudding",),
