@@ -45,6 +45,8 @@ def diff_outcome(
     progress: bool = False,
     jobs: int | None = None,
     cluster: str | None = None,
+    menu: str | None = None,
+    max_cards: int | None = None,
 ) -> Outcome:
     """The smallest situation where rulesets ``a`` and ``b`` (with ``rule_a``/``rule_b``
     overrides) give different scores or winners, or the solver's proof that none exists
@@ -53,8 +55,23 @@ def diff_outcome(
     winner change. ``timeout`` (seconds) and ``rlimit`` bound each query; past them the status is
     "unknown" (exit code 1). ``progress`` reports the matrix's progress on standard error; the
     matrix's searches run on ``jobs`` local processes or the Dask scheduler at ``cluster``.
-    Returns what ``sushigo diff --json`` prints."""
+    Returns what ``sushigo diff --json`` prints.
+
+    ``game="party"`` compares two Sushi Go Party! readings-sets instead (:func:`party_diff_outcome`;
+    ``game="base"`` is the base game); any other ``game`` is a record, as above."""
     from sushigo.spec.ruleset import get_ruleset
+
+    if game == "party":
+        if all or matrix or no_extend or rlimit is not None or jobs is not None or cluster is not None:
+            raise InputError("diff --game party takes A B, --rule-a, --rule-b, --menu, --players, "
+                             "--max-cards and --json; --all, --matrix, --no-extend, --rlimit, --jobs and "
+                             "--cluster are the base game's")
+        return party_diff_outcome(a, b, rule_a=rule_a, rule_b=rule_b, menu=menu, players=players,
+                                  max_cards=max_cards)
+    if menu is not None or max_cards is not None:
+        raise InputError("--menu and --max-cards compare Sushi Go Party! readings: add --game party")
+    if game == "base":
+        game = None
 
     budget_of(timeout, rlimit)  # the bounds of every solver budget
     timeout_ms = max(1, int(timeout * 1000))
@@ -95,6 +112,39 @@ def diff_outcome(
     res = diff(rules_a, rules_b, all_causes=all, players=counts, extend=not no_extend,
                budget=Budget(timeout_ms, rlimit))
     code = 1 if res.status in ("unknown", "not-applicable") else 0
+    return Outcome(with_outcome(tagged(FORMAT, res.as_json()), res.verdict), code, res)
+
+
+def party_diff_outcome(a: str | None = None, b: str | None = None, *, rule_a: Rule = None,
+                       rule_b: Rule = None,
+                       menu: str | None = None, players: int | Sequence[int] | None = None,
+                       max_cards: int | None = None) -> Outcome:
+    """The smallest Party round (fewest cards, then players, then turns) that readings-sets ``a``
+    and ``b`` score differently, each ``"defaults"`` or ``"NAME=VALUE[,NAME=VALUE...]"`` with
+    ``rule_a``/``rule_b`` on top; ``menu`` fixes the menu, ``players`` the player counts,
+    ``max_cards`` the search's bound (docs/party.md, "Comparing readings: diff"). Exit code 0 for
+    a witness or readings that cannot differ, 1 for none within the bound."""
+    from sushigo.solver.diff.party import DEFAULT_MAX_CARDS, party_diff, readings_side
+    from sushigo.spec.party.menus import parse_menu
+
+    if a is None or b is None:
+        raise InputError("give two Party readings-sets, e.g. 'sushigo diff --game party defaults "
+                         "edamame_cap=round'")
+    rules_a = readings_side(a, override_texts(rule_a))
+    rules_b = readings_side(b, override_texts(rule_b))
+    limit = DEFAULT_MAX_CARDS if max_cards is None else max_cards
+    if not 0 <= limit <= 12:
+        raise InputError(f"--max-cards {limit}: give 0 to 12 (the search grows fast past 7)")
+    counts = sorted(set(as_list(players))) if players is not None else None
+    for n in counts or ():
+        if not 2 <= n <= 8:
+            raise InputError(f"--players {n}: Sushi Go Party! takes 2 to 8 players")
+    if menu is not None:
+        fixed = parse_menu(menu)
+        for n in counts or ():
+            fixed.check_players(n)
+    res = party_diff(rules_a, rules_b, menu=menu, players=counts, max_cards=limit)
+    code = 1 if res.status == "unknown" else 0
     return Outcome(with_outcome(tagged(FORMAT, res.as_json()), res.verdict), code, res)
 
 

@@ -10,6 +10,7 @@ from sushigo.common import add_jobs_args, add_json_arg, budget_count, budget_sec
 
 if TYPE_CHECKING:
     from sushigo.solver.diff import DiffResult, GameDiff, MatrixCell, Witness
+    from sushigo.solver.diff.party import PartyDiff
     from sushigo.spec.ruleset import Ruleset
 
 ORDER = 70
@@ -24,6 +25,8 @@ examples:
   sushigo diff official pudding-penalty-2p --players 3
   sushigo diff --matrix                            # every pair of named rulesets
   sushigo diff official pass-both-ways --game game.json   # does it matter for our game?
+  sushigo diff --game party defaults edamame_cap=round     # Sushi Go Party! readings
+  sushigo diff --game party defaults takeout_stack=together --menu master-menu
 situations: a table (one tableau per seat), one seat's turns (wasabi readings), or a deal
 (passing); 'cards' counts the cards of the situation. Exit: 0 answered, 1 unknown within the
 budget, 2 bad input. Details: docs/diff.md
@@ -53,11 +56,20 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--matrix", action="store_true",
                         help="every pair of named rulesets: differ or not, smallest witness size")
     parser.add_argument("--game", metavar="RECORD",
-                        help="a game record (JSON, or '-'): do its scores or winner change?")
+                        help="a game record (JSON, or '-'): do its scores or winner change? 'party' compares "
+                        "Sushi Go Party! readings instead: A and B are each 'defaults' or NAME=VALUE[,...] "
+                        "(docs/party.md); 'base' is the base game (the default)")
+    parser.add_argument("--menu", default=None, metavar="MENU",
+                        help="with --game party: only this menu (a suggested menu's name or KIND,KIND,...; "
+                        "default: every menu that holds the cards)")
+    parser.add_argument("--max-cards", type=int, default=None, metavar="N",
+                        help="with --game party: search rounds of at most N cards (default 7); past it "
+                        "'unknown'")
     parser.add_argument("--players", type=int, action="append", metavar="N",
                         help="only these player counts (repeatable; default 2..5)")
-    parser.add_argument("--timeout", type=budget_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help="z3 budget per query (default %(default)s); past it the answer is 'unknown'")
+    parser.add_argument("--timeout", type=budget_seconds, default=None, metavar="SECONDS",
+                        help=f"z3 budget per query (default {DEFAULT_TIMEOUT:g}); past it the answer is "
+                        "'unknown'")
     parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
                         help="z3 resource limit per query (machine-independent budget); past it 'unknown'")
     parser.add_argument("--no-extend", action="store_true",
@@ -68,18 +80,25 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from sushigo.api.diff import diff_outcome
+    from sushigo.api.diff import DEFAULT_TIMEOUT, diff_outcome
+    from sushigo.spec.errors import InputError
 
+    if args.game == "party" and args.timeout is not None:
+        raise InputError("--timeout is a z3 budget of the base game's diff; --game party searches rounds "
+                         "up to --max-cards")
     out = diff_outcome(args.a, args.b, rule_a=list(args.rule_a), rule_b=list(args.rule_b), all=args.all,
-                       matrix=args.matrix, game=args.game, players=args.players, timeout=args.timeout,
+                       matrix=args.matrix, game=args.game, players=args.players,
+                       timeout=DEFAULT_TIMEOUT if args.timeout is None else args.timeout,
                        rlimit=args.rlimit, no_extend=args.no_extend,
                        progress=args.matrix and sys.stderr.isatty() and not args.json,
-                       jobs=args.jobs, cluster=args.cluster)
+                       jobs=args.jobs, cluster=args.cluster, menu=args.menu, max_cards=args.max_cards)
     if args.json:
         print_json(out.data)
     elif args.matrix:
         _print_matrix(*out.detail)
-    elif args.game:
+    elif args.game == "party":
+        _print_party(out.detail)
+    elif args.game and args.game != "base":
         _print_game(out.detail)
     else:
         _print_result(out.detail, args.all)
@@ -187,6 +206,41 @@ def _print_witness(w: Witness, rules_a: Ruleset, rules_b: Ruleset, head: str) ->
                 print(f"  note: {ext['note']}")
         else:
             print(f"full game: {ext.get('status')} ({ext.get('reason')})")
+
+
+def _print_party(res: PartyDiff) -> None:
+    import json
+
+    a, b = res.a.describe(), res.b.describe()
+    from sushigo.solver.diff.party import differing
+
+    names = differing(res.a, res.b)
+    if names:
+        print_table([[n, str(getattr(res.a, n)), str(getattr(res.b, n))] for n in names],
+                    ["reading", "A", "B"], title="differing readings:")
+    else:
+        print(f"A and B are the same readings: {a}.")
+    print()
+    w = res.witness
+    if res.status == "differ" and w is not None:
+        c = w.case
+        print(f"A ({a}) and B ({b}) DIFFER.")
+        print()
+        print(f"smallest witness: {c.cards} cards, {c.players} players, {len(c.turns)} turns, menu {c.menu}")
+        print_table([[f"turn {k + 1}", *t] for k, t in enumerate(c.turns)],
+                    ["", *(f"player {s}" for s in range(c.players))])
+        print_table([[r[0], r[1], r[2], "*" if r[3] else ""] for r in w.rows], ["", "A", "B", "differs"])
+        if w.categories:
+            print(f"categories: {', '.join(w.categories)}; rule ids: {', '.join(w.rule_ids)}")
+        print(f"cause: {', '.join(w.causes) or '(the differing readings together)'}")
+        if res.scope is not None:
+            print(f"minimal: the same scores under both in {res.scope}")
+        print(f"as a score document (sushigo score --game party FILE, under B): "
+              f"{json.dumps(c.document(res.b))}")
+    elif res.status == "equivalent":
+        print(f"A and B AGREE on every round: {res.reason}")
+    else:
+        print(f"UNKNOWN: {res.reason}")
 
 
 def _print_game(gd: GameDiff) -> None:
