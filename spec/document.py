@@ -14,7 +14,7 @@ size, copies in the deck over the whole document).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from sushigo.spec.frozen import frozen
 
 from sushigo.spec.cards import Card
 from sushigo.spec.errors import InputError, NotationError
@@ -29,7 +29,7 @@ DUMMY_PLAYERS = 2
 _EXAMPLE = '{"rules": "official", "rounds": [["tempura*2 squid", "maki3 egg"]]}'
 
 
-@dataclass(frozen=True)
+@frozen
 class RawDocument:
     """A document that parsed: the ruleset it names (unchecked) and its tableaux."""
 
@@ -37,7 +37,7 @@ class RawDocument:
     rounds: tuple[tuple[Tableau, ...], ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class ScoreDocument:
     """A checked document: every limit of ``rules`` holds."""
 

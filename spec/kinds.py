@@ -24,7 +24,7 @@ it), and no z3: the Z3 reading of a description lives in :mod:`spec.model.scorin
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from sushigo.spec.frozen import frozen
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -43,7 +43,7 @@ def resolve(param: Param, rules: Any) -> Any:
     return getattr(rules, field)[index]
 
 
-@dataclass(frozen=True)
+@frozen
 class PerCard:
     """Every card scores ``points`` (a nigiri's points; a throwaway "4 points per card")."""
 
@@ -53,7 +53,7 @@ class PerCard:
         return int(resolve(self.points, rules)) * n
 
 
-@dataclass(frozen=True)
+@frozen
 class Sets:
     """Every complete set of ``size`` cards scores ``points``; leftovers score nothing."""
 
@@ -64,7 +64,7 @@ class Sets:
         return (n // int(resolve(self.size, rules))) * int(resolve(self.points, rules))
 
 
-@dataclass(frozen=True)
+@frozen
 class ByCount:
     """A table of points by count; its last entry holds for every larger count."""
 
@@ -75,7 +75,7 @@ class ByCount:
         return table[min(n, len(table) - 1)]
 
 
-@dataclass(frozen=True)
+@frozen
 class Icons:
     """The card shows ``icons`` rolls; the table ranks its players by rolls (maki)."""
 
@@ -86,7 +86,7 @@ class Icons:
         return int(resolve(self.icons, rules)) * n
 
 
-@dataclass(frozen=True)
+@frozen
 class Ranked:
     """Kept until the game ends, then the table ranks its players by count (pudding)."""
 
@@ -94,7 +94,7 @@ class Ranked:
         return 0
 
 
-@dataclass(frozen=True)
+@frozen
 class Unscored:
     """Scores nothing by itself (wasabi, chopsticks: their part is in the mechanics)."""
 
@@ -111,7 +111,7 @@ DISH_SCORINGS = (PerCard, Sets, ByCount)
 ROLES = ("", "nigiri", "wasabi", "chopsticks")
 
 
-@dataclass(frozen=True)
+@frozen
 class CardKind:
     """One kind of card: its name, deck copies, scoring and mechanics."""
 
@@ -157,7 +157,7 @@ class CardKind:
         return "count"
 
 
-@dataclass(frozen=True)
+@frozen
 class TokenKind:
     """What can lie in a final tableau: one card, or a nigiri on a wasabi (two cards)."""
 

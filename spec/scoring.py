@@ -13,7 +13,9 @@ is scored as soon as it is defined.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, make_dataclass
+
+from sushigo.spec.frozen import frozen, make_frozen
+
 TYPE_CHECKING = False
 
 if TYPE_CHECKING:
@@ -65,7 +67,7 @@ class _RoundScoreBase:
 if TYPE_CHECKING:
     # What type checkers see: the official columns. The real class has one field per column of
     # CATEGORIES, in that order (a new kind's column is one more field).
-    @dataclass(frozen=True)
+    @frozen
     class RoundScore(_RoundScoreBase):
         tempura: int
         sashimi: int
@@ -73,12 +75,12 @@ if TYPE_CHECKING:
         nigiri: int
         maki: int
 else:
-    RoundScore = make_dataclass("RoundScore", [(c, int) for c in CATEGORIES], bases=(_RoundScoreBase,),
-                                frozen=True)
-    RoundScore.__module__ = __name__  # pickles by reference, as a class written here would
+    # pickles by reference, as a class written here would
+    RoundScore = make_frozen("RoundScore", [(c, "int") for c in CATEGORIES], bases=(_RoundScoreBase,),
+                             module=__name__)
 
 
-@dataclass(frozen=True)
+@frozen
 class _Tables:
     """One ruleset's points, laid out as the generated fast path reads them (see :func:`_plan`)."""
 
@@ -94,7 +96,7 @@ class _Tables:
     second_share: tuple[int, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class _Plan:
     """Which token each kind's description puts in which part of the fast path (rules aside)."""
 
@@ -378,7 +380,7 @@ def winners(
     return tied
 
 
-@dataclass(frozen=True)
+@frozen
 class GameScore:
     rounds: tuple[tuple[RoundScore, ...], ...]
     puddings: tuple[int, ...]  # pudding cards per seat over all rounds given

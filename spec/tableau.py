@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from sushigo.spec.frozen import frozen
 
 from sushigo.spec.cards import MAKI, Card, Token, parse_token
 from sushigo.spec.errors import InputError, NotationError
@@ -26,7 +26,7 @@ N_TOKENS = len(Token)
 EMPTY = "-"
 
 
-@dataclass(frozen=True, order=True)
+@frozen(order=True)
 class Tableau:
     """Counts of every token, indexed by :class:`Token`."""
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Mapping
-from dataclasses import dataclass
+from sushigo.spec.frozen import frozen
 TYPE_CHECKING = False
 
 from sushigo.spec.errors import RulesError, assert_never
@@ -35,7 +35,7 @@ class Shape(enum.StrEnum):
     DECK = "deck"  # copies per card kind, one kind at a time: deck.squid=10
 
 
-@dataclass(frozen=True)
+@frozen
 class NumberParameter:
     """One rule number of :class:`Ruleset`, declared once with its shape, bounds and rule ids.
 

@@ -11,7 +11,7 @@ rest); every other list of readings in the toolkit derives from this table.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from sushigo.spec.frozen import frozen
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
@@ -71,7 +71,7 @@ class Observability(enum.StrEnum):
     NONE = "none"  # not part of what a target is asked (placement, passing, the dummy, the winner)
 
 
-@dataclass(frozen=True)
+@frozen
 class Parameter:
     """One contested reading, declared once: everything else that lists readings derives from here.
 

@@ -9,8 +9,8 @@ reading once, exhaustively.
 
 from __future__ import annotations
 
-import dataclasses
-from dataclasses import dataclass, field
+from sushigo.spec.frozen import field, frozen, replace
+
 TYPE_CHECKING = False
 
 import sushigo.spec.ruleset.printed as printed
@@ -45,7 +45,7 @@ if TYPE_CHECKING:
 _VALID_NUMBERS: set[tuple[Any, ...]] = set()
 
 
-@dataclass(frozen=True)
+@frozen
 class Ruleset:
     """Every number and reading of the rules. Frozen; derive variants with :meth:`replace`."""
 
@@ -239,7 +239,7 @@ class Ruleset:
         return seats > 2 or self.pudding_penalty_2p
 
     def replace(self, **changes: Any) -> Ruleset:
-        return dataclasses.replace(self, **changes)
+        return replace(self, **changes)
 
     def numbers(self) -> dict[str, Any]:
         """The rule numbers only (:data:`NUMBERS`), by parameter name."""

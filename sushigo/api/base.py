@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import collections
 import contextlib
-import dataclasses
 import functools
 import os
 import time
@@ -79,6 +78,8 @@ def solver_budget(timeout: float | None = None, rlimit: int | None = None,
     """While inside, every Z3 call runs within ``timeout`` seconds and ``rlimit`` Z3 resource
     units at most (``--timeout``/``--rlimit``; ``None``: the solver's own budget), and none after
     ``whole`` seconds from now. A call that runs out answers unknown, never a guess."""
+    import dataclasses  # beside spec.model.budget, which needs it anyway (not on score's path)
+
     from sushigo.spec.model.budget import Budget, ceiling
 
     budget = budget_of(timeout, rlimit)
