@@ -12,7 +12,7 @@ points. Each round is one :func:`.party_tableaux.party_round` (its scope is the 
 final tableaux of normal plays), the desserts are carried over the rounds into the game model's
 dessert term (:class:`sushigo.spec.party.model.GameModel`), and every constraint is guarded by
 a literal of its rule id and every cell by its own, so an unsat core names the cells and the
-rules (R-PARTY-*) that cannot all hold. The core is made minimal by deletion.
+Party rules (their ids) that cannot all hold. The core is made minimal by deletion.
 """
 
 from __future__ import annotations
@@ -30,7 +30,9 @@ from sushigo.solver.party_tableaux import (
     scope_gaps,
     seat_tableau,
 )
-from sushigo.spec.errors import InputError
+from sushigo.solver.scoresheet.sheet import _int_row
+from sushigo.spec.answer import Answer, PossibleStatus
+from sushigo.spec.errors import BudgetSpent, InputError
 from sushigo.spec.model.budget import decide
 from sushigo.spec.party.catalogue import PARTY_CATALOGUE
 from sushigo.spec.party.menus import ROUNDS, Menu, parse_menu
@@ -65,11 +67,11 @@ class Cell:
 
 
 @dataclass(frozen=True)
-class PartyVerdict:
+class PartyVerdict(Answer[PossibleStatus]):
     """possible (``rounds``: a table per round, ``dessert_points``), impossible (``cells`` and
     ``rule_ids`` of a minimal core, ``explanation``), or unknown (``reason``)."""
 
-    status: str
+    status: PossibleStatus
     rounds: tuple[tuple[PartyTableau, ...], ...] = ()
     dessert_points: tuple[int, ...] | None = None
     cells: tuple[Cell, ...] = ()
@@ -92,14 +94,6 @@ class PartyVerdict:
         if self.status == "unknown":
             out["reason"] = self.reason
         return out
-
-
-def _row(value: object, n: int, where: str) -> tuple[int, ...]:
-    if not isinstance(value, list) or not all(isinstance(v, int) and not isinstance(v, bool) for v in value):
-        raise InputError(f"{where} must be a list of {n} whole numbers, got {value!r}")
-    if len(value) != n:
-        raise InputError(f"{where} has {len(value)} cells but the sheet has {n} players")
-    return tuple(value)
 
 
 def parse_party_sheet(data: object, menu: str | None = None, rule: Sequence[str] = ()) -> PartySheet:
@@ -132,14 +126,14 @@ def parse_party_sheet(data: object, menu: str | None = None, rule: Sequence[str]
     if not isinstance(rounds, list) or not 1 <= len(rounds) <= ROUNDS:
         raise InputError(f'"rounds" must be a list of 1 to {ROUNDS} rows of round scores, got {rounds!r}')
     n = len(players)
-    rows = tuple(_row(r, n, f"round {k + 1}") for k, r in enumerate(rounds))
+    rows = tuple(_int_row(r, n, f"round {k + 1}") for k, r in enumerate(rounds))
     desserts = None
     if data.get("desserts") is not None:
         if len(rows) != ROUNDS:
             raise InputError(f"a desserts row needs all {ROUNDS} rounds (desserts score at game end); "
                              f"the sheet has {len(rows)}")
-        desserts = _row(data["desserts"], n, "desserts")
-    totals = _row(data["totals"], n, "totals") if data.get("totals") is not None else None
+        desserts = _int_row(data["desserts"], n, "desserts")
+    totals = _int_row(data["totals"], n, "totals") if data.get("totals") is not None else None
     return PartySheet(chosen, rules, tuple(players), rows, desserts, totals)
 
 
@@ -208,34 +202,31 @@ class _Tracked:
         lit = self.cell_lit[cell] = z3.Bool(f"cell {cell.row} {cell.seat}")
         self.solver.add(z3.Implies(lit, c))
 
-    def check(self, lits: Sequence[z3.BoolRef]) -> str:
+    def holds(self, lits: Sequence[z3.BoolRef]) -> bool:
+        """Whether the constraints behind ``lits`` can all hold (a spent budget raises BudgetSpent)."""
         answer = decide(self.solver, assumptions=lits)
         if answer.unknown:
-            raise _Unknown(answer.reason)
-        return "sat" if answer.sat else "unsat"
-
-
-class _Unknown(Exception):
-    pass
+            raise answer.spent()
+        return answer.sat
 
 
 def check_party_sheet(sheet: PartySheet) -> PartyVerdict:
     """Decide ``sheet`` (module docstring); a call out of its budget answers unknown with the reason."""
     try:
         return _check(sheet)
-    except _Unknown as exc:
-        return PartyVerdict("unknown", reason=str(exc))
+    except BudgetSpent as exc:
+        return PartyVerdict("unknown", reason=exc.reason)
 
 
 def _check(sheet: PartySheet) -> PartyVerdict:
     tracked = _Tracked(sheet)
     lits = [*tracked.rule_lit.values(), *tracked.cell_lit.values()]
-    if tracked.check(lits) == "sat":
+    if tracked.holds(lits):
         return _witness(sheet, tracked)
     core = list(tracked.solver.unsat_core())
     for lit in list(core):  # deletion: keep a literal only if the rest is satisfiable without it
         rest = [x for x in core if not x.eq(lit)]
-        if tracked.check(rest) == "unsat":
+        if not tracked.holds(rest):
             core = rest
     in_core = {str(x) for x in core}
     cells = tuple(c for c, lit in tracked.cell_lit.items() if str(lit) in in_core)

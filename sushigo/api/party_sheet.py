@@ -35,16 +35,9 @@ def _menu_rules(menu: str | None, rule: Sequence[str], players: int) -> tuple[An
 
 
 def _scores(text: str | Sequence[int], players: int | None) -> list[int]:
-    if isinstance(text, str):
-        try:
-            points = [int(x) for x in text.split(",")]
-        except ValueError as exc:
-            raise InputError(f"--scores {text!r} must be whole numbers separated by commas") from exc
-    else:
-        points = list(text)
-        bad = [p for p in points if isinstance(p, bool) or not isinstance(p, int)]
-        if bad:
-            raise InputError(f"scores must be whole numbers, got {bad[0]!r}")
+    from sushigo.api.table import parse_scores
+
+    points = parse_scores(text)
     if players is not None and len(points) != players:
         raise InputError(f"--scores gives {len(points)} scores for --players {players}: one score a seat")
     return points

@@ -58,16 +58,7 @@ def table_outcome(
     else:
         if not scores:
             raise InputError("give --scores S1,S2,... (or --input FILE)")
-        if isinstance(scores, str):
-            try:
-                points = [int(x) for x in scores.split(",")]
-            except ValueError as exc:
-                raise InputError(f"--scores {scores!r} must be whole numbers separated by commas") from exc
-        else:
-            points = list(scores)
-            bad = [p for p in points if isinstance(p, bool) or not isinstance(p, int)]
-            if bad:
-                raise InputError(f"scores must be whole numbers, got {bad[0]!r}")
+        points = parse_scores(scores)
         seat_names = [x.strip() for x in names.split(",")] if isinstance(names, str) else list(names or [])
         q = query_from_options(rules_from_options(rules, rule), points, seat_names, as_list(has),
                                as_list(count), as_list(icons))
@@ -77,6 +68,20 @@ def table_outcome(
 
     data = with_outcome(tagged(FORMAT, answer_json(q, a)), a.verdict)
     return Outcome(data, 0 if a.status == "possible" else 1, (q, a))
+
+
+def parse_scores(scores: str | Sequence[int]) -> list[int]:
+    """``--scores``: "12,7,3" or a list of whole numbers (one line naming a bad one)."""
+    if isinstance(scores, str):
+        try:
+            return [int(x) for x in scores.split(",")]
+        except ValueError as exc:
+            raise InputError(f"--scores {scores!r} must be whole numbers separated by commas") from exc
+    points = list(scores)
+    bad = [p for p in points if isinstance(p, bool) or not isinstance(p, int)]
+    if bad:
+        raise InputError(f"scores must be whole numbers, got {bad[0]!r}")
+    return points
 
 
 def _checked(check: Callable[[str], T], option: str, value: object) -> T:

@@ -121,7 +121,8 @@ def _party(args: argparse.Namespace) -> int:
     scores = d["scores"]
     whose = (f"player {d['player']} scores {scores[str(d['player'])]}" if len(scores) == 1 else
              f"the table scores {', '.join(str(v) for v in scores.values())}, player {d['player']}'s tableau")
-    size = f"{d['cards']} cards" if d["cards"] is not None else "final tableaux"
+    size = (f"{d['cards']} card{'' if d['cards'] == 1 else 's'} a seat" if d["cards"] is not None
+            else "final tableaux")
     head = f"{d['count']}{'' if d['complete'] else ' or more'} tableaux ({size}; menu {d['menu']}, " \
            f"{d['players']} players): {whose}"
     if "tableaux" in d and len(d["tableaux"]) < d["count"]:
