@@ -262,3 +262,21 @@ def test_a_bad_sheet_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.Captu
     code, out, err = run(capsys, "scoresheet", "--game", "party", sheet(tmp_path, doc))
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 1 and words in err, err
+
+
+# --- the library ---------------------------------------------------------------------------------
+
+
+def test_the_functions_return_what_the_commands_print(capsys: pytest.CaptureFixture[str]) -> None:
+    import sushigo
+
+    got = sushigo.tableaux(game="party", menu="my-first-meal", players=2, cards=1, score=3)
+    _, out, _ = run(capsys, "tableaux", "--game", "party", "--menu", "my-first-meal", "--players", "2",
+                    "--cards", "1", "--score", "3", "--json")
+    assert got == json.loads(out) and got["tableaux"] == ["maki1", "maki2", "miso", "squid"]
+    got = sushigo.table(game="party", menu="sushi-go", scores=[6, 3], cards=1)
+    assert got["status"] == "possible" and got["count"] == 6
+    doc = {"menu": "sushi-go", "players": ["Ana", "Ben"], "rounds": [[200, 0]]}
+    assert sushigo.scoresheet(doc, game="party")["possible"] is False
+    with pytest.raises(sushigo.InputError, match="add --game party"):
+        sushigo.table(scores=[3, 4], menu="sushi-go")

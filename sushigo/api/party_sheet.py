@@ -21,6 +21,24 @@ TABLE_FORMAT: Final = "sushigo-party-table-result/1"
 SHEET_RESULT_FORMAT: Final = "sushigo-party-scoresheet-result/1"
 
 
+def base_only(game: str, **party: object) -> None:
+    """Refuse a game other than base and party, and Party's options on the base game."""
+    if game not in ("base", "party"):
+        raise InputError(f"game {game!r}: give 'base' (Sushi Go!, the default) or 'party' (Sushi Go Party!)")
+    for name, value in party.items():
+        if value is not None:
+            raise InputError(f"--{name} is a Sushi Go Party! option: add --game party")
+
+
+def party_only(command: str, **given: tuple[object, object]) -> None:
+    """Refuse the base game's options (name: (value, default)) with ``--game party``."""
+    for name, (value, default) in given.items():
+        unset: tuple[object, ...] = (None, (), [])
+        if value != default and not (value in unset and default in unset):
+            raise InputError(f"--{name.replace('_', '-')} is not an option of {command} --game party "
+                             "(docs/party.md: scores back to cards)")
+
+
 def _menu_rules(menu: str | None, rule: Sequence[str], players: int) -> tuple[Any, Any]:
     from sushigo.spec.party.menus import parse_menu
     from sushigo.spec.party.readings import party_rules

@@ -14,6 +14,10 @@ from sushigo.common import (
     print_table,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sushigo.api.base import Outcome
+
 ORDER = 60
 HELP = "decide whether a scoresheet can come from a legal game"
 
@@ -43,18 +47,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from sushigo.api.scoresheet import scoresheet_outcome
-    from sushigo.spec.errors import InputError
-
-    if args.game == "party":
-        return _party(args)
-    if args.menu is not None:
-        raise InputError("--menu is a Sushi Go Party! menu: add --game party")
 
     out = scoresheet_outcome(args.file, rlimit=args.rlimit, timeout=args.timeout, rules=args.rules,
-                             rule=list(args.rule))
+                             rule=list(args.rule), game=args.game, menu=args.menu)
     if args.json:
         print_json(out.data)
         return out.code
+    if args.game == "party":
+        return _party(out)
     sheet, verdict = out.detail
     if verdict.status == "possible" and verdict.witness is not None:
         w = verdict.witness
@@ -77,18 +77,8 @@ def run(args: argparse.Namespace) -> int:
     return 1
 
 
-def _party(args: argparse.Namespace) -> int:
-    from sushigo.api.party_sheet import party_scoresheet_outcome
-    from sushigo.spec.errors import InputError
-
-    if args.rules is not None:
-        raise InputError("--rules names a base-game ruleset; with --game party choose readings with "
-                         "--rule NAME=VALUE (sushigo rules --game party)")
-    out = party_scoresheet_outcome(args.file, menu=args.menu, rule=list(args.rule), timeout=args.timeout,
-                                   rlimit=args.rlimit)
-    if args.json:
-        print_json(out.data)
-        return out.code
+def _party(out: Outcome) -> int:
+    """A Party sheet: the witness game, or the core's cells and rules, or unknown (docs/party.md)."""
     sheet, verdict = out.detail
     if verdict.status == "possible":
         print(f"possible on the menu {sheet.menu.label} ({sheet.rules.describe()}): a game of final "

@@ -16,6 +16,10 @@ from sushigo.common import (
 )
 from sushigo.limits import MAX_LIMIT
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sushigo.api.base import Outcome
+
 ORDER = 55
 HELP = "tables of tableaux that give every player's round score"
 
@@ -59,20 +63,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run(args: argparse.Namespace) -> int:
     from sushigo.api.table import table_outcome
-    from sushigo.spec.errors import InputError
-
-    if args.game == "party":
-        return _party(args)
-    for name, given in (("--menu", args.menu), ("--cards", args.cards)):
-        if given is not None:
-            raise InputError(f"{name} is a Sushi Go Party! option of table: add --game party")
     out = table_outcome(scores=args.scores, names=args.names, has=list(args.has), count=list(args.count),
                         icons=list(args.icons), input=args.input, limit=args.limit, rules=args.rules,
                         rule=list(args.rule), timeout=args.timeout, rlimit=args.rlimit,
-                        progress=not args.json)
+                        progress=not args.json, game=args.game, menu=args.menu, cards=args.cards)
     if args.json:
         print_json(out.data)
         return out.code
+    if args.game == "party":
+        return _party(out)
     q, a = out.detail
     from sushigo.spec.cards import Card
 
@@ -105,21 +104,8 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _party(args: argparse.Namespace) -> int:
-    from sushigo.api.party_sheet import party_table_outcome
-    from sushigo.spec.errors import InputError
-
-    for flag, given in (("--has", args.has), ("--count", args.count), ("--icons", args.icons),
-                        ("--input", args.input), ("--rules", args.rules)):
-        if given:
-            raise InputError(f"{flag} is not an option of table --game party (give --scores, --names, "
-                             "--menu, --rule, --cards, --limit; docs/party.md)")
-    out = party_table_outcome(scores=args.scores, names=args.names, limit=args.limit, menu=args.menu,
-                              rule=list(args.rule), cards=args.cards, timeout=args.timeout,
-                              rlimit=args.rlimit)
-    if args.json:
-        print_json(out.data)
-        return out.code
+def _party(out: Outcome) -> int:
+    """A Party table: the witness and the count, or impossible, or unknown (docs/party.md)."""
     d = out.data
     if d["status"] == "impossible":
         print(f"impossible: no table of {d['players']} tableaux gives the scores {d['scores']} on the menu "

@@ -18,6 +18,7 @@ from sushigo.common import (
 from sushigo.limits import MAX_LIMIT
 
 if TYPE_CHECKING:
+    from sushigo.api.base import Outcome
     from sushigo.solver.tableaux import Enumeration, TokenFact
     from sushigo.spec.ruleset import Ruleset
 
@@ -65,30 +66,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(func=run)
 
 
-_BASE_ONLY = (("maki_points", 0, "--maki-points"), ("all_scores", False, "--all-scores"),
-              ("facts", False, "--facts"), ("unreachable", False, "--unreachable"),
-              ("rules", "official", "--rules"))
-
-
 def run(args: argparse.Namespace) -> int:
     from sushigo.api.tableaux import tableaux_outcome
-    from sushigo.spec.errors import InputError
 
-    if args.game == "party":
-        return _party(args)
-    for name, given in (("--menu", args.menu), ("--players", args.players), ("--scores", args.scores)):
-        if given is not None:
-            raise InputError(f"{name} is a Sushi Go Party! option: add --game party")
-    if args.cards is None:
-        raise InputError("give --cards K (the cards in the tableau)")
     out = tableaux_outcome(score=args.score, cards=args.cards, maki_points=args.maki_points,
                            count=args.count, limit=args.limit, must=list(args.must),
                            without=list(args.without), facts=args.facts, unreachable=args.unreachable,
                            all_scores=args.all_scores, rules=args.rules, rule=list(args.rule),
-                           timeout=args.timeout, rlimit=args.rlimit)
+                           timeout=args.timeout, rlimit=args.rlimit, game=args.game, menu=args.menu,
+                           players=args.players, player=args.player, scores=args.scores)
     if args.json:
         print_json(out.data)
         return out.code
+    if args.game == "party":
+        return _party(args, out)
     rules, result = out.detail[0], out.detail[1:]
     if isinstance(result[0], Exception):
         print(str(result[0]))  # Z3 ran out of its budget: the text names it and the budget
@@ -102,21 +93,8 @@ def run(args: argparse.Namespace) -> int:
     return _list(args, rules, result[0])
 
 
-def _party(args: argparse.Namespace) -> int:
-    from sushigo.api.party_sheet import party_tableaux_outcome
-    from sushigo.spec.errors import InputError
-
-    for name, default, flag in _BASE_ONLY:
-        if getattr(args, name) != default:
-            raise InputError(f"{flag} is not an option of tableaux --game party (docs/party.md: scores back "
-                             "to cards)")
-    out = party_tableaux_outcome(players=args.players, score=args.score, scores=args.scores,
-                                 player=args.player, cards=args.cards, count=args.count, limit=args.limit,
-                                 must=list(args.must), without=list(args.without), menu=args.menu,
-                                 rule=list(args.rule), timeout=args.timeout, rlimit=args.rlimit)
-    if args.json:
-        print_json(out.data)
-        return out.code
+def _party(args: argparse.Namespace, out: Outcome) -> int:
+    """A Party listing: the count and the seat's tableaux (docs/party.md)."""
     d = out.data
     scores = d["scores"]
     whose = (f"player {d['player']} scores {scores[str(d['player'])]}" if len(scores) == 1 else
