@@ -216,6 +216,7 @@ RESULT_CLASSES = {
     "sushigo.solver.endgame.certificate.Certificate": {"proved", "refuted", "unknown"},
     "sushigo.solver.scoresheet.check.SheetAnswer": {"possible", "impossible", "unknown"},
     "sushigo.solver.table.TableAnswer": {"possible", "impossible", "unknown"},
+    "sushigo.solver.party_sheet.PartyVerdict": {"possible", "impossible", "unknown"},
     "sushigo.solver.diff.results.DiffResult": {"differ", "equivalent", "unknown", "not-applicable"},
     "sushigo.solver.diff.matrix.MatrixCell": {"differ", "equivalent", "unknown", "not-applicable"},
 }

@@ -23,7 +23,7 @@ POSITION = str(EXAMPLES / "position.json")
 
 # (function, valid keyword arguments, the parameter replaced, the wrong value, words of the message)
 WRONG: list[tuple[str, dict[str, Any], str, Any, str]] = [
-    ("tableaux", {"score": 6}, "cards", 3.0, "cards must be a whole number, got 3.0"),
+    ("tableaux", {"score": 6}, "cards", 3.0, "cards must be a whole number or None, got 3.0"),
     ("tableaux", {"cards": 3}, "score", math.nan, "score must be a whole number or None, got nan"),
     ("tableaux", {"cards": 3, "score": 6}, "limit", "x", "limit must be a whole number or None"),
     ("tableaux", {"cards": 3, "score": 6}, "must", [None], "must must be a string or a list of strings"),

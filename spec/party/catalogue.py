@@ -24,6 +24,8 @@ _OTHER: Final = {
     "R-PARTY-TURNS": "A round has one turn per card in a hand, and each turn one play per player (RB p5).",
     "R-PARTY-RECORD": "A game record states every decision the rules leave to a player (what a menu "
                       "kept, what a spoon asked for, what a special order copied).",
+    "R-PARTY-TOTAL": "A player's game total is the sum of their round scores and, at game end, their "
+                     "desserts' points (RB p7).",
     "R-PARTY-SCORE": "A record's round and game scores are the ones its plays give under its menu and "
                      "readings.",
 }

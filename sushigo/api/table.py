@@ -6,7 +6,17 @@ from argparse import ArgumentTypeError
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from sushigo.api.base import Document, Outcome, Rule, as_list, load_input, public, rules_from_options, tagged
+from sushigo.api.base import (
+    Document,
+    Outcome,
+    Rule,
+    as_list,
+    load_input,
+    override_texts,
+    public,
+    rules_from_options,
+    tagged,
+)
 from sushigo.common import budget_count, budget_seconds
 from sushigo.limits import MAX_LIMIT
 from sushigo.spec.errors import InputError
@@ -31,6 +41,9 @@ def table_outcome(
     timeout: float | None = None,
     rlimit: int | None = None,
     progress: bool = False,
+    game: str = "base",
+    menu: str | None = None,
+    cards: int | None = None,
 ) -> Outcome:
     """Tables (one tableau per seat) giving exactly these round ``scores`` ("12,7,3" or
     ``[12, 7, 3]``), with what holds in every solution; ``has``/``count``/``icons`` add what is
@@ -38,7 +51,16 @@ def table_outcome(
     Counting stops at ``limit``. ``timeout`` (seconds of wall clock) and ``rlimit`` (Z3 resource
     units) bound the whole run: past either, the answer is "unknown" with what was counted so far,
     marked incomplete. ``progress`` shows what the run has counted on a terminal's standard error.
-    Returns what ``sushigo table --json`` prints (exit code 1 unless "possible")."""
+    Returns what ``sushigo table --json`` prints (exit code 1 unless "possible").
+    ``game="party"``: a Sushi Go Party! table on ``menu`` (``cards`` a seat if given; docs/party.md)."""
+    from sushigo.api.party_sheet import base_only, party_only, party_table_outcome
+
+    if game == "party":
+        party_only("table", has=(has, ()), count=(count, ()), icons=(icons, ()), input=(input, None),
+                   rules=(rules, None))
+        return party_table_outcome(scores=scores, names=names, limit=limit, menu=menu,
+                                   rule=override_texts(rule), cards=cards, timeout=timeout, rlimit=rlimit)
+    base_only(game, menu=menu, cards=cards)
     from sushigo.progress import terminal_progress
     from sushigo.solver.table import RunBudget, answer_json, parse_query, query_from_options, solve
 
@@ -58,16 +80,7 @@ def table_outcome(
     else:
         if not scores:
             raise InputError("give --scores S1,S2,... (or --input FILE)")
-        if isinstance(scores, str):
-            try:
-                points = [int(x) for x in scores.split(",")]
-            except ValueError as exc:
-                raise InputError(f"--scores {scores!r} must be whole numbers separated by commas") from exc
-        else:
-            points = list(scores)
-            bad = [p for p in points if isinstance(p, bool) or not isinstance(p, int)]
-            if bad:
-                raise InputError(f"scores must be whole numbers, got {bad[0]!r}")
+        points = parse_scores(scores)
         seat_names = [x.strip() for x in names.split(",")] if isinstance(names, str) else list(names or [])
         q = query_from_options(rules_from_options(rules, rule), points, seat_names, as_list(has),
                                as_list(count), as_list(icons))
@@ -77,6 +90,20 @@ def table_outcome(
 
     data = with_outcome(tagged(FORMAT, answer_json(q, a)), a.verdict)
     return Outcome(data, 0 if a.status == "possible" else 1, (q, a))
+
+
+def parse_scores(scores: str | Sequence[int]) -> list[int]:
+    """``--scores``: "12,7,3" or a list of whole numbers (one line naming a bad one)."""
+    if isinstance(scores, str):
+        try:
+            return [int(x) for x in scores.split(",")]
+        except ValueError as exc:
+            raise InputError(f"--scores {scores!r} must be whole numbers separated by commas") from exc
+    points = list(scores)
+    bad = [p for p in points if isinstance(p, bool) or not isinstance(p, int)]
+    if bad:
+        raise InputError(f"scores must be whole numbers, got {bad[0]!r}")
+    return points
 
 
 def _checked(check: Callable[[str], T], option: str, value: object) -> T:

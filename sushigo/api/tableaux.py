@@ -5,7 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from sushigo.api.base import Outcome, Rule, as_list, public, rules_from_options, solver_budget, tagged
+from sushigo.api.base import (
+    Outcome,
+    Rule,
+    as_list,
+    override_texts,
+    public,
+    rules_from_options,
+    solver_budget,
+    tagged,
+)
+from sushigo.api.party_sheet import base_only
 from sushigo.limits import MAX_LIMIT
 from sushigo.spec.answer import Verdict, with_outcome
 from sushigo.spec.errors import InputError
@@ -17,7 +27,7 @@ FORMAT = "sushigo-tableaux-result/1"
 def tableaux_outcome(
     *,
     score: int | None = None,
-    cards: int,
+    cards: int | None = None,
     maki_points: int = 0,
     count: bool = False,
     limit: int | None = None,
@@ -30,6 +40,11 @@ def tableaux_outcome(
     rule: Rule = None,
     timeout: float | None = None,
     rlimit: int | None = None,
+    game: str = "base",
+    menu: str | None = None,
+    players: int | None = None,
+    player: int = 0,
+    scores: str | Sequence[int] | None = None,
 ) -> Outcome:
     """All final tableaux of ``cards`` cards scoring ``score`` (with ``maki_points`` maki points):
     their ``count`` and ``tableaux`` (at most ``limit``; none with ``count=True``). ``must`` and
@@ -40,7 +55,23 @@ def tableaux_outcome(
     against the Z3 enumeration and brute force), not from listing tableaux. When Z3 runs out
     of its budget (``timeout`` seconds, ``rlimit`` resource units a call) the answer is
     ``{"status": "unknown", "reason": ..., "budget": ...}`` (exit code 1). Returns what
-    ``sushigo tableaux --json`` prints."""
+    ``sushigo tableaux --json`` prints.
+
+    ``game="party"``: Sushi Go Party! on ``menu`` at a table of ``players``: the tableaux of seat
+    ``player`` behind its ``score`` (or every seat's ``scores``), ``cards`` a seat if given
+    (:func:`sushigo.api.party_sheet.party_tableaux_outcome`; docs/party.md)."""
+    if game == "party":
+        from sushigo.api.party_sheet import party_only, party_tableaux_outcome
+
+        party_only("tableaux", maki_points=(maki_points, 0), facts=(facts, False),
+                   unreachable=(unreachable, False), all_scores=(all_scores, False),
+                   rules=(rules, "official"))
+        return party_tableaux_outcome(players=players, score=score, scores=scores, player=player, cards=cards,
+                                      count=count, limit=limit, must=as_list(must), without=as_list(without),
+                                      menu=menu, rule=override_texts(rule), timeout=timeout, rlimit=rlimit)
+    base_only(game, menu=menu, players=players, scores=scores)
+    if cards is None:
+        raise InputError("give --cards K (the cards in the tableau)")
     from sushigo.solver import tableaux as T
     from sushigo.solver.counting import count_score, score_counts
 

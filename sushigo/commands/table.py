@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from sushigo.common import (
+    add_game_args,
     add_json_arg,
     add_rules_args,
     budget_count,
@@ -14,6 +15,10 @@ from sushigo.common import (
     whole_number,
 )
 from sushigo.limits import MAX_LIMIT
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from sushigo.api.base import Outcome
 
 ORDER = 55
 HELP = "tables of tableaux that give every player's round score"
@@ -47,21 +52,26 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
                    help="Z3 resource budget of the whole run (machine-independent; default: none); "
                         "past it 'unknown' as with --timeout")
+    p.add_argument("--cards", type=whole_number(0, 10), default=None, metavar="K",
+                   help="with --game party: every seat's tableau holds exactly K cards (default: the hand "
+                        "size, fewer only where the menu discards cards)")
     add_rules_args(p, default=None)
+    add_game_args(p, "a table of Party tableaux for --menu (Party's notation)")
     add_json_arg(p)
     p.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
     from sushigo.api.table import table_outcome
-
     out = table_outcome(scores=args.scores, names=args.names, has=list(args.has), count=list(args.count),
                         icons=list(args.icons), input=args.input, limit=args.limit, rules=args.rules,
                         rule=list(args.rule), timeout=args.timeout, rlimit=args.rlimit,
-                        progress=not args.json)
+                        progress=not args.json, game=args.game, menu=args.menu, cards=args.cards)
     if args.json:
         print_json(out.data)
         return out.code
+    if args.game == "party":
+        return _party(out)
     q, a = out.detail
     from sushigo.spec.cards import Card
 
@@ -92,3 +102,21 @@ def run(args: argparse.Namespace) -> int:
         print_table(rows, ["at least"] + [c.label for c in cols],
                     title="\nCards every solution gives them (proved minimum):")
     return 0
+
+
+def _party(out: Outcome) -> int:
+    """A Party table: the witness and the count, or impossible, or unknown (docs/party.md)."""
+    d = out.data
+    if d["status"] == "impossible":
+        print(f"impossible: no table of {d['players']} tableaux gives the scores {d['scores']} on the menu "
+              f"{d['menu']}")
+        return out.code
+    if "witness" in d:
+        rows = [[w["player"], s, w["tableau"]] for w, s in zip(d["witness"], d["scores"], strict=True)]
+        print_table(rows, ["player", "score", "tableau"], title="A witness table:")
+        more = "" if d["complete"] else " or more" + ("" if d["status"] == "unknown"
+                                                          else " (counting stopped at --limit)")
+        print(f"\ntables: {d['count']}{more}")
+    if d["status"] == "unknown":
+        print(f"unknown: {d['reason']}")
+    return out.code

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from sushigo.common import (
     add_budget_args,
+    add_game_args,
     add_json_arg,
     add_rules_args,
     print_json,
@@ -17,6 +18,7 @@ from sushigo.common import (
 from sushigo.limits import MAX_LIMIT
 
 if TYPE_CHECKING:
+    from sushigo.api.base import Outcome
     from sushigo.solver.tableaux import Enumeration, TokenFact
     from sushigo.spec.ruleset import Ruleset
 
@@ -32,7 +34,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "whose round score is exactly S when the player's maki points are M.",
     )
     p.add_argument("--score", type=int, metavar="S", help="round score, maki points included")
-    p.add_argument("--cards", type=int, required=True, metavar="K", help="cards in the tableau")
+    p.add_argument("--cards", type=int, default=None, metavar="K",
+                   help="cards in the tableau (required; with --game party: in every seat's tableau, "
+                        "default the hand size)")
     p.add_argument("--maki-points", type=int, default=0, metavar="M",
                    help="the player's maki points (default 0; M > 0 needs at least one maki icon)")
     p.add_argument("--count", action="store_true", help="print only the number of tableaux")
@@ -49,8 +53,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
                    help="per token, the proved minimum and maximum over every consistent tableau")
     p.add_argument("--unreachable", action="store_true",
                    help="list the scores 0..maximum that no tableau of K cards reaches")
+    p.add_argument("--players", type=whole_number(2, 8), default=None, metavar="N",
+                   help="with --game party: the players at the table (2 to 8)")
+    p.add_argument("--player", type=whole_number(0, 7), default=0, metavar="P",
+                   help="with --game party: the seat whose tableaux are listed (from 0; default 0)")
+    p.add_argument("--scores", default=None, metavar="S0,S1,...",
+                   help="with --game party: every seat's round score, instead of --score for one seat")
     add_budget_args(p)
     add_rules_args(p)
+    add_game_args(p, "the tableaux of a seat at a table of --players N, for --menu, Party's notation")
     add_json_arg(p)
     p.set_defaults(func=run)
 
@@ -62,10 +73,13 @@ def run(args: argparse.Namespace) -> int:
                            count=args.count, limit=args.limit, must=list(args.must),
                            without=list(args.without), facts=args.facts, unreachable=args.unreachable,
                            all_scores=args.all_scores, rules=args.rules, rule=list(args.rule),
-                           timeout=args.timeout, rlimit=args.rlimit)
+                           timeout=args.timeout, rlimit=args.rlimit, game=args.game, menu=args.menu,
+                           players=args.players, player=args.player, scores=args.scores)
     if args.json:
         print_json(out.data)
         return out.code
+    if args.game == "party":
+        return _party(args, out)
     rules, result = out.detail[0], out.detail[1:]
     if isinstance(result[0], Exception):
         print(str(result[0]))  # Z3 ran out of its budget: the text names it and the budget
@@ -77,6 +91,30 @@ def run(args: argparse.Namespace) -> int:
     if args.facts:
         return _facts(args, result[0])
     return _list(args, rules, result[0])
+
+
+def _party(args: argparse.Namespace, out: Outcome) -> int:
+    """A Party listing: the count and the seat's tableaux (docs/party.md)."""
+    d = out.data
+    scores = d["scores"]
+    whose = (f"player {d['player']} scores {scores[str(d['player'])]}" if len(scores) == 1 else
+             f"the table scores {', '.join(str(v) for v in scores.values())}, player {d['player']}'s tableau")
+    size = (f"{d['cards']} card{'' if d['cards'] == 1 else 's'} a seat" if d["cards"] is not None
+            else "final tableaux")
+    head = f"{d['count']}{'' if d['complete'] else ' or more'} tableaux ({size}; menu {d['menu']}, " \
+           f"{d['players']} players): {whose}"
+    if "tableaux" in d and len(d["tableaux"]) < d["count"]:
+        head += f" (showing {len(d['tableaux'])})"
+    if d.get("status") == "unknown":
+        print(f"unknown: {d['reason']}; tableaux found before the budget ran out: {d['count']}")
+        return out.code
+    if args.count:
+        print(d["count"] if d["complete"] else f"{d['count']} or more")
+        return out.code
+    print(head)
+    for t in d["tableaux"]:
+        print(f"  {t}")
+    return out.code
 
 
 def _all_scores(args: argparse.Namespace, counts: dict[int, int]) -> int:
