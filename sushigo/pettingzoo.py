@@ -407,13 +407,9 @@ class _PartyBase(_Spaces):
         if self.render_mode is None:
             return None
         step = self._actions.step
-        game = step.game
         lines = [f"menu {self.menu.label}, round {max(1, step.round_no)}, turn {max(1, step.turn)}"]
         for k in range(self.players):
-            hand = " ".join(game.hands[k]) if game is not None and not step.over and game.hands[k] else "-"
-            table = " ".join("flipped" if s.part.flipped else str(s.part)
-                             for s in game.table.seats[k].slots) if game is not None else ""
-            lines.append(f"player_{k}: hand {hand} | table {table or '-'}")
+            lines.append(f"player_{k}: {step.seat_text(k)}")
         return self._shown("\n".join(lines))
 
 

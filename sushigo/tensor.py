@@ -106,17 +106,14 @@ def party_fill(piece: dict[str, np.ndarray[Any, Any]], actions: PartyActions, pl
     shown = {s: k for k, s in enumerate(space.shown)}
     piece["player"][player] = 1
     game = step.game
-    if game is None:
-        return
-    if not step.over:
-        piece["round"][game.round_no - 1] = 1
+    if game is not None and not step.over:
+        piece["round"][max(1, game.round_no) - 1] = 1
         if game.turn:
             piece["turn"][game.turn - 1] = 1
-    for c in game.hands[player] if not step.over else ():
+    for c in step.hand(player):
         piece["hand"][card[c]] += 1
-    for k, seat in enumerate(game.table.seats):
-        for slot in seat.slots:
-            text = "flipped" if slot.part.flipped else str(slot.part)
+    for k in range(step.players):
+        for text in step.shown(k):
             if text in shown:
                 piece["tables"][k, shown[text]] += 1
     for rnd in step.rounds:

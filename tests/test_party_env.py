@@ -111,6 +111,28 @@ def test_a_clone_taken_mid_turn_plays_on_alone() -> None:
     assert _text(step.record()) == _text(twin.record())
 
 
+def test_a_clone_shares_nothing_it_changes() -> None:
+    """Clone at a play decision (the two share the table until a turn resolves), play the clone to
+    the end its own way, then the original on: it ends as a game never cloned."""
+    def play(step: PartyStep, rng: random.Random, stop: int | None = None) -> None:
+        n = 0
+        while not step.over and n != stop:
+            assert step.decision is not None
+            step.apply(rng.randrange(len(step.decision.options)))
+            n += 1
+
+    for menu, players in (("sushi-go", 5), ("dinner-for-two", 3), ("big-banquet", 8)):
+        alone = PartyStep(menu, players, seed=4)
+        play(alone, random.Random(9))
+        step = PartyStep(menu, players, seed=4)
+        rng = random.Random(9)
+        play(step, rng, stop=3 * players + 1)  # into turn 4, a play decision
+        assert step.decision is not None and step.decision.what == "play"
+        play(step.clone(), random.Random(1))
+        play(step, rng)
+        assert _text(step.record()) == _text(alone.record())
+
+
 def test_bad_answers_are_refused_and_nothing_moves() -> None:
     step = PartyStep("sushi-go", 3, seed=1)
     d = step.decision

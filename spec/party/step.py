@@ -114,6 +114,9 @@ class _Dealer(random.Random):
     def __deepcopy__(self, memo: dict[int, Any]) -> _Dealer:
         return _Dealer(copy.deepcopy(self.source, memo))
 
+    def __reduce__(self) -> tuple[Any, ...]:  # pickled (OpenSpiel's clones), it holds its source alone
+        return (_Dealer, (self.source,))
+
 
 class _StepGame(_Game):
     def __init__(self, source: _Source, menu: Menu, players: int, rules: PartyRules, seed: int) -> None:
@@ -124,6 +127,42 @@ class _StepGame(_Game):
         if self.source.seeded:
             return root
         return _Dealer(self.source)
+
+
+def _thaw(value: Any, memo: dict[int, Any]) -> Any:
+    """A copy of one attribute: lists of texts (and lists of them) copied as such, the rest deep."""
+    if type(value) is list and (not value or type(value[0]) is str):
+        return list(value)
+    if type(value) is list and type(value[0]) is list and all(not v or type(v[0]) is str for v in value):
+        return [list(v) for v in value]
+    return copy.deepcopy(value, memo)
+
+
+def _frozen(game: _Game) -> dict[int, Any]:
+    """The cards on the table (frozen values), for a copy's memo: shared, not copied."""
+    return {id(p): p for seat in game.table.seats
+            for p in (*(s.part for s in seat.slots), *seat.discarded, *seat.played)}
+
+
+def _copy_table(game: _Game | None, rnd: PartyRoundRecord | None, memo: dict[int, Any], table: bool = True
+                ) -> tuple[_Game | None, PartyRoundRecord | None]:
+    """A copy of the game and its round record to play on alone, quicker than ``copy.deepcopy``
+    (it is most of a clone's time): the answers' cache shared, and the table too unless ``table``
+    (whoever shares it copies it before a turn resolves: :meth:`PartyStep._own_table`)."""
+    new_rnd = None
+    if rnd is not None:
+        new_rnd = copy.copy(rnd)
+        new_rnd.__dict__.update({k: _thaw(v, memo) for k, v in vars(rnd).items()})
+    if game is None:
+        return None, new_rnd
+    memo = {**memo, id(game._asks): game._asks}  # a cache of answers fixed for the game
+    if hasattr(game, "table"):  # dealt
+        memo.update(_frozen(game))
+        if not table:
+            memo[id(game.table)] = game.table
+    new = copy.copy(game)
+    new.__dict__.update({k: _thaw(v, memo) for k, v in vars(game).items()})
+    return new, new_rnd
 
 
 class PartyStep:
@@ -146,6 +185,7 @@ class PartyStep:
         self.stage = "init"
         self.chosen: list[tuple[str, str]] = []
         self.begun = False
+        self._shared = False  # the table is shared with a clone (see _own_table)
         self._checkpoint: tuple[_Game | None, PartyRoundRecord | None] | None = None
         self._record: PartyRecord | None = None
         self.decision: Decision | None = None
@@ -185,6 +225,23 @@ class PartyStep:
             raise InputError("the plays are not being asked now")
         return tuple(self.game.moves(k))
 
+    def hand(self, k: int) -> list[str]:
+        """Seat ``k``'s hand (none before the first deal and once the game is over)."""
+        if self.game is None or self.rnd is None or self.over:
+            return []
+        return list(self.game.hands[k])
+
+    def shown(self, k: int) -> list[str]:
+        """What seat ``k``'s cards on the table show (a card, ``special-order:CARD``, ``flipped``):
+        as the turn began, while it is played; none before the first deal."""
+        if self.game is None or self.rnd is None:
+            return []
+        return [FLIPPED if s.part.flipped else str(s.part) for s in self.game.table.seats[k].slots]
+
+    def seat_text(self, k: int) -> str:
+        """Seat ``k``'s hand and table in the notation: ``hand eel tofu | table miso flipped``."""
+        return f"hand {' '.join(self.hand(k)) or '-'} | table {' '.join(self.shown(k)) or '-'}"
+
     def record(self) -> PartyRecord:
         """The game's record (when over), as :func:`~.executor.play_party` writes it."""
         if self._record is None:
@@ -193,6 +250,21 @@ class PartyStep:
 
     def clone(self) -> PartyStep:
         return copy.deepcopy(self)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> PartyStep:
+        """A copy sharing what never changes once made (OpenSpiel clones a state at every step):
+        the menu, the rules, the rounds already scored, the cards on the table."""
+        new = object.__new__(PartyStep)
+        new.__dict__.update(self.__dict__)
+        source = new.source = copy.copy(self.source)
+        source.answers = list(self.source.answers)
+        shared = {**memo, **self._memo(), id(self.source): source}
+        new.game, new.rnd = _copy_table(self.game, self.rnd, shared, table=False)
+        self._shared = new._shared = True
+        if self._checkpoint is not None:  # its game asks this copy's source; its table is only copied from
+            new._checkpoint = _copy_table(*self._checkpoint, shared, table=False)
+        new.rounds, new.scored, new.chosen = list(self.rounds), list(self.scored), list(self.chosen)
+        return new
 
     @property
     def round_no(self) -> int:
@@ -206,7 +278,7 @@ class PartyStep:
     # --- running the executor until the next decision -------------------------------------------
 
     def _take_checkpoint(self) -> None:
-        self._checkpoint = copy.deepcopy((self.game, self.rnd), self._memo())
+        self._checkpoint = _copy_table(self.game, self.rnd, self._memo())
 
     def _memo(self) -> dict[int, Any]:
         """What a checkpoint shares rather than copies: the answers, and the frozen menu and rules."""
@@ -217,7 +289,8 @@ class PartyStep:
         src = self.source
         if src.pending is not None:
             assert self._checkpoint is not None, "a decision came where no copy was taken"
-            self.game, self.rnd = copy.deepcopy(self._checkpoint, self._memo())
+            self.game, self.rnd = _copy_table(*self._checkpoint, self._memo())
+            self._shared = False
         src.used, src.pending = 0, None
         try:
             body()
@@ -237,6 +310,12 @@ class PartyStep:
     def _resolve(self) -> None:
         assert self.game is not None and self.rnd is not None
         self.game.resolve_turn(self.rnd, self.chosen)
+
+    def _own_table(self) -> None:
+        """The table to this game alone before the turn resolves (a clone shares it until then)."""
+        if self._shared and self.game is not None:
+            self.game.table = copy.deepcopy(self.game.table, {**self._memo(), **_frozen(self.game)})
+        self._shared = False
 
     def _may_stop(self) -> bool:
         """Whether resolving this turn may ask anything: a menu, or a bonus action."""
@@ -274,6 +353,7 @@ class PartyStep:
                     self.decision = Decision("play", k, tuple(game.moves(k)))
                     return
                 self.stage = "resolve"
+                self._own_table()
                 if self._may_stop():
                     self._take_checkpoint()
             else:
@@ -327,6 +407,9 @@ class ActionSpace:
 
     def __len__(self) -> int:
         return len(self.names)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> ActionSpace:
+        return self  # fixed once made
 
     def number(self, text: str) -> int:
         """The number of a play text (a takeout box's list of flips read as ``*``)."""
