@@ -11,6 +11,10 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import subprocess
+import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -157,3 +161,17 @@ def test_play_party_on_a_local_dask_cluster_prints_the_same_bytes(capsys: pytest
     pytest.importorskip("distributed", reason="Dask is the optional extra 'dask'")
     serial = _out(capsys, *PLAY)
     assert _out(capsys, *PLAY, "--cluster", "local", "--jobs", "2") == serial
+
+
+# --- the example of docs/party.md ----------------------------------------------------------------
+
+
+def test_the_docs_example_prints_what_the_page_shows() -> None:
+    pytest.importorskip("pyspiel", reason="OpenSpiel is the optional extra 'openspiel'")
+    pytest.importorskip("pettingzoo", reason="PettingZoo is the optional extra 'pettingzoo'")
+    page = (Path(__file__).resolve().parent.parent / "docs" / "party.md").read_text(encoding="utf-8")
+    section = page.split("## Party for bots")[1].split("\n## ")[0]
+    code, shown = re.findall(r"^```[\w-]*\n(.*?)^```", section, re.M | re.S)[:2]
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd="/")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == shown
