@@ -35,7 +35,7 @@ from collections.abc import Callable, MutableSequence, Sequence
 from dataclasses import dataclass
 from typing import Any, Final
 
-from sushigo.spec.errors import IllegalMoveError, InputError
+from sushigo.spec.errors import IllegalMoveError, InputError, SushiGoError
 from sushigo.spec.party.executor import (
     Chooser,
     PartyRecord,
@@ -71,8 +71,9 @@ class Decision:
     options: tuple[Any, ...]
 
 
-class _Pause(Exception):
-    """The executor reached a decision nobody has answered yet."""
+class _Pause(SushiGoError):
+    """The executor reached a decision nobody has answered yet (never leaves this module; the
+    executor catches none of the project's errors but its own InputError and PartyIllegal)."""
 
 
 class _Source(Chooser):
