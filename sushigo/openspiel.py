@@ -49,6 +49,9 @@ from sushigo.spec.cards import Card, Token
 from sushigo.spec.engine.moves import seat_index
 from sushigo.spec.errors import InputError
 from sushigo.spec.executor import DUMMY_SEAT
+from sushigo.spec.party.menus import ROUNDS, hand_size, parse_menu
+from sushigo.spec.party.readings import party_rules
+from sushigo.spec.party.step import CHANCE, ActionSpace, PartyActions, PartyStep
 from sushigo.spec.record import GameRecord
 from sushigo.spec.ruleset import Ruleset, get_ruleset
 from sushigo.spec.scoring import pudding_points
@@ -63,10 +66,14 @@ _CHOP = int(Card.CHOPSTICKS)
 __all__ = [
     "ENDGAME_NAME",
     "GAME_NAME",
+    "PARTY_NAME",
+    "PARTY_UTILITIES",
     "UTILITIES",
     "SushiGoEndgame",
     "SushiGoEndgameState",
     "SushiGoGame",
+    "SushiGoPartyGame",
+    "SushiGoPartyState",
     "SushiGoState",
     "hand_text",
     "position_from_param",
@@ -76,6 +83,7 @@ __all__ = [
 ]
 
 GAME_NAME = "python_sushigo"
+PARTY_NAME = "python_sushigo_party"
 ENDGAME_NAME = "python_sushigo_endgame"
 _DEFAULTS: dict[str, Any] = {
     "players": 2,
@@ -95,6 +103,7 @@ def _game_type(
     params: dict[str, Any],
     min_players: int = 2,
     max_players: int = 5,
+    info_state: bool = True,
 ) -> Any:
     return pyspiel.GameType(
         short_name=short_name,
@@ -106,7 +115,7 @@ def _game_type(
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
         max_num_players=max_players,
         min_num_players=min_players,
-        provides_information_state_string=True,
+        provides_information_state_string=info_state,
         provides_information_state_tensor=False,
         provides_observation_string=True,
         provides_observation_tensor=True,
@@ -848,5 +857,161 @@ class EndgameObserver:
         return str(state)
 
 
+# --------------------------------------------------------------------------- Sushi Go Party!
+
+_PARTY_DEFAULTS: dict[str, Any] = {"menu": "my-first-meal", "players": 4, "rule": "", "utility": "score"}
+PARTY_UTILITIES = ("score", "win")
+#: Bounds no Party total passes (desserts and tofu can take points away; no card is worth 20).
+_PARTY_LOW, _PARTY_CARD = -50.0, 20.0
+
+
+class SushiGoPartyState(pyspiel.State):  # type: ignore[misc]
+    """A state of ``python_sushigo_party``: :class:`spec.party.step.PartyActions` of an unseeded
+    :class:`spec.party.step.PartyStep` (every dealer's draw a chance node)."""
+
+    def __init__(self, game: pyspiel.Game, menu: Any, players: int, rules: Any, utility: str) -> None:
+        super().__init__(game)
+        self._utility = utility
+        self._acts = PartyActions(PartyStep(menu, players, rules, None, ["openspiel"] * players))
+
+    def current_player(self) -> int:
+        acts = self._acts
+        if acts.over:
+            return int(pyspiel.PlayerId.TERMINAL)
+        return int(pyspiel.PlayerId.CHANCE) if acts.seat == CHANCE else acts.seat
+
+    def is_terminal(self) -> bool:
+        return bool(self._acts.over)
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        legal = self._acts.legal_actions()
+        return [(a, 1.0 / len(legal)) for a in legal]  # a uniform draw, as random.shuffle's
+
+    def _legal_actions(self, player: int) -> list[int]:
+        acts = self._acts
+        return acts.legal_actions() if not acts.over and acts.seat == player else []
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        if player == pyspiel.PlayerId.CHANCE:
+            return f"draw {action}"
+        return self._acts.space.names[action]
+
+    def _apply_action(self, action: int) -> None:
+        self._acts.apply(int(action))
+
+    def returns(self) -> list[float]:
+        step = self._acts.step
+        if not step.over:
+            return [0.0] * step.players
+        score = step.record().score
+        assert score is not None
+        if self._utility == "win":
+            return [1.0 / len(score.winners) if p in score.winners else 0.0 for p in range(step.players)]
+        return [float(t) for t in score.totals]
+
+    @property
+    def party(self) -> PartyActions:
+        """The game (:class:`spec.party.step.PartyActions`; its ``step`` the :class:`PartyStep`)."""
+        return self._acts
+
+    def __str__(self) -> str:
+        acts = self._acts
+        step = acts.step
+        lines = [f"{_party_where(step)}, {acts.phase or 'over'}"]
+        for k in range(step.players):
+            lines.append(f"p{k}: {step.seat_text(k)}")
+        if acts.paths is not None and acts.paths.partial:
+            lines.append("chosen: " + " ".join(acts.space.names[a] for a in acts.paths.partial))
+        return "\n".join(lines)
+
+
+class SushiGoPartyObserver:
+    """Observations of ``python_sushigo_party``: the tensor is :func:`sushigo.tensor.party_pieces`;
+    the string the player's hand, every table, and the steps of its play so far. No perfect-recall
+    form (the game gives no information-state string)."""
+
+    def __init__(self, iig_obs_type: Any, params: dict[str, Any] | None, space: ActionSpace,
+                 players: int) -> None:
+        if params:
+            raise InputError(f"python_sushigo_party observers take no parameters; got {params!r}")
+        layout = tensor.party_pieces(space, players)
+        self.tensor = np.zeros(sum(size for _, size, _ in layout), np.float32)
+        self.dict = tensor.views(self.tensor, layout)
+
+    def set_from(self, state: SushiGoPartyState, player: int) -> None:
+        self.tensor.fill(0)
+        tensor.party_fill(self.dict, state._acts, player)
+
+    def string_from(self, state: SushiGoPartyState, player: int) -> str:
+        acts = state._acts
+        step = acts.step
+        hand = " ".join(step.hand(player))
+        tables = " / ".join(" ".join(step.shown(k)) or "-" for k in range(step.players))
+        scores = [sum(r.scores[k] for r in step.rounds) for k in range(step.players)]
+        mine = acts.paths.partial if acts.paths is not None and acts.seat == player else []
+        chosen = f" | chosen: {' '.join(acts.space.names[a] for a in mine)}" if mine else ""
+        where = _party_where(step)
+        return f"p{player} {where} | hand: {hand or '-'} | tables: {tables} | scores: {scores}{chosen}"
+
+
+def _party_where(step: PartyStep) -> str:
+    return "game over" if step.over else f"round {max(1, step.round_no)} turn {max(1, step.turn)}"
+
+
+_PARTY_TYPE = _game_type(
+    PARTY_NAME,
+    "Sushi Go Party! (sushigo-spec executor)",
+    pyspiel.GameType.Dynamics.SEQUENTIAL,
+    pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+    pyspiel.GameType.Utility.GENERAL_SUM,
+    _PARTY_DEFAULTS,
+    max_players=8,
+    info_state=False,
+)
+
+
+class SushiGoPartyGame(pyspiel.Game):  # type: ignore[misc]
+    """``python_sushigo_party``: parameters ``menu`` (a suggested menu's name, or its kinds
+    separated by ``;``: game strings split on ``,``), ``players`` (2-8, as the menu seats),
+    ``rule`` (readings, ``NAME:VALUE;NAME:VALUE``), ``utility`` (``score``: the totals; ``win``:
+    1/k to each of k winners)."""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        given = {**_PARTY_DEFAULTS, **(params or {})}
+        utility = str(given["utility"])
+        if utility not in PARTY_UTILITIES:
+            raise InputError(f"utility={utility!r}: choose one of {', '.join(PARTY_UTILITIES)}")
+        players = int(given["players"])
+        rules = party_rules(rule_overrides(str(given["rule"])))
+        menu = parse_menu(str(given["menu"]).replace(";", ","), players, uramaki=rules.uramaki_split)
+        space = ActionSpace(menu)
+        cards = sum(n for _, n in menu.deck()) + sum(n for _, n in menu.desserts())
+        turns = ROUNDS * hand_size(players)
+        # per seat a turn: three steps of its play and two menus' picks, each menu shuffling the deck
+        length = ROUNDS * cards + 1 + turns * players * (5 + 2 * cards)
+        high = ROUNDS * hand_size(players) * _PARTY_CARD + 2 * _PARTY_CARD
+        info = pyspiel.GameInfo(
+            num_distinct_actions=len(space),
+            max_chance_outcomes=cards,
+            num_players=players,
+            min_utility=0.0 if utility == "win" else _PARTY_LOW,
+            max_utility=1.0 if utility == "win" else high,
+            utility_sum=None,  # the type is general-sum for both utilities (win shares add up to 1)
+            max_game_length=length,
+        )
+        given["menu"] = menu.label.replace(",", ";")  # the game string must parse back
+        given["rule"] = ";".join(o.replace("=", ":", 1) for o in rule_overrides(str(given["rule"])))
+        super().__init__(_PARTY_TYPE, info, given)
+        self.menu, self.players, self.rules, self.utility, self.space = menu, players, rules, utility, space
+
+    def new_initial_state(self) -> SushiGoPartyState:
+        return SushiGoPartyState(self, self.menu, self.players, self.rules, self.utility)
+
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None
+                         ) -> SushiGoPartyObserver:
+        return SushiGoPartyObserver(iig_obs_type, params, self.space, self.players)
+
+
 pyspiel.register_game(_FULL_TYPE, SushiGoGame)
 pyspiel.register_game(_ENDGAME_TYPE, SushiGoEndgame)
+pyspiel.register_game(_PARTY_TYPE, SushiGoPartyGame)

@@ -178,7 +178,7 @@ class _Game:
         self.menu, self.players, self.rules = menu, players, rules
         root = random.Random(seed)
         self.chooser = chooser_for(random.Random(root.getrandbits(64)))
-        self.rng = root  # the dealer's, from here on
+        self.rng = self.dealer(root)  # the dealer's, from here on
         self.pile = _expand(menu.desserts())
         self.rng.shuffle(self.pile)
         self.pool = _expand(menu.deck())
@@ -191,6 +191,11 @@ class _Game:
         self.no_flip = [False] * players
         self.flipped: list[set[str]] = [set() for _ in range(players)]
         self._asks: dict[str, list[tuple[str, str, bool]]] = {}
+
+    def dealer(self, root: random.Random) -> random.Random:
+        """The dealer's generator, made from the game's once the players' seed is drawn (a step
+        API puts one there that asks its chance decisions, :mod:`.step`)."""
+        return root
 
     # --- dealing -------------------------------------------------------------------------------
 
@@ -352,10 +357,19 @@ class _Game:
         return out
 
     def play_turn(self, rnd: PartyRoundRecord) -> None:
+        self.begin_turn()
+        self.resolve_turn(rnd, [self.chooser.choose("play", k, self.moves(k)) for k in range(self.players)])
+
+    def begin_turn(self) -> None:
+        """A new turn: from here :meth:`moves` gives each seat's plays (a step API asks them one
+        by one, :mod:`.step`), and :meth:`resolve_turn` plays the ones chosen."""
         self.turn += 1
         self.no_flip = [False] * self.players
         self.flipped = [set() for _ in range(self.players)]
-        chosen = [self.chooser.choose("play", k, self.moves(k)) for k in range(self.players)]
+
+    def resolve_turn(self, rnd: PartyRoundRecord, chosen: Sequence[tuple[str, str]]) -> None:
+        """The turn's chosen (normal play, bonus action) of every seat played, the menus' and
+        spoons' decisions asked of the chooser as resolution reaches them; then hands pass."""
         for k, (play, _bonus) in enumerate(chosen):
             self.no_flip[k] = bool(_flips(play))  # it flips last: the seat's other takeout boxes flip nothing
         texts = [play for play, _ in chosen]

@@ -14,7 +14,7 @@ from sushigo.spec.errors import InputError, check_first_seed
 from sushigo.spec.files import write_atomic
 from sushigo.spec.party.executor import POLICIES, PartyRecord, PartyReplay, play_party, replay_party
 from sushigo.spec.party.menus import parse_menu
-from sushigo.spec.party.readings import party_rules
+from sushigo.spec.party.readings import PartyRules, party_rules
 
 PLAY_FORMAT: Final = "sushigo-party-play-result/1"
 REPLAY_FORMAT: Final = "sushigo-party-replay-result/1"
@@ -31,10 +31,49 @@ def _policies(policy: Sequence[str], players: int) -> list[str]:
     return names * players if len(names) == 1 else names
 
 
+#: The task of a run of Party games on a worker (:mod:`sushigo.jobs`).
+TASK: Final = "sushigo.api.party_play:games_task"
+#: Games a task plays at most (a few tasks per worker, as the base game's ``play`` makes).
+CHUNK: Final = 20
+
+#: One game's result as :func:`summary` reads it: the seat totals and the winners.
+Result = tuple[Sequence[int], Sequence[int]]
+
+
+def games_task(doc: dict[str, Any]) -> list[list[list[int]]]:
+    """Party games ``doc["seed"]`` .. ``+ doc["games"] - 1`` as a job's task: per game, in seed
+    order, ``[totals, winners]`` (all :func:`summary` needs)."""
+    rules = party_rules(list(doc["rule"]))
+    table = parse_menu(doc["menu"], doc["players"], uramaki=rules.uramaki_split)
+    out = []
+    for s in range(doc["seed"], doc["seed"] + doc["games"]):
+        score = play_party(table, doc["players"], s, doc["policies"], rules).score
+        assert score is not None
+        out.append([list(score.totals), list(score.winners)])
+    return out
+
+
+def _play_tasks(doc: dict[str, Any], seed: int, games: int, where: Any) -> list[Result]:
+    """``games`` games as tasks on ``where``: whole chunks of :data:`CHUNK` seeds, answers in seed
+    order (every game depends on its own seed only), so the summary is the one a serial run makes."""
+    from sushigo import jobs as J
+
+    workers = where.jobs if where.cluster in (None, J.LOCAL) else 8  # a cluster's size is not known here
+    per = min(CHUNK, -(-games // (4 * max(1, workers))))
+    tasks = [J.Task(f"party-games-{s}", {**doc, "seed": s, "games": min(per, seed + games - s)})
+             for s in range(seed, seed + games, per)]
+    return [(totals, winners) for answer in J.run(TASK, tasks, where) for totals, winners in answer]
+
+
 def play_party_outcome(*, menu: str | None, players: int | None, seed: int = 0, games: int = 1,
                        policy: Sequence[str] = (), record: str | None = None,
-                       rule: Sequence[str] = ()) -> Outcome:
-    """Party games from seeds ``seed``, ``seed + 1``, ...: one game's record, or a summary."""
+                       rule: Sequence[str] = (), jobs: int | None = None,
+                       cluster: str | None = None) -> Outcome:
+    """Party games from seeds ``seed``, ``seed + 1``, ...: one game's record, or a summary. Many
+    games without records run on ``jobs`` local processes or on the Dask scheduler at ``cluster``
+    (:mod:`sushigo.jobs`); the summary is the same however they ran."""
+    from sushigo.jobs import runner
+
     if menu is None:
         raise InputError("--game party plays a menu: add --menu NAME or --menu KIND,KIND,... "
                          "(sushigo rules --game party lists the menus)")
@@ -46,6 +85,12 @@ def play_party_outcome(*, menu: str | None, players: int | None, seed: int = 0, 
     rules = party_rules(list(rule))
     table = parse_menu(menu, players, uramaki=rules.uramaki_split)
     policies = _policies(policy, players)
+    where = runner(jobs, cluster)
+    if games > 1 and record is None and where.spread:
+        task = {"menu": menu, "players": players, "rule": list(rule), "policies": policies}
+        results = _play_tasks(task, seed, games, where)
+        doc = _summary(table.label, players, rules, policies, seed, results)
+        return Outcome(doc, 0, [])
     records = [play_party(table, players, seed + g, policies, rules) for g in range(games)]
     if record is not None:
         docs = [r.as_json() for r in records]
@@ -57,20 +102,26 @@ def summary(records: Sequence[PartyRecord]) -> dict[str, Any]:
     """Per seat the mean, spread, least and most of its totals and its share of the wins (a
     shared win counts 1/k to each of the k winners); one game also gives its record."""
     first = records[0]
-    seats = []
-    for k in range(first.players):
-        totals = [r.score.totals[k] for r in records if r.score is not None]
-        wins = sum(1 / len(r.score.winners) for r in records if r.score is not None and k in r.score.winners)
-        seats.append({"seat": k, "policy": first.policies[k], "mean": statistics.fmean(totals),
-                      "stdev": statistics.pstdev(totals), "min": min(totals), "max": max(totals),
-                      "win_share": wins / len(records)})
-    doc: dict[str, Any] = {"format": PLAY_FORMAT, "game": "party", "menu": first.menu.label,
-                           "players": first.players, "readings": first.rules.changed(),
-                           "seeds": [records[0].seed, records[-1].seed], "games": len(records),
-                           "seats": seats}
+    results = [(r.score.totals, r.score.winners) for r in records if r.score is not None]
+    doc = _summary(first.menu.label, first.players, first.rules, first.policies, first.seed, results)
     if len(records) == 1:
         doc["record"] = first.as_json()
     return doc
+
+
+def _summary(label: str, players: int, rules: PartyRules, policies: Sequence[str], seed: int,
+             results: Sequence[Result]) -> dict[str, Any]:
+    """The summary of games from seeds ``seed`` on, given per game (in seed order) its totals and winners."""
+    seats = []
+    for k in range(players):
+        totals = [t[k] for t, _ in results]
+        wins = sum(1 / len(w) for _, w in results if k in w)
+        seats.append({"seat": k, "policy": policies[k], "mean": statistics.fmean(totals),
+                      "stdev": statistics.pstdev(totals), "min": min(totals), "max": max(totals),
+                      "win_share": wins / len(results)})
+    return {"format": PLAY_FORMAT, "game": "party", "menu": label, "players": players,
+            "readings": rules.changed(), "seeds": [seed, seed + len(results) - 1], "games": len(results),
+            "seats": seats}
 
 
 def write_party_records(path: str, data: Any) -> None:

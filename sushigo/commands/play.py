@@ -126,7 +126,8 @@ def _run_party(args: argparse.Namespace) -> int:
         raise InputError("--rules names a base-game ruleset; with --game party choose readings with "
                          "--rule NAME=VALUE (sushigo rules --game party)")
     out = play_party_outcome(menu=args.menu, players=args.players, seed=args.seed, games=args.games,
-                             policy=list(args.policy), record=args.record, rule=list(args.rule))
+                             policy=list(args.policy), record=args.record, rule=list(args.rule),
+                             jobs=args.jobs, cluster=args.cluster)
     if args.record == "-":
         return out.code
     if args.json:
