@@ -271,6 +271,7 @@ def random_puzzle(seed: int, menu: Menu | str, players: int | None = None, sizes
     the_menu = parse_menu(menu) if isinstance(menu, str) else menu
     seats = the_menu.seats()
     n = players if players is not None else rng.choice(list(seats))
+    the_menu.check_players(n)
     deck = [c for c, k in the_menu.deck() for _ in range(k)]
     pile = [c for c, k in the_menu.desserts() for _ in range(k)]
     rng.shuffle(pile)
