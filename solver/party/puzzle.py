@@ -190,6 +190,51 @@ def _tool(bonus: str) -> tuple[str, str]:
     return ":".join(parts[:n]), ":".join(parts[n:])
 
 
+def pass_turn(hands: Sequence[Sequence[str]],
+              plays: Sequence[str]) -> tuple[list[list[str]], list[list[str]]]:
+    """The hands after one turn of ``plays`` and passing left, and the hands as they were once the
+    normal plays were made (what a spoon could take): the normal cards leave the hands, the
+    chopsticks used go back into their player's hand (RB p12), a spoon takes its card from the
+    first player to the left holding it, who takes the spoon (RB p13)."""
+    players = len(hands)
+    held = [list(h) for h in hands]
+    later: list[tuple[int, int, str]] = []
+    for k, play in enumerate(plays):
+        words = play.split()
+        if words == ["-"]:
+            continue
+        head = words[0].partition(":")[0]
+        if head in held[k]:
+            held[k].remove(head)
+        later += [(int(_tool(b)[0].rpartition("-")[2]), k, b) for b in words[1:]]
+    after = [list(h) for h in held]
+    for _, k, bonus in sorted(later):
+        tool, rest = _tool(bonus)
+        card = rest.partition(":")[0]
+        back = SPECIAL if tool.startswith(SPECIAL) else tool
+        if rest in ("", "-"):
+            continue
+        if kind_name(tool.rpartition(":")[2]) == "chopsticks":
+            if card in held[k]:
+                held[k].remove(card)
+            held[k].append(back)
+            continue
+        giver = spoon_giver(held, k, card)
+        if giver is not None:
+            held[giver].remove(card)
+            held[giver].append(back)
+    return [held[(k - 1) % players] for k in range(players)], after
+
+
+def spoon_giver(hands: Sequence[Sequence[str]], seat: int, card: str) -> int | None:
+    """RB p13: the first player to the left of ``seat`` holding ``card`` (None: nobody)."""
+    for step in range(1, len(hands)):
+        giver = (seat + step) % len(hands)
+        if card in hands[giver]:
+            return giver
+    return None
+
+
 def from_record(data: Mapping[str, Any], round_no: int, seat: int, rule: Sequence[str] = ()) -> PartyPuzzle:
     """Seat ``seat``'s view of round ``round_no`` (from 1) of a Party record, as a puzzle."""
     rounds = data.get("rounds")
@@ -210,34 +255,8 @@ def from_record(data: Mapping[str, Any], round_no: int, seat: int, rule: Sequenc
     left: list[tuple[str, ...]] = []
     for plays in turns:
         seen.append(tuple(hands[seat]))
-        later: list[tuple[int, int, str]] = []
-        for k, play in enumerate(plays):
-            words = play.split()
-            if words == ["-"]:
-                continue
-            head = words[0].partition(":")[0]
-            if head in hands[k]:
-                hands[k].remove(head)
-            later += [(int(_tool(b)[0].rpartition("-")[2]), k, b) for b in words[1:]]
-        left.append(tuple(sorted(c for step in range(1, players) for c in hands[(seat + step) % players])))
-        for _, k, bonus in sorted(later):
-            tool, rest = _tool(bonus)
-            card = rest.partition(":")[0]
-            back = SPECIAL if tool.startswith(SPECIAL) else tool
-            if rest in ("", "-"):
-                continue
-            if kind_name(tool.rpartition(":")[2]) == "chopsticks":
-                if card in hands[k]:
-                    hands[k].remove(card)
-                hands[k].append(back)  # RB p12: the chopsticks go back into the hand
-                continue
-            for step in range(1, players):  # RB p13: the first player to the left holding it
-                giver = (k + step) % players
-                if card in hands[giver]:
-                    hands[giver].remove(card)
-                    hands[giver].append(back)
-                    break
-        hands = [hands[(k - 1) % players] for k in range(players)]  # pass left
+        hands, after = pass_turn(hands, plays)
+        left.append(tuple(sorted(c for step in range(1, players) for c in after[(seat + step) % players])))
     order = [(seat + j) % players for j in range(1, players)]
     opponents = [[plays[k] for plays in turns] for k in order]
     draws = [d["drawn"] for d in rnd.get("draws", []) if d.get("player") == seat]

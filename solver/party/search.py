@@ -25,6 +25,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from sushigo.spec.errors import InputError
+from sushigo.spec.party.readings import PartyRules
 from sushigo.spec.party.tableau import SPECIAL, kind_name
 from sushigo.spec.party.turns import RoundTable, finish_round
 
@@ -100,18 +101,20 @@ def _sub_multisets(texts: Sequence[str]) -> list[list[str]]:
             for ks in itertools.product(*(range(counts[n] + 1) for n in names))]
 
 
-class Moves:
-    """The texts seat 0 may play on each turn of ``puzzle`` (module docstring)."""
+class SeatMoves:
+    """The texts one seat may play in a turn (module docstring): ``hand`` its cards, ``left`` the
+    cards a spoon may take, ``draws`` what its menus draw in turn (the first menu to act the first)."""
 
-    def __init__(self, puzzle: PartyPuzzle) -> None:
-        self.puzzle = puzzle
-        self.same_turn = puzzle.rules.special_order_copies == "played"
+    def __init__(self, rules: PartyRules, seat: int = 0) -> None:
+        self.seat = seat
+        self.same_turn = rules.special_order_copies == "played"
 
-    def expand(self, table: RoundTable, card: str, t: int, later: bool, used: str = "",
-               placed: Sequence[str] = ()) -> list[str]:
+    def expand(self, table: RoundTable, card: str, draws: Sequence[Sequence[str]], later: bool,
+               used: str = "", placed: Sequence[str] = ()) -> list[str]:
         """The texts playing ``card`` may take."""
         name = kind_name(card)
-        slots = [s for s in table.seats[0].slots if str(s.part) != used]
+        seat = table.seats[self.seat]
+        slots = [s for s in seat.slots if str(s.part) != used]
         if name == SPECIAL:
             targets = [_text(s) for s in slots] + (list(placed) if later and self.same_turn else [])
             return [f"{SPECIAL}:{x}" for x in dict.fromkeys(targets)] or [SPECIAL]
@@ -119,38 +122,37 @@ class Moves:
             aims = [str(s.part) for s in slots if not s.part.flipped]
             return [f"{card}:{','.join(f)}" if f else card for f in _sub_multisets(aims)]
         if name == "menu":
-            acted = sum(1 for p in table.seats[0].discarded if kind_name(p.card) == "menu")
-            draws = self.puzzle.draws
+            acted = sum(1 for p in seat.discarded if kind_name(p.card) == "menu")
             if acted >= len(draws):
                 return [f"{card}:-"]
             out = [f"{card}:{x}" for c in dict.fromkeys(draws[acted]) if kind_name(c) != "menu"
-                   for x in self.expand(table, c, t, True, used, placed)]
+                   for x in self.expand(table, c, draws, True, used, placed)]
             return out or [f"{card}:-"]
         return [card]
 
-    def moves(self, table: RoundTable, t: int) -> list[str]:
-        hand = self.puzzle.hands[t]
-        seat = table.seats[0]
+    def moves(self, table: RoundTable, hand: Sequence[str], left: Sequence[str],
+              draws: Sequence[Sequence[str]]) -> list[str]:
+        seat = table.seats[self.seat]
         tools = list(dict.fromkeys(str(s.part) for s in seat.slots
                                    if s.part.scores_as and kind_name(s.part.scores_as) in TOOLS))
-        if t + 1 >= table.last:
+        if table.turn + 1 >= table.last:
             tools = []  # turns.py: no bonus action on the round's last turn
         out: list[str] = []
         for card in dict.fromkeys(hand):
             rest = list(hand)
             rest.remove(card)
-            for normal in self.expand(table, card, t, False):
+            for normal in self.expand(table, card, draws, False):
                 out.append(normal)
                 placed = [_placed(normal)]
                 for tool in tools:
                     if kind_name(tool.rpartition(":")[2]) == "chopsticks":
                         pool = list(dict.fromkeys(rest))
                     else:
-                        pool = [c for c in dict.fromkeys(self.puzzle.left_at(t)) if c != tool]
+                        pool = [c for c in dict.fromkeys(left) if c != tool]
                         out.append(f"{normal} {tool}:-")
                     for other in pool:
                         out += [f"{normal} {tool}:{x}"
-                                for x in self.expand(table, other, t, True, tool, placed)]
+                                for x in self.expand(table, other, draws, True, tool, placed)]
         return out
 
 
@@ -168,7 +170,7 @@ def _placed(text: str) -> str:
 def search(puzzle: PartyPuzzle, deadline: float | None = None) -> tuple[int, list[str], dict[str, int]]:
     """Seat 0's best round score, its plays turn by turn, and the search's statistics; raises
     :class:`OutOfTime` past ``deadline`` (a ``time.monotonic()`` value)."""
-    gen = Moves(puzzle)
+    gen = SeatMoves(puzzle.rules)
     memo: dict[tuple[Any, ...], tuple[int, tuple[str, ...]] | None] = {}
     opp = puzzle.opponents
     turns = len(puzzle.hands)
@@ -186,7 +188,7 @@ def search(puzzle: PartyPuzzle, deadline: float | None = None) -> tuple[int, lis
         if deadline is not None and nodes % _CHECK == 0 and time.monotonic() > deadline:
             raise OutOfTime
         found: tuple[int, tuple[str, ...]] | None = None
-        for text in gen.moves(table, t):
+        for text in gen.moves(table, puzzle.hands[t], puzzle.left_at(t), puzzle.draws):
             nxt = play(table, [text, *opp[t]])
             if nxt is None:
                 continue
