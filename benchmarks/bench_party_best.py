@@ -20,14 +20,14 @@ import argparse
 import statistics
 import time
 
-from tabulate import tabulate
-
-from benchmarks.bench_best import make_puzzle
 from sushigo.solver.best import solve_puzzle
 from sushigo.solver.party.best import solve_party
 from sushigo.solver.party.puzzle import random_puzzle
 from sushigo.solver.party.z3best import coverage
 from sushigo.spec.party.menus import SUGGESTED, parse_menu
+from tabulate import tabulate
+
+from benchmarks.bench_best import make_puzzle
 
 #: The suggested menus that seat 2 players (the 10-card hands).
 MENUS = [m for m in SUGGESTED if 2 in parse_menu(m).seats()]
