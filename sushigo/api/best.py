@@ -43,19 +43,20 @@ class BestDetail(NamedTuple):
 def best_outcome(
     input: Document | None = None,
     *,
-    engine: str = "z3",
+    engine: str | None = None,
     timeout: float = DEFAULT_TIMEOUT,
     seat: int | None = None,
     round: int | str | bool | None = None,
-    game: bool = False,
+    game: bool | str = False,
     players: int | None = None,
-    seed: int = 0,
+    seed: int | None = None,
     rules: str | None = None,
     rule: Rule = None,
     progress: bool = False,
     jobs: int | None = None,
     cluster: str | None = None,
     rlimit: int | None = None,
+    menu: str | None = None,
 ) -> Outcome:
     """The highest score one player can reach, proved: for a puzzle (fixed hands), a recorded
     round (hindsight, the others' picks fixed; a game record needs ``round`` and ``seat``), or,
@@ -66,7 +67,18 @@ def best_outcome(
     narrows, on a terminal's standard error (only when the questions run in this process).
     Over all deals, each question (kind, player count, best or best losing) is a task on ``jobs``
     local processes or the Dask scheduler at ``cluster``. Returns what ``sushigo best --json``
-    prints."""
+    prints. ``game="party"``: a Sushi Go Party! puzzle or recorded round (:func:`party_best_outcome`)."""
+    if game == "party":
+        if rules is not None or jobs is not None or cluster is not None:
+            raise InputError("--rules, --jobs and --cluster are for the base game; with --game party choose "
+                             "readings with --rule NAME=VALUE (sushigo rules --game party)")
+        return party_best_outcome(input, menu=menu, engine=engine, timeout=timeout, seat=seat, round=round,
+                                  players=players, seed=seed, rule=rule, rlimit=rlimit)
+    if menu is not None:
+        raise InputError("--menu is a Sushi Go Party! menu: add --game party")
+    game = game is True
+    seed = 0 if seed is None else seed
+    engine = engine or "z3"
     with solver_budget(None, rlimit):  # the timeout is the search's own deadline
         return _best(input, engine, timeout, seat, round, game, players, seed, rules, rule, progress,
                      jobs, cluster)
@@ -243,6 +255,76 @@ def _alldeals_json(res: Any, budget: float) -> dict[str, Any]:
         out["budget_seconds"] = budget
     out["witness"] = res.record
     return out
+
+
+PARTY_FORMAT = "sushigo-party-best-result/1"
+PARTY_ENGINES = ("search", "z3")  # sushigo.solver.party.best.ENGINES
+
+
+def party_best_outcome(
+    input: Document | None = None,
+    *,
+    menu: str | None = None,
+    engine: str | None = None,
+    timeout: float = DEFAULT_TIMEOUT,
+    seat: int | None = None,
+    round: int | str | bool | None = None,
+    players: int | None = None,
+    seed: int | None = None,
+    rule: Rule = None,
+    rlimit: int | None = None,
+) -> Outcome:
+    """Seat 0's best round score of a Party puzzle (docs/party.md, "The best round"): a puzzle
+    file, a Party record with ``round`` and ``seat``, or, with no file, the seeded puzzle
+    ``seed`` of ``menu`` for ``players``. ``engine``: "search" (default; every puzzle) or "z3"
+    (puzzles without specials or uramaki in the hands). Past ``timeout`` seconds: unknown."""
+    from sushigo.solver.party.best import solve_party
+    from sushigo.solver.party.puzzle import RECORD_FORMAT, from_record, parse_party_puzzle, random_puzzle
+
+    engine = engine or "search"
+    if engine not in PARTY_ENGINES:
+        raise InputError(f"--engine {engine}: with --game party choose one of {', '.join(PARTY_ENGINES)}")
+    budget_of(timeout, rlimit)
+    texts = override_texts(rule)
+    if input is None:
+        if menu is None or seed is None:
+            raise InputError("--game party: give a puzzle or record file, or --menu M --seed S (and "
+                             "--players N) for a seeded puzzle")
+        if round is not None or seat is not None:
+            raise InputError("--round and --seat apply to a Party record file")
+        from sushigo.spec.party.readings import party_rules
+
+        puzzle = random_puzzle(seed, menu, players, rules=party_rules(texts))
+        form = f"seeded puzzle {seed}"
+    else:
+        if seed is not None:
+            raise InputError("--seed makes a seeded puzzle: give no file with it")
+        data, source = load_input(input)
+        if not isinstance(data, dict):
+            raise InputError(f"{source}: expected a JSON object (a Party puzzle or record)")
+        if data.get("format") == RECORD_FORMAT or "rounds" in data:
+            if menu is not None or players is not None:
+                raise InputError("a Party record names its menu and players: drop --menu and --players")
+            if round in (None, True, "all") or seat is None:
+                raise InputError("a Party record needs --round R (from 1) and --seat K (from 0)")
+            try:
+                rnd = int(str(round))
+            except ValueError as exc:
+                raise InputError(f"--round must be a round number, got {round!r}") from exc
+            puzzle = from_record(data, rnd, seat, texts)
+            form = f"round {rnd}, seat {seat}"
+        else:
+            if round is not None or seat is not None:
+                raise InputError("--round and --seat apply to a Party record; a puzzle's player is seat 0")
+            if players is not None:
+                data = {**data, "players": players}
+            puzzle = parse_party_puzzle(data, texts, menu, where=source)
+            form = "puzzle"
+    res = solve_party(puzzle, engine, timeout, rlimit)
+    doc = {"menu": puzzle.menu.label, "players": puzzle.players, "readings": puzzle.rules.changed(),
+           "question": form, **res.as_json()}
+    data_out = with_outcome(tagged(PARTY_FORMAT, doc), res.verdict)
+    return Outcome(data_out, 0 if res.status == STATUS_OPTIMAL else 1, BestDetail("party", puzzle, res))
 
 
 best = public(best_outcome, "best")

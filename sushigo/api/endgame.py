@@ -203,3 +203,30 @@ def endgame_batch_outcome(
 
 endgame = public(endgame_outcome, "endgame")
 endgame_batch = public(endgame_batch_outcome, "endgame_batch")
+
+
+PARTY_FORMAT = "sushigo-party-endgame-result/1"
+
+
+def party_endgame_outcome(position: Document | None, *, timeout: float | None = DEFAULT_TIME_LIMIT,
+                          rule: Rule = None, rules: str | None = None) -> Outcome:
+    """A Sushi Go Party! endgame (docs/party.md, "Endgames"): the position's exact value and the
+    first turn's optimal mixed strategies; unknown past ``timeout`` seconds."""
+    from sushigo.api.base import budget_of, load_input, override_texts, tagged
+    from sushigo.solver.party.endgame import parse_position, solve_party_endgame
+
+    if rules is not None:
+        raise InputError("--rules names a base-game ruleset; with --game party choose readings with "
+                         "--rule NAME=VALUE (sushigo rules --game party)")
+    if position is None:
+        raise InputError("--game party: give a position file (format sushigo-party-position/1; "
+                         "docs/party.md)")
+    budget_of(timeout)
+    data, source = load_input(position)
+    if not isinstance(data, dict):
+        raise InputError(f"{source}: expected a JSON object (a Party position)")
+    pos = parse_position(data, override_texts(rule), where=source)
+    res = solve_party_endgame(pos, timeout)
+    doc = with_outcome(tagged(PARTY_FORMAT, {"menu": pos.menu.label, "players": pos.players,
+                                             "cards_left": len(pos.hands[0]), **res.as_json()}), res.verdict)
+    return Outcome(doc, 0 if res.status == "optimal" else 1, (res, pos))

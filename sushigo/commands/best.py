@@ -57,8 +57,9 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("input", nargs="?", metavar="FILE",
                         help="puzzle, round or game record JSON ('-' for standard input)")
-    parser.add_argument("--engine", choices=ENGINES, default="z3",
-                        help="z3 (certified, default) or search (exhaustive dynamic programme)")
+    parser.add_argument("--engine", choices=ENGINES, default=None,
+                        help="z3 (certified, default) or search (exhaustive dynamic programme); with "
+                        "--game party: search (default) or z3")
     parser.add_argument("--timeout", type=budget_seconds, default=DEFAULT_TIMEOUT, metavar="SECONDS",
                         help="z3 budget (default %(default)s); past it the answer is 'unknown'")
     parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
@@ -67,12 +68,18 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--round", nargs="?", const="all", default=None, metavar="R",
                         help="with a game record: the round (from 1); alone: best round score over "
                         "all deals")
-    parser.add_argument("--game", action="store_true", help="best game score over all deals")
+    parser.add_argument("--game", nargs="?", const=True, default=False, metavar="party",
+                        help="alone: best game score over all deals; --game party: a Sushi Go Party! "
+                        "puzzle or recorded round (docs/party.md)")
+    parser.add_argument("--menu", default=None, metavar="MENU",
+                        help="with --game party: the menu (a suggested menu's name, or KIND,KIND,...), "
+                        "for a seeded puzzle or over a puzzle's own")
     parser.add_argument("--players", type=int, metavar="N",
                         help="over all deals: this player count only (default: table for 2..5)")
-    parser.add_argument("--seed", type=int, default=0, metavar="S",
+    parser.add_argument("--seed", type=int, default=None, metavar="S",
                         help="over all deals: seed of the local search that starts the losing-game "
-                        "question (default 0; recorded in the output)")
+                        "question (default 0; recorded in the output); with --game party and no file: "
+                        "the seeded puzzle S of --menu")
     add_rules_args(parser, default=None)
     add_jobs_args(parser, "over all deals: local worker processes, one question each (default 1)")
     add_json_arg(parser)
@@ -81,11 +88,15 @@ def register(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from sushigo.api.best import best_outcome
+    from sushigo.spec.errors import InputError
 
+    if args.game not in (True, False, "base", "party"):
+        raise InputError(f"--game {args.game}: give --game alone (best game over all deals) or --game party")
     out = best_outcome(args.input, engine=args.engine, timeout=args.timeout, seat=args.seat,
-                       round=args.round, game=args.game, players=args.players, seed=args.seed,
-                       rules=args.rules, rule=list(args.rule), progress=not args.json,
-                       jobs=args.jobs, cluster=args.cluster, rlimit=args.rlimit)
+                       round=args.round, game=False if args.game == "base" else args.game,
+                       players=args.players, seed=args.seed, rules=args.rules, rule=list(args.rule),
+                       progress=not args.json, jobs=args.jobs, cluster=args.cluster, rlimit=args.rlimit,
+                       menu=args.menu)
     if args.json:
         print_json(out.data)
         return out.code
@@ -93,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     # each form's question and result types differ: the detail's form says which
     show: dict[str, Callable[[argparse.Namespace, Any, Any], None]] = {
         "puzzle": _show_puzzle, "hindsight": _show_hindsight, "dummy": _show_dummy,
-        "alldeals": _show_alldeals}
+        "alldeals": _show_alldeals, "party": _show_party}
     show[detail.form](args, detail.question, detail.result)
     return out.code
 
@@ -180,6 +191,36 @@ def _show_alldeals(args: argparse.Namespace, rules: Ruleset, answers: list[Any])
           "the executor to the same score")
     for note in notes:
         print(note)
+
+
+def _show_party(args: argparse.Namespace, puzzle: Any, res: Any) -> None:
+    from sushigo.api.best import STATUS_OPTIMAL
+
+    readings = puzzle.rules.describe()
+    where = f"{puzzle.source}; " if puzzle.source else ""
+    others = "the other seats' plays as recorded" if puzzle.source else (
+        "the other seats' plays as given" if any(p != "-" for t in puzzle.opponents for p in t)
+        else "the other seats play nothing")
+    if res.plays:
+        rows = [[t + 1, _party_hand(hand), play, score]
+                for t, (hand, play, score) in enumerate(zip(puzzle.hands, res.plays, res.running,
+                                                            strict=True))]
+        print_table(rows, ["turn", "hand", "play", "score"],
+                    title=f"Sushi Go Party!, menu {puzzle.menu.label}, {puzzle.players} players, {readings}; "
+                    f"{where}seat 0's round score, {others}")
+    if res.status == STATUS_OPTIMAL:
+        how = f"proved: {res.score + 1} is unreachable" if res.engine == "z3" else "exhaustive search"
+        print(f"best score {res.score} (optimal; {how}; {res.engine}, {res.seconds:.2f} s)")
+    else:
+        print(f"no answer (unknown: {res.reason}; budget {res.budget:g} s)")
+    if res.actual is not None:
+        print(f"actual score {res.actual} (recorded picks)")
+
+
+def _party_hand(hand: Sequence[str]) -> str:
+    from collections import Counter
+
+    return " ".join(f"{c}*{n}" if n > 1 else c for c, n in sorted(Counter(hand).items()))
 
 
 def _cell(score: int | None) -> str:

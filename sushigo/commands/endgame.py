@@ -75,6 +75,9 @@ def register(subparsers: Any) -> None:
                         metavar="SECONDS", help="the same as --time-limit")
     parser.add_argument("--rlimit", type=budget_count, default=None, metavar="N",
                         help="with --certify: Z3 resource units each call may spend")
+    parser.add_argument("--game", choices=("base", "party"), default="base",
+                        help="party: a Sushi Go Party! position (POSITION.json, format "
+                        "sushigo-party-position/1; docs/party.md)")
     add_rules_args(parser, default=None)
     add_jobs_args(parser, "with --batch: local worker processes (default 1)")
     add_json_arg(parser)
@@ -164,9 +167,40 @@ def run_batch(args: argparse.Namespace) -> int:
     return out.code
 
 
+def _run_party(args: argparse.Namespace) -> int:
+    from sushigo.api.endgame import party_endgame_outcome
+
+    if args.hands is not None or args.batch is not None or args.policy is not None or args.certify:
+        raise InputError("--game party reads a position file (POSITION.json); --hands, --batch, --policy and "
+                         "--certify are for the base game")
+    if args.objective not in (None, "diff", "paranoid"):
+        raise InputError(f"--objective {args.objective}: a Party endgame is scored diff (2 players) or "
+                         "paranoid (3 to 8)")
+    out = party_endgame_outcome(args.position, timeout=args.time_limit, rule=list(args.rule),
+                                rules=args.rules)
+    if args.json:
+        print_json(out.data)
+        return out.code
+    res, pos = out.detail
+    what = ("seat 0's round points minus seat 1's (zero-sum, mixed strategies)" if res.objective == "diff"
+            else "seat 0's round points, the other seats choosing together to hold them down (paranoid)")
+    print(f"endgame: Sushi Go Party!, menu {pos.menu.label}, {pos.players} players, {pos.rules.describe()}, "
+          f"{len(pos.hands[0])} cards per hand")
+    print(f"objective: {what}")
+    if res.status != "optimal":
+        print(f"status: unknown ({res.reason}; budget {res.budget:g} s)")
+        return out.code
+    print(f"value: {fmt(res.value)} (exact; {res.stats['positions']} positions, {res.seconds:.2f} s)")
+    print_table([[m, fmt(p)] for m, p in res.rows], ["seat 0 plays", "probability"])
+    print_table([[m, fmt(p)] for m, p in res.cols], ["the others play", "probability"])
+    return out.code
+
+
 def run(args: argparse.Namespace) -> int:
     from sushigo.api.endgame import endgame_outcome
 
+    if args.game == "party":
+        return _run_party(args)
     if args.batch is not None:
         return run_batch(args)
     if args.jobs is not None or args.cluster is not None:
