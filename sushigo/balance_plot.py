@@ -157,7 +157,8 @@ def draw_party(data: dict[str, Any], detail: Any, path: str) -> None:
         names = [data[k]["rules"] for k in keys]
         fig, (left, middle, right) = plt.subplots(1, 3, figsize=(17, 6.2),
                                                   gridspec_kw={"width_ratios": [1, 1.1, 0.9]})
-        _scores(left, data, detail, names, colours[: len(keys)])
+        colours = colours[: len(keys)]
+        _scores(left, data, detail, names, colours)
         kinds = [k["kind"] for k in data["ruleset"]["kinds"]]
         _bars(middle, kinds, [[r["points_per_card"] for r in data[k]["kinds"]] for k in keys], names,
               colours, 1.0)
