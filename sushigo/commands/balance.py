@@ -6,7 +6,7 @@ import argparse
 import math
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from sushigo.common import add_game_args, add_json_arg, budget_seconds, print_json, print_table
@@ -240,20 +240,27 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
+    return _show(args, out, "draw", lambda: print_report(out.data, out.detail.rules))
+
+
+def _show(args: argparse.Namespace, out: Any, drawing: str, report: Callable[[], None]) -> int:
+    """Draw ``out`` with :mod:`sushigo.balance_plot`'s ``drawing`` when --plot asks, then print it."""
+    from sushigo.spec.errors import InputError
+
     if args.plot is not None:
-        from sushigo.balance_plot import draw
+        from sushigo import balance_plot
 
         try:
-            draw(out.data, out.detail, args.plot)
+            getattr(balance_plot, drawing)(out.data, out.detail, args.plot)
         except OSError as exc:
             raise InputError(f"cannot write the picture to {args.plot!r}: {exc.strerror or exc}") from exc
     if args.json:
         print_json(out.data)
     else:
-        print_report(out.data, out.detail.rules)
+        report()
         if args.plot:
             print(f"picture: {args.plot}")
-    return out.code
+    return int(out.code)
 
 
 # --- Sushi Go Party! ---------------------------------------------------------------------------
@@ -282,23 +289,8 @@ def _run_party(args: argparse.Namespace) -> int:
     finally:
         if progress is not None:
             print("\r\033[K", end="", file=sys.stderr, flush=True)
-    if args.plot is not None:
-        from sushigo.balance_plot import draw_party
-
-        try:
-            draw_party(out.data, out.detail, args.plot)
-        except OSError as exc:
-            raise InputError(f"cannot write the picture to {args.plot!r}: {exc.strerror or exc}") from exc
-    if args.json:
-        print_json(out.data)
-    else:
-        if "tables" in out.data:
-            print_party_menus(out.data)
-        else:
-            print_party_report(out.data)
-        if args.plot:
-            print(f"picture: {args.plot}")
-    return out.code
+    report = print_party_menus if "tables" in out.data else print_party_report
+    return _show(args, out, "draw_party", lambda: report(out.data))
 
 
 def _pct(value: float, ci95: list[float] | None) -> str:
