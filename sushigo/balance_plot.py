@@ -134,3 +134,68 @@ def _bars(ax: Any, labels: list[str], sides: list[list[dict[str, Any]]], names: 
     ax.set_yticks(range(len(labels)), labels)
     ax.invert_yaxis()
     ax.legend(loc="lower right")
+
+
+def draw_party(data: dict[str, Any], detail: Any, path: str) -> None:
+    """Write the picture of a Party report to ``path``: for one menu the panels of :func:`draw`
+    (its reading sets side by side); for every suggested menu, per menu and player count the
+    seat advantage (the spread of the seats' win shares) and the score spread."""
+    check_plot_target(path)
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    colours = ["#d1495b", "#00798c"]
+    last = data["first_seed"] + data["games"] - 1
+    if "tables" in data:
+        fig = _party_menus(plt, data, colours)
+        fig.suptitle(f"Sushi Go Party! suggested menus: {data['games']} games each ({data['policy']}), seeds "
+                     f"{data['first_seed']}..{last}; {data['rules']}")
+    else:
+        keys = ["ruleset"] + (["vs"] if data["vs"] is not None else [])
+        names = [data[k]["rules"] for k in keys]
+        fig, (left, middle, right) = plt.subplots(1, 3, figsize=(17, 6.2),
+                                                  gridspec_kw={"width_ratios": [1, 1.1, 0.9]})
+        colours = colours[: len(keys)]
+        _scores(left, data, detail, names, colours)
+        kinds = [k["kind"] for k in data["ruleset"]["kinds"]]
+        _bars(middle, kinds, [[r["points_per_card"] for r in data[k]["kinds"]] for k in keys], names,
+              colours, 1.0)
+        middle.axvline(0, color="black", linewidth=0.6)
+        middle.set_xlabel("points per card played (95% interval)")
+        middle.set_title("what each card kind brought")
+        labels = [f"seat {r['seat']}: {r['policy']}" for r in data["ruleset"]["seats"]]
+        shares = [[{"value": r["win_share"], "ci95": r["win_share_ci95"]} for r in data[k]["seats"]]
+                  for k in keys]
+        _bars(right, labels, shares, names, colours, 100.0)
+        right.axvline(100 / data["players"], color="grey", linewidth=0.8, linestyle="--")
+        right.set_xlabel("share of the wins, % (95% Wilson interval; dashed: an even share)")
+        right.set_title("who won")
+        pol = ", ".join(f"{p} x{n}" if n > 1 else p for p, n in Counter(data["policies"]).items())
+        fig.suptitle(f"menu {data['menu']}: {data['games']} games of {data['players']} players "
+                     f"(policies: {pol}), seeds {data['first_seed']}..{last}")
+        fig.tight_layout(rect=(0, 0, 1, 0.95))
+    kind = os.path.splitext(path)[1].lower()[1:]
+    with replacing(path) as fh:  # a failed write leaves any picture that was there as it was
+        fig.savefig(fh, format=kind, metadata={"Software": None} if kind == "png" else {"Date": None})
+    plt.close(fig)
+
+
+def _party_menus(plt: Any, data: dict[str, Any], colours: list[str]) -> Any:
+    """Per (menu, players): the seat advantage (win-share spread) and the score sd, side by side."""
+    tables = sorted(data["tables"], key=lambda t: (t["players"], t["menu"]))
+    labels = [f"{t['players']}p {t['menu']}" for t in tables]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(14, max(6.0, 0.24 * len(tables) + 1.5)))
+    spread = [{"value": t["advantage"]["win_share_spread"], "ci95": None} for t in tables]
+    _bars(left, labels, [spread], ["win-share spread"], colours[:1], 100.0)
+    left.set_xlabel("highest seat's win share less the lowest's, percentage points")
+    left.set_title("seat advantage (lower: more even)")
+    sd = [t["score"]["sd"] for t in tables]
+    _bars(right, labels, [sd], ["score sd"], colours[1:], 1.0)
+    right.set_xlabel("standard deviation of a player's score (95% interval)")
+    right.set_title("score spread")
+    for ax in (left, right):
+        ax.get_legend().remove()
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    return fig

@@ -254,7 +254,7 @@ def test_cli_plays_records_and_replays(tmp_path: Path) -> None:
 def test_cli_bad_input_is_one_line_exit_2() -> None:
     for args in (["--menu", "big-banquet", "--players", "2"], ["--menu", "no-such-menu", "--players", "4"],
                  ["--players", "4"], ["--menu", "sushi-go"], ["--menu", "sushi-go", "--players", "4",
-                                                              "--policy", "greedy"]):
+                                                              "--policy", "ismcts"]):
         out = _cli("play", "--game", "party", *args)
         assert out.returncode == 2, (args, out.stderr)
         assert len(out.stderr.strip().splitlines()) == 1 and "Traceback" not in out.stderr

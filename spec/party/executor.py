@@ -57,7 +57,7 @@ from sushigo.spec.party.tableau import SPECIAL, card_names, kind_name
 from sushigo.spec.party.turns import RoundTable, TurnRound, finish_round
 
 FORMAT: Final = "sushigo-party-record/1"
-POLICIES: Final = ("random", "first")
+POLICIES: Final = ("random", "first", "greedy")
 MENU_DRAW: Final = 4
 _LATER: Final = ("chopsticks", "spoon", "menu", "takeout")
 #: The cards a bonus action uses, by name (printed, and the bare numbered kinds): their kind.
@@ -89,6 +89,9 @@ class Chooser:
     def choose(self, what: str, seat: int, options: Sequence[Any]) -> Any:
         raise NotImplementedError
 
+    def bind(self, game: Any) -> None:
+        """Told the game it decides for (its table, hands and menu), before the first deal."""
+
 
 class RandomChooser(Chooser):
     """Uniform over the distinct legal options (``random``), from its own seeded generator."""
@@ -112,6 +115,10 @@ def make_chooser(policy: str, rng: random.Random) -> Chooser:
         return RandomChooser(rng)
     if policy == "first":
         return FirstChooser()
+    if policy == "greedy":
+        from sushigo.spec.party.policies import GreedyChooser
+
+        return GreedyChooser(rng)
     raise InputError(f"--policy {policy!r}: Party games are played by {', '.join(POLICIES)}")
 
 
@@ -178,6 +185,7 @@ class _Game:
         self.menu, self.players, self.rules = menu, players, rules
         root = random.Random(seed)
         self.chooser = chooser_for(random.Random(root.getrandbits(64)))
+        self.chooser.bind(self)
         self.rng = self.dealer(root)  # the dealer's, from here on
         self.pile = _expand(menu.desserts())
         self.rng.shuffle(self.pile)
@@ -522,6 +530,10 @@ def play_party(menu: Menu | str, players: int, seed: int = 0, policy: str | Sequ
 class _PerSeat(Chooser):
     def __init__(self, seats: Sequence[Chooser]) -> None:
         self.seats = seats
+
+    def bind(self, game: Any) -> None:
+        for chooser in self.seats:
+            chooser.bind(game)
 
     def choose(self, what: str, seat: int, options: Sequence[Any]) -> Any:
         return self.seats[seat].choose(what, seat, options)

@@ -214,3 +214,162 @@ def terminal_progress(message: str) -> None:
 
 
 balance = public(balance_outcome, "balance")
+
+
+# --- Sushi Go Party! (issue 29 item 4) ---------------------------------------------------------
+
+PARTY_FORMAT = "sushigo-party-balance-result/1"
+PARTY_MENUS_FORMAT = "sushigo-party-balance-menus/1"
+PARTY_DEFAULT_GAMES = 200
+#: What a Party card kind's points are (docs/party.md says the same at length).
+PARTY_ATTRIBUTION = (
+    "points per card: a kind's round points as the scoring books them (a special order's go to the "
+    "kind it copies, a wasabi's triple to its nigiri, a flipped card's 2 to the takeout box), the "
+    "dessert's game-end points to the dessert; cards: every card put on the table, by its own kind; "
+    "chopsticks, spoon, menu, special order and wasabi bring 0 of their own"
+)
+PARTY_INTERVALS = "95% intervals: normal approximation over games (delta method; win shares: Wilson)"
+
+
+def _party_policies(policy: str | Sequence[str] | None, players: int) -> list[str]:
+    from sushigo.api.party_play import _policies
+
+    names = [policy] if isinstance(policy, str) else list(policy or ())
+    return _policies(names, players)
+
+
+def balance_party_outcome(
+    menu: str | None = None,
+    *,
+    players: int | None = None,
+    rule: Sequence[str] = (),
+    rule_vs: Sequence[str] = (),
+    games: int = PARTY_DEFAULT_GAMES,
+    policy: str | Sequence[str] | None = None,
+    seed: int = 0,
+    progress: bool | Progress = False,
+) -> Outcome:
+    """Sushi Go Party! menus over ``games`` seeded games (seeds ``seed, seed+1, ...``) played by
+    ``policy`` (random, greedy or first; one for every seat or one per seat). ``menu`` names one
+    menu (a suggested menu or its kinds) played at ``players``: per seat its mean points and win
+    share, the score spread, per card kind its pick rate and points per card, each with its 95%
+    interval; with ``rule`` or ``rule_vs`` (Party readings, NAME=VALUE) the menu under the readings
+    ``rule`` beside the readings ``rule_vs`` from the same seeds, and their paired differences.
+    ``menu`` None or ``"all"``: every suggested menu at every player count it seats (only
+    ``players`` when given), ranked at each player count by seat advantage (the spread of the
+    seats' win shares) and by score spread. Returns what ``sushigo balance --game party --json`` prints."""
+    from sushigo.spec.party.menus import PLAYERS, parse_menu, suggested_tables
+    from sushigo.spec.party.readings import party_rules
+
+    show = terminal_progress if progress is True else progress or _quiet
+    n = _games(games)
+    check_first_seed(seed, "--seed")
+    a = party_rules(list(rule))
+    if menu is None or menu.strip().lower() == "all":
+        if rule_vs:
+            raise InputError("--rule-vs compares two reading sets on one menu: add --menu NAME")
+        if players is not None and not (isinstance(players, int) and PLAYERS[0] <= players <= PLAYERS[1]):
+            raise InputError(f"--players {players!r}: Sushi Go Party! seats {PLAYERS[0]} to {PLAYERS[1]}")
+        tables = [(m, k) for m, k in suggested_tables() if players is None or k == players]
+        if isinstance(policy, Sequence) and not isinstance(policy, str) and len(policy) > 1:
+            raise InputError("--menu all plays several player counts: give one --policy for every seat")
+        return _menus_table(tables, a, n, seed, policy, show)
+    if players is None:
+        raise InputError("balance --game party --menu NAME: add --players N (2 to 8; the menu's tiles may "
+                         "allow fewer), or drop --menu for every suggested menu")
+    b = party_rules(list(rule_vs))
+    table = parse_menu(menu, players, uramaki=a.uramaki_split)
+    policies = _party_policies(policy, players)
+    compare = bool(rule or rule_vs)
+    side_a = _party_side(table.label, players, a, policies, seed, n, show)
+    data: dict[str, Any] = {
+        "game": "party", "menu": table.label, "kinds": list(table.kinds), "players": players, "games": n,
+        "first_seed": seed, "policies": policies, "attribution": PARTY_ATTRIBUTION,
+        "intervals": PARTY_INTERVALS,
+    }
+    from sushigo.solver.balance_party import side_rows
+
+    data["ruleset"] = side_rows(side_a)
+    sides = [side_a]
+    if compare:
+        side_b = _party_side(table.label, players, b, policies, seed, n, show)
+        sides.append(side_b)
+        data["vs"] = side_rows(side_b)
+        data["difference"] = _party_difference(side_a, side_b)
+    else:
+        data["vs"] = None
+        data["difference"] = None
+    return Outcome(tagged(PARTY_FORMAT, data), 0, PartyDetail(tuple(sides)))
+
+
+class PartyDetail(NamedTuple):
+    """What the table and the picture of a Party report are drawn from: its sides' games."""
+
+    sides: tuple[Any, ...]  # solver.balance_party.PartySide
+
+
+def _party_side(menu: str, players: int, rules: Any, policies: Sequence[str], seed: int, n: int,
+                show: Progress) -> Any:
+    from sushigo.solver.balance_party import play_side
+    from sushigo.spec.party.menus import parse_menu
+
+    table = parse_menu(menu, players, uramaki=rules.uramaki_split)
+    label = rules.describe()
+    return play_side(table, players, rules, label, policies, seed, n,
+                     lambda k: show(f"{table.label} at {players} ({label}): played {k}/{n} games"))
+
+
+def _party_difference(a: Any, b: Any) -> dict[str, Any]:
+    """``a`` minus ``b``, paired game by game: the mean and spread of scores, each seat's mean
+    points and win share, each kind's points per card."""
+    from sushigo.solver.estimates import mean, ratio, share
+
+    seats = []
+    for k in range(a.players):
+        seats.append({
+            "seat": k,
+            "mean": mean(a.seat_scores(k)).minus(mean(b.seat_scores(k))).as_json(),
+            "win_share": share(a.win_shares([k])).minus(share(b.win_shares([k]))).as_json(),
+        })
+    return {
+        "score_mean": a.score_mean().minus(b.score_mean()).as_json(),
+        "score_sd": a.score_sd().minus(b.score_sd()).as_json(),
+        "seats": seats,
+        "kinds": [{"kind": kind,
+                   "points_per_card": ratio(a.points[kind], a.cards[kind]).minus(
+                       ratio(b.points[kind], b.cards[kind])).as_json()}
+                  for kind in a.menu.kinds],
+    }
+
+
+def _menus_table(tables: Sequence[tuple[str, int]], rules: Any, n: int, seed: int,
+                 policy: str | Sequence[str] | None, show: Progress) -> Outcome:
+    """Every (menu, players) of ``tables``, each over the same seeds; ranked per player count."""
+    from sushigo.solver.balance_party import side_rows
+
+    rows, sides = [], []
+    for name, players in tables:
+        side = _party_side(name, players, rules, _party_policies(policy, players), seed, n, show)
+        sides.append(side)
+        rows.append({"menu": name, "players": players, **side_rows(side)})
+    for players in sorted({r["players"] for r in rows}):
+        here = [r for r in rows if r["players"] == players]
+        for key, rank in (("win_share_spread", "rank_advantage"), ("sd", "rank_spread")):
+            for r in here:  # equal figures share a place (1, 2, 2, 4)
+                r[rank] = 1 + sum(_figure(o, key) < _figure(r, key) for o in here)
+    names = _party_policies(policy, 2)[:1]
+    data = {"game": "party", "games": n, "first_seed": seed, "policy": names[0],
+            "rules": rules.describe(), "readings": rules.changed(), "attribution": PARTY_ATTRIBUTION,
+            "intervals": PARTY_INTERVALS, "tables": rows}
+    return Outcome(tagged(PARTY_MENUS_FORMAT, data), 0, PartyDetail(tuple(sides)))
+
+
+def _figure(row: dict[str, Any], key: str) -> float:
+    """What a menu is ranked by: its seat advantage, or its score spread (lowest first)."""
+    if key == "sd":
+        value = row["score"]["sd"]["value"]
+        return float(value) if value is not None else 0.0
+    return float(row["advantage"][key])
+
+
+balance_party = public(balance_party_outcome, "balance_party")
