@@ -24,7 +24,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final
 
-from sushigo.spec.errors import InputError
+from sushigo.spec.errors import BudgetSpent, InputError
 from sushigo.spec.party.readings import PartyRules
 from sushigo.spec.party.tableau import SPECIAL, kind_name
 from sushigo.spec.party.turns import RoundTable, finish_round
@@ -36,8 +36,9 @@ TOOLS: Final = ("chopsticks", "spoon")
 _CHECK: Final = 256
 
 
-class OutOfTime(Exception):
-    """The search's deadline passed before the optimum was proved."""
+#: The search's deadline passed before the optimum was proved: the project's one spent-budget
+#: exception (the answer is unknown).
+OutOfTime = BudgetSpent
 
 
 def new_table(puzzle: PartyPuzzle) -> RoundTable:

@@ -185,7 +185,7 @@ def _show_alldeals(args: argparse.Namespace, rules: Ruleset, answers: list[Any])
     print_table(rows, ["kind", "players", "best", "status", "best losing", "status",
                        "player's tableau (round 1)", "s"],
                 title=f"best single-player score over all deals, rules {rules.describe()}, "
-                f"seed {args.seed}; "
+                f"seed {0 if args.seed is None else args.seed}; "
                 "'best losing': highest total while another player finishes higher")
     print("optimal = the solver proved best+1 unreachable; every witness game was replayed by "
           "the executor to the same score")
